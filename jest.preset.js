@@ -1,0 +1,23 @@
+// Shared jest base: ESM TypeScript through SWC (fast, no type checking — `typecheck` does that).
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
+        module: { type: 'es6' },
+      },
+    ],
+  },
+  moduleNameMapper: {
+    // Sources import siblings as `./x.js` (nodenext); jest must find the `.ts` file.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^@usher/contracts$': '<rootDir>/../contracts/src/index.ts',
+    '^@usher/testkit$': '<rootDir>/../testkit/src/index.ts',
+  },
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],
+  testTimeout: 30000,
+};

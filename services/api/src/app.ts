@@ -1,0 +1,126 @@
+import type { IncomingMessage } from 'node:http';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Logger } from 'pino';
+import { TokenSigner } from './auth/tokens.js';
+import type { Config } from './config/env.js';
+import type { DatabaseHandle } from './db/client.js';
+import { resolveClientIp } from './http/client-ip.js';
+import type { AppEnv } from './http/context.js';
+import { AppError, handleError, notFound } from './http/errors.js';
+import { createMetrics, type HttpMetrics } from './http/metrics.js';
+import { createLimiters } from './http/rate-limit.js';
+import { resolveRequestId } from './http/request-id.js';
+import { mountRoutes, type RouteDef } from './http/route.js';
+import { authRoutes } from './modules/auth/routes.js';
+import type { ModuleContext } from './modules/context.js';
+import { systemRoutes } from './modules/system/routes.js';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  logger: Logger;
+  /** Identifies this process in job runs and leases (`<host>:<pid>:<random>`). */
+  replicaId: string;
+  /** Injected clock for tests; defaults to the wall clock. */
+  now?: () => Date;
+  metrics?: HttpMetrics;
+  startedAt?: Date;
+}
+
+export interface UsherApp {
+  app: Hono<AppEnv>;
+  routes: RouteDef[];
+  context: ModuleContext;
+}
+
+const JSON_LIMIT = 64 * 1024;
+const WEBHOOK_LIMIT = 5 * 1024 * 1024;
+
+/** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
+export function createApp(deps: AppDeps): UsherApp {
+  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  const context: ModuleContext = {
+    config: deps.config,
+    db: deps.database.db,
+    database: deps.database,
+    logger: deps.logger,
+    tokens: new TokenSigner(deps.config.JWT_SECRET),
+    limiters: createLimiters(deps.database.db),
+    metrics,
+    replicaId: deps.replicaId,
+    startedAt: deps.startedAt ?? new Date(),
+    now: deps.now ?? (() => new Date()),
+  };
+
+  const routes: RouteDef[] = [];
+  routes.push(...systemRoutes(context, () => routes), ...authRoutes(context));
+
+  const app = new Hono<AppEnv>();
+
+  // Request id, client address, one log line and one metric sample per request.
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = resolveRequestId(c.req.header('x-request-id'));
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    c.set('requestId', requestId);
+    c.set('logger', deps.logger.child({ requestId }));
+    c.set(
+      'clientIp',
+      resolveClientIp(
+        c.req.header('x-forwarded-for'),
+        incoming?.socket.remoteAddress,
+        deps.config.TRUST_PROXY_HOPS,
+      ),
+    );
+    await next();
+    c.header('X-Request-Id', requestId);
+    const route = c.get('routeTemplate') ?? '(unmatched)';
+    const status = c.res.status;
+    const seconds = (performance.now() - started) / 1000;
+    metrics.requestDuration.observe(
+      { method: c.req.method, route, status: String(status) },
+      seconds,
+    );
+    deps.logger.info(
+      {
+        requestId,
+        method: c.req.method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 100_000) / 100,
+        ip: c.get('clientIp'),
+      },
+      'request',
+    );
+  });
+
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      crossOriginResourcePolicy: 'same-origin',
+      referrerPolicy: 'no-referrer',
+    }),
+  );
+
+  const tooLarge = () => {
+    throw new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  };
+  app.use('/api/v1/webhooks/*', bodyLimit({ maxSize: WEBHOOK_LIMIT, onError: tooLarge }));
+  app.use('/api/v1/*', async (c, next) => {
+    if (c.req.path.startsWith('/api/v1/webhooks/')) return next();
+    return bodyLimit({ maxSize: JSON_LIMIT, onError: tooLarge })(c, next);
+  });
+
+  mountRoutes(app, routes, {
+    db: context.db,
+    tokens: context.tokens,
+    internalApiSecret: deps.config.INTERNAL_API_SECRET,
+  });
+
+  app.notFound(notFound);
+  app.onError(handleError);
+  return { app, routes, context };
+}

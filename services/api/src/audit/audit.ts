@@ -1,0 +1,41 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/client.js';
+import { auditLog } from '../db/schema/index.js';
+import type { ActorType } from '../db/schema/audit-log/constants.js';
+
+export interface AuditActor {
+  type: ActorType;
+  id: string | null;
+  /** Username, `messenger:<id>`, `job:<name>`, `stripe`, `media-server`. */
+  label: string;
+}
+
+export interface AuditEntry {
+  actor: AuditActor;
+  /** `area.verb`, e.g. `auth.login`, `user.password_change`. */
+  action: string;
+  target?: { type: string; id: string | null };
+  /** Before/after of changed fields — never passwords, codes, tokens or secret values. */
+  details?: Record<string, unknown>;
+  ip?: string | null;
+  requestId?: string | null;
+}
+
+/**
+ * Writes one audit row. Pass the transaction handle when the audited change runs in one, so the
+ * row commits (or rolls back) with the change it describes.
+ */
+export async function recordAudit(db: Database, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    id: uuidv7(),
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
+    actorLabel: entry.actor.label,
+    action: entry.action,
+    targetType: entry.target?.type ?? null,
+    targetId: entry.target?.id ?? null,
+    details: entry.details ?? null,
+    ip: entry.ip ?? null,
+    requestId: entry.requestId ?? null,
+  });
+}

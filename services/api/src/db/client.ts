@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+
+/** One database type for both engines: node-postgres in deployments, PGlite embedded. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  /** Runs `select 1`; rejects when the database does not answer within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  url: string;
+  /** Used when the URL carries no password, so reserved characters need no URL encoding. */
+  password?: string;
+  poolMax?: number;
+  /** Milliseconds a new connection may take before it counts as failed. */
+  connectTimeoutMs?: number;
+}
+
+/** Builds the pg pool config from a URL plus a separate password (70-deploy.md §2). */
+export function poolConfig(options: PostgresOptions): pg.PoolConfig {
+  const url = new URL(options.url);
+  const password = url.password ? decodeURIComponent(url.password) : options.password;
+  const sslmode = url.searchParams.get('sslmode');
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 5432,
+    user: decodeURIComponent(url.username || 'postgres'),
+    password,
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres',
+    ssl:
+      sslmode && sslmode !== 'disable'
+        ? { rejectUnauthorized: sslmode === 'verify-full' || sslmode === 'verify-ca' }
+        : undefined,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 30_000,
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function connectPostgres(options: PostgresOptions): DatabaseHandle {
+  const pool = new pg.Pool(poolConfig(options));
+  // An idle client losing its connection (database restart) must not crash the process;
+  // the pool drops it and the next query opens a fresh one.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    ping: (timeoutMs = 2000) =>
+      withTimeout(
+        pool.query('select 1').then(() => undefined),
+        timeoutMs,
+        'database ping',
+      ),
+    close: () => pool.end(),
+  };
+}
+
+/** Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. */
+export async function openPglite(dataDir?: string): Promise<DatabaseHandle & { client: PGlite }> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  return wrapPglite(client);
+}
+
+export function wrapPglite(client: PGlite): DatabaseHandle & { client: PGlite } {
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Database;
+  return {
+    db,
+    client,
+    kind: 'pglite',
+    ping: (timeoutMs = 2000) =>
+      withTimeout(
+        db.execute(sql`select 1`).then(() => undefined),
+        timeoutMs,
+        'database ping',
+      ),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,1 @@
+export { REGISTERED_VIA, ROLES, LOCALES } from '@usher/contracts';

@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Members and admins (10-data.md §2). */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('user'),
+    isActive: boolean('is_active').notNull().default(true),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    tokenVersion: integer('token_version').notNull().default(0),
+    expiresAt: instant('expires_at'),
+    mediaUserId: text('media_user_id'),
+    mediaDisabled: boolean('media_disabled').notNull().default(false),
+    mediaAccessDisabled: boolean('media_access_disabled').notNull().default(false),
+    messengerId: bigint('messenger_id', { mode: 'number' }),
+    messengerBoundAt: instant('messenger_bound_at'),
+    registeredVia: text('registered_via').notNull(),
+    locale: text('locale'),
+    lastLoginAt: instant('last_login_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_uq').on(t.email).where(sql`${t.email} is not null`),
+    uniqueIndex('users_media_user_id_uq')
+      .on(t.mediaUserId)
+      .where(sql`${t.mediaUserId} is not null`),
+    uniqueIndex('users_messenger_id_uq')
+      .on(t.messengerId)
+      .where(sql`${t.messengerId} is not null`),
+    index('users_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.role} = 'user' and ${t.mediaDisabled} = false`),
+    index('users_created_at_idx').on(t.createdAt.desc()),
+    check('users_role_ck', sql`${t.role} in ('admin', 'user')`),
+    check('users_registered_via_ck', sql`${t.registeredVia} in ('bootstrap', 'open', 'invite', 'admin')`),
+    check('users_locale_ck', sql`${t.locale} is null or ${t.locale} in ('en', 'zh-CN')`),
+    check('users_admin_never_expires_ck', sql`${t.role} = 'user' or ${t.expiresAt} is null`),
+    check('users_username_len_ck', sql`char_length(${t.username}) between 3 and 32`),
+    check('users_email_len_ck', sql`${t.email} is null or char_length(${t.email}) <= 254`),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app.js';
+import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
+import { loadConfig, type Config } from './config/env.js';
+import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createMetrics } from './http/metrics.js';
+import { JobScheduler } from './jobs/scheduler.js';
+import { createLogger } from './logger.js';
+import { VERSION } from './version.js';
+
+const DRAIN_MS = 25_000;
+
+/** Where the committed SQL lives: next to main.js in the image, `../drizzle` from sources. */
+function migrationsFolder(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, 'drizzle'), join(here, '../drizzle')]) {
+    if (existsSync(join(candidate, 'meta/_journal.json'))) return candidate;
+  }
+  throw new Error('migrations folder not found next to the API');
+}
+
+/** Connects, retrying with back-off for up to 60 s (the database may start after us). */
+async function connect(config: Config, logger: ReturnType<typeof createLogger>) {
+  if (!config.DATABASE_URL) {
+    const dir = resolve(config.PGLITE_DATA_DIR);
+    logger.info({ dir }, 'using embedded PGlite database (DATABASE_URL is empty)');
+    return openPglite(dir);
+  }
+  const handle = connectPostgres({
+    url: config.DATABASE_URL,
+    password: config.DATABASE_PASSWORD,
+    poolMax: config.DATABASE_POOL_MAX,
+  });
+  const deadline = Date.now() + 60_000;
+  for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
+    try {
+      await handle.ping(5000);
+      return handle;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        await handle.close();
+        throw err;
+      }
+      logger.warn({ err: (err as Error).message, retryInMs: delay }, 'database not reachable yet');
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const result = loadConfig(process.env, VERSION);
+  if (!result.ok) {
+    // One line per broken rule, naming the variable — never the value.
+    for (const line of result.errors) process.stderr.write(`config error: ${line}\n`);
+    process.stderr.write('Usher API not started: fix the configuration above (see .env.example)\n');
+    process.exit(1);
+  }
+  const config = result.config;
+  const logger = createLogger(config.LOG_LEVEL);
+  const replicaId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+
+  let database: DatabaseHandle;
+  try {
+    database = await connect(config, logger);
+    const { applied } = await migrate(database.db, migrationsFolder(), logger);
+    logger.info({ applied: applied.length }, 'database schema up to date');
+  } catch (err) {
+    logger.fatal({ err }, 'database setup failed');
+    process.exit(1);
+  }
+
+  if (argv[0] === 'reset-admin-password') {
+    const i = argv.indexOf('--username');
+    await resetAdminPassword(database.db, i >= 0 ? (argv[i + 1] ?? 'admin') : 'admin', logger);
+    await database.close();
+    return;
+  }
+
+  await bootstrapAdmin(database.db, { adminPassword: config.ADMIN_PASSWORD, logger });
+
+  const metrics = createMetrics({ defaultMetrics: true });
+  const { app } = createApp({ config, database, logger, replicaId, metrics });
+  const scheduler = new JobScheduler({ db: database.db, logger, replicaId });
+
+  const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {
+    logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');
+    scheduler.start();
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new requests, draining');
+    const force = setTimeout(() => {
+      logger.warn('drain timed out; exiting');
+      process.exit(0);
+    }, DRAIN_MS);
+    force.unref();
+    // close() stops accepting and resolves once in-flight requests have finished.
+    server.close(async () => {
+      await scheduler.stop(10_000);
+      await database.close();
+      logger.info('stopped');
+      clearTimeout(force);
+      process.exit(0);
+    });
+    // Idle keep-alive sockets would hold close() open until they time out.
+    const http = server as unknown as { closeIdleConnections?: () => void };
+    http.closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import {
+  changePasswordRequestSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutRequestSchema,
+  tokenResponseSchema,
+  userSchema,
+} from '@usher/contracts';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { defineRoute, type RouteDef } from '../../http/route.js';
+import type { ModuleContext } from '../context.js';
+import { toUser } from '../users/dto.js';
+import { changePassword, login, logout } from './service.js';
+
+const meta = (c: { get: (k: 'clientIp' | 'requestId') => string | null }) => ({
+  ip: c.get('clientIp'),
+  requestId: c.get('requestId') as string,
+});
+
+export function authRoutes(ctx: ModuleContext): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/login',
+      auth: 'public',
+      summary: 'Sign in with username (or email) and password',
+      tags: ['auth'],
+      request: { body: loginRequestSchema },
+      responses: { 200: { description: 'Signed in', schema: loginResponseSchema } },
+      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+      handler: async (c, { body }) => c.json(await login(ctx, body, meta(c))),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/logout',
+      auth: 'user',
+      allowDuringPasswordChange: true,
+      summary: 'Sign out; `allDevices` revokes every token of the account',
+      tags: ['auth'],
+      request: { body: logoutRequestSchema },
+      responses: { 204: { description: 'Signed out' } },
+      handler: async (c, { body }) => {
+        await logout(ctx, c.get('auth')!.userId, body.allDevices ?? false);
+        return c.body(null, 204);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me',
+      auth: 'user',
+      allowDuringPasswordChange: true,
+      summary: 'The signed-in account',
+      tags: ['me'],
+      responses: { 200: { description: 'The account', schema: userSchema } },
+      handler: async (c) => {
+        const [row] = await ctx.db
+          .select()
+          .from(users)
+          .where(eq(users.id, c.get('auth')!.userId))
+          .limit(1);
+        if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+        return c.json(toUser(row, ctx.now()));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/v1/me/password',
+      auth: 'user',
+      allowDuringPasswordChange: true,
+      summary: 'Change the own password; earlier tokens stop working',
+      tags: ['me'],
+      request: { body: changePasswordRequestSchema },
+      responses: { 200: { description: 'Changed; a fresh token', schema: tokenResponseSchema } },
+      errors: ['CURRENT_PASSWORD_INVALID', 'PASSWORD_UNCHANGED', 'RATE_LIMITED'],
+      handler: async (c, { body }) =>
+        c.json(await changePassword(ctx, c.get('auth')!.userId, body, meta(c))),
+    }),
+  ];
+}

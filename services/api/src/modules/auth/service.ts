@@ -1,0 +1,148 @@
+import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contracts';
+import { eq, or, sql } from 'drizzle-orm';
+import { recordAudit } from '../../audit/audit.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { users, type UserRow } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { toUser } from '../users/dto.js';
+
+const actorOf = (row: UserRow) => ({
+  type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
+  id: row.id,
+  label: row.username,
+});
+
+async function findByLogin(ctx: ModuleContext, login: string): Promise<UserRow | undefined> {
+  const lowered = login.toLowerCase();
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(or(sql`lower(${users.username}) = ${lowered}`, eq(users.email, lowered)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Password login (20-api.md §4, §8.3). Failures count toward the per-account+IP and per-IP
+ * limits before anything else; ACCOUNT_DISABLED is only revealed after a correct password.
+ */
+export async function login(
+  ctx: ModuleContext,
+  input: LoginRequest,
+  meta: RequestMeta,
+): Promise<LoginResponse> {
+  const ip = meta.ip ?? 'unknown';
+  const accountKey = `${input.username.toLowerCase()}_${ip}`;
+  await ctx.limiters.loginIp.assertAllowed(ip);
+  await ctx.limiters.loginAccount.assertAllowed(accountKey);
+
+  const row = await findByLogin(ctx, input.username);
+  // Verify against a dummy hash for unknown names so both paths cost the same time.
+  const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
+  if (!row || !ok) {
+    await ctx.limiters.loginIp.recordFailure(ip);
+    await ctx.limiters.loginAccount.recordFailure(accountKey);
+    await recordAudit(ctx.db, {
+      actor: row ? actorOf(row) : { type: 'user', id: null, label: input.username.slice(0, 64) },
+      action: 'auth.login_failed',
+      target: row ? { type: 'user', id: row.id } : undefined,
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+    throw new AppError('INVALID_CREDENTIALS', 'Wrong username or password');
+  }
+  if (!row.isActive) {
+    throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
+  }
+  await ctx.limiters.loginAccount.reset(accountKey);
+
+  const now = ctx.now();
+  const [updated] = await ctx.db.transaction(async (tx) => {
+    const result = await tx
+      .update(users)
+      .set({ lastLoginAt: now })
+      .where(eq(users.id, row.id))
+      .returning();
+    await recordAudit(tx, {
+      actor: actorOf(row),
+      action: 'auth.login',
+      target: { type: 'user', id: row.id },
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+    return result;
+  });
+  const fresh = updated ?? row;
+  const { token, expiresAt } = await ctx.tokens.sign(
+    { sub: fresh.id, role: fresh.role as 'admin' | 'user', ver: fresh.tokenVersion },
+    now,
+  );
+  return { token, expiresAt: expiresAt.toISOString(), user: toUser(fresh, now) };
+}
+
+/** Logout; with `allDevices`, every token of the account stops working (token_version + 1). */
+export async function logout(
+  ctx: ModuleContext,
+  userId: string,
+  allDevices: boolean,
+): Promise<void> {
+  if (!allDevices) return; // Tokens are stateless: the client forgets this one.
+  await ctx.db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: ctx.now() })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Own password change (20-api.md §5). Revokes every earlier token and returns a fresh one.
+ * Members with a linked media account will have the media-server password set first (§8.3);
+ * that arrives with the accounts capability, which owns the media-server adapter.
+ */
+export async function changePassword(
+  ctx: ModuleContext,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  meta: RequestMeta,
+): Promise<TokenResponse> {
+  const limiterKey = userId;
+  await ctx.limiters.currentPassword.assertAllowed(limiterKey);
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    await ctx.limiters.currentPassword.recordFailure(limiterKey);
+    throw new AppError('CURRENT_PASSWORD_INVALID', 'The current password is wrong');
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw new AppError('PASSWORD_UNCHANGED', 'The new password must differ from the current one');
+  }
+  await ctx.limiters.currentPassword.reset(limiterKey);
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = ctx.now();
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [result] = await tx
+      .update(users)
+      .set({
+        passwordHash,
+        mustChangePassword: false,
+        tokenVersion: sql`${users.tokenVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    await recordAudit(tx, {
+      actor: actorOf(row),
+      action: 'user.password_change',
+      target: { type: 'user', id: userId },
+      details: { forced: row.mustChangePassword },
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+    return result!;
+  });
+  const { token, expiresAt } = await ctx.tokens.sign(
+    { sub: updated.id, role: updated.role as 'admin' | 'user', ver: updated.tokenVersion },
+    now,
+  );
+  return { token, expiresAt: expiresAt.toISOString() };
+}

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { TokenSigner } from '../auth/tokens.js';
+import type { Config } from '../config/env.js';
+import type { Database, DatabaseHandle } from '../db/client.js';
+import type { Limiters } from '../http/rate-limit.js';
+import type { HttpMetrics } from '../http/metrics.js';
+
+/** What route modules and services receive: built once per app by `createApp`. */
+export interface ModuleContext {
+  config: Config;
+  db: Database;
+  database: DatabaseHandle;
+  logger: Logger;
+  tokens: TokenSigner;
+  limiters: Limiters;
+  metrics: HttpMetrics;
+  replicaId: string;
+  startedAt: Date;
+  now: () => Date;
+}
+
+/** Request facts services record in the audit log. */
+export interface RequestMeta {
+  ip: string | null;
+  requestId: string;
+}

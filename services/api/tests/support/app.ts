@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import { createApp, type UsherApp } from '../../src/app.js';
+import type { Config } from '../../src/config/env.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
+import { testConfig } from './config.js';
+import { memoryLogger } from './logs.js';
+
+export interface TestApp extends UsherApp {
+  config: Config;
+  logs: ReturnType<typeof memoryLogger>;
+  /** Sends a request through the whole app (no socket); JSON bodies are encoded for you. */
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+}
+
+export function createTestApp(
+  database: DatabaseHandle,
+  options: { config?: Config; logger?: Logger; replicaId?: string; now?: () => Date } = {},
+): TestApp {
+  const logs = memoryLogger();
+  const config = options.config ?? testConfig();
+  const built = createApp({
+    config,
+    database,
+    logger: options.logger ?? logs.logger,
+    replicaId: options.replicaId ?? 'test-replica',
+    now: options.now,
+  });
+  return {
+    ...built,
+    config,
+    logs,
+    call: (method, path, { token, body, headers = {} } = {}) => {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
+      if (body !== undefined) {
+        (init.headers as Record<string, string>)['content-type'] = 'application/json';
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      return Promise.resolve(built.app.request(path, init));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { hashPassword } from '../../src/auth/passwords.js';
+import type { Database } from '../../src/db/client.js';
+import { users, type NewUserRow, type UserRow } from '../../src/db/schema/index.js';
+
+/**
+ * Builder for users rows: `aUser().admin().withPassword('x').create(db)`. Each user gets a
+ * unique name so tests never collide. (Lives with the API because it writes the API's schema.)
+ */
+export class UserBuilder {
+  private row: Partial<NewUserRow> = {};
+  private password = `pw-${randomBytes(6).toString('hex')}`;
+
+  admin(): this {
+    this.row.role = 'admin';
+    this.row.registeredVia = 'admin';
+    return this;
+  }
+  named(username: string): this {
+    this.row.username = username;
+    return this;
+  }
+  withEmail(email: string): this {
+    this.row.email = email.toLowerCase();
+    return this;
+  }
+  withPassword(password: string): this {
+    this.password = password;
+    return this;
+  }
+  mustChangePassword(): this {
+    this.row.mustChangePassword = true;
+    return this;
+  }
+  inactive(): this {
+    this.row.isActive = false;
+    return this;
+  }
+  expiresAt(date: Date | null): this {
+    this.row.expiresAt = date;
+    return this;
+  }
+  expired(): this {
+    return this.expiresAt(new Date(Date.now() - 86_400_000));
+  }
+
+  async create(db: Database): Promise<UserRow & { password: string }> {
+    const [row] = await db
+      .insert(users)
+      .values({
+        id: uuidv7(),
+        username: `u_${randomBytes(5).toString('hex')}`,
+        role: 'user',
+        registeredVia: 'open',
+        ...this.row,
+        passwordHash: await hashPassword(this.password),
+      })
+      .returning();
+    return { ...row!, password: this.password };
+  }
+}
+
+export const aUser = () => new UserBuilder();

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { isoInstant } from './common.js';
+import { newPasswordSchema, userSchema } from './users.js';
+
+export const loginRequestSchema = z.strictObject({
+  /** Username or email address. */
+  username: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(128),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  token: z.string(),
+  expiresAt: isoInstant,
+  user: userSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const logoutRequestSchema = z.strictObject({
+  /** Whether every token of the account is revoked, not just this one. */
+  allDevices: z.boolean().optional(),
+});
+
+export const changePasswordRequestSchema = z.strictObject({
+  currentPassword: z.string().min(1).max(128),
+  newPassword: newPasswordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const tokenResponseSchema = z.object({
+  token: z.string(),
+  expiresAt: isoInstant,
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** Auth levels a route can declare (20-api.md §1.2). */
+export const AUTH_LEVELS = ['public', 'user', 'admin', 'internal', 'webhook'] as const;
+export type AuthLevel = (typeof AUTH_LEVELS)[number];
