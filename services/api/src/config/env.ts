@@ -57,7 +57,10 @@ export function loadConfig(
   version = '0.0.0',
 ): ConfigResult {
   const errors: string[] = [];
-  const parsed = envSchema.safeParse(env);
+  // An empty `NAME=` line in .env means "not set": the default applies (secrets still fail
+  // their "present" rule below).
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const variable = issue.path.join('.') || '(environment)';

@@ -78,7 +78,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDe
     if (req?.query) chain.push(zValidator('query', req.query, throwOnInvalid) as never);
     if (req?.body) chain.push(zValidator('json', req.body, throwOnInvalid) as never);
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
-      const valid = c.req.valid as (target: string) => unknown;
+      const valid = (target: string) => c.req.valid(target as never);
       const input = {
         body: req?.body ? valid('json') : undefined,
         query: req?.query ? valid('query') : undefined,

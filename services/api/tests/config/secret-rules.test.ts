@@ -97,13 +97,19 @@ describe('loadConfig', () => {
   });
 
   it('should apply defaults and coerce numbers', () => {
-    const result = loadConfig({ ...freshSecrets(), TRUST_PROXY_HOPS: '2', DATABASE_URL: '' });
+    const result = loadConfig({
+      ...freshSecrets(),
+      TRUST_PROXY_HOPS: '2',
+      DATABASE_URL: '',
+      PORT: '',
+      LOG_LEVEL: '',
+    });
     expect(result.ok && result.config).toMatchObject({
       PORT: 8080,
       LOG_LEVEL: 'info',
       TRUST_PROXY_HOPS: 2,
-      DATABASE_URL: undefined,
       PGLITE_DATA_DIR: './data/db',
     });
+    expect(result.ok && result.config.DATABASE_URL).toBeUndefined();
   });
 });
