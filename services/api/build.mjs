@@ -23,7 +23,13 @@ cpSync('drizzle', 'dist/drizzle', { recursive: true });
 writeFileSync(
   'dist/package.json',
   JSON.stringify(
-    { name: '@usher/api-dist', version: rootPkg.version, private: true, type: 'module', dependencies: pkg.dependencies },
+    {
+      name: '@usher/api-dist',
+      version: rootPkg.version,
+      private: true,
+      type: 'module',
+      dependencies: pkg.dependencies,
+    },
     null,
     2,
   ) + '\n',

@@ -10,8 +10,7 @@ import { users } from './db/schema/index.js';
 export const BOOTSTRAP_USERNAME = 'admin';
 
 export type BootstrapOutcome =
-  | { created: false }
-  | { created: true; userId: string; source: 'ADMIN_PASSWORD' | 'generated' };
+  { created: false } | { created: true; userId: string; source: 'ADMIN_PASSWORD' | 'generated' };
 
 /**
  * First start (70-deploy.md §4, 10-data.md §12): creates `admin` when no administrator exists.

@@ -6,7 +6,12 @@ export type Role = (typeof ROLES)[number];
 export const REGISTERED_VIA = ['bootstrap', 'open', 'invite', 'admin'] as const;
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
-export const MEDIA_STATES = ['enabled', 'disabled_expired', 'disabled_by_admin', 'unlinked'] as const;
+export const MEDIA_STATES = [
+  'enabled',
+  'disabled_expired',
+  'disabled_by_admin',
+  'unlinked',
+] as const;
 export type MediaState = (typeof MEDIA_STATES)[number];
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;

@@ -40,6 +40,7 @@ export const UNAMBIGUOUS_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstu
 /** A random password (default 20 characters ≈ 116 bits) for bootstrap and resets. */
 export function generatePassword(length = 20): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += UNAMBIGUOUS_ALPHABET[randomInt(UNAMBIGUOUS_ALPHABET.length)];
+  for (let i = 0; i < length; i++)
+    out += UNAMBIGUOUS_ALPHABET[randomInt(UNAMBIGUOUS_ALPHABET.length)];
   return out;
 }

@@ -21,9 +21,7 @@ export class TokenSigner {
   private readonly key: Uint8Array;
 
   constructor(jwtSecret: string) {
-    this.key = new Uint8Array(
-      hkdfSync('sha256', jwtSecret, 'usher', 'usher/jwt/hs256/v1', 32),
-    );
+    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret, 'usher', 'usher/jwt/hs256/v1', 32));
   }
 
   async sign(claims: TokenClaims, now = new Date()): Promise<{ token: string; expiresAt: Date }> {

@@ -64,7 +64,9 @@ export async function migrate(
 
 /** Readable names (`0000_foundation`) of the journal entries, keyed by their timestamp. */
 function readTags(migrationsFolder: string): Map<number, string> {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as {
+  const journal = JSON.parse(
+    readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8'),
+  ) as {
     entries: { when: number; tag: string }[];
   };
   return new Map(journal.entries.map((e) => [e.when, e.tag]));

@@ -1,4 +1,9 @@
-import { ERROR_STATUS, type ErrorBody, type ErrorCode, type UpstreamSystem } from '@usher/contracts';
+import {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type UpstreamSystem,
+} from '@usher/contracts';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -33,7 +38,8 @@ export class AppError extends Error {
 /** Messages for codes raised by the HTTP layer itself. */
 const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'No such route',
-  INTERNAL_ERROR: 'Something went wrong on our side; the request id helps the operator find out what',
+  INTERNAL_ERROR:
+    'Something went wrong on our side; the request id helps the operator find out what',
   PAYLOAD_TOO_LARGE: 'The request body is too large',
   VALIDATION_FAILED: 'The request is not valid',
 };

@@ -67,12 +67,7 @@ export function guardFor(
           .from(users)
           .where(eq(users.id, claims.sub))
           .limit(1);
-        if (
-          !row ||
-          !row.isActive ||
-          row.tokenVersion !== claims.ver ||
-          row.role !== claims.role
-        ) {
+        if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
           throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
         }
         if (level === 'admin' && row.role !== 'admin') {

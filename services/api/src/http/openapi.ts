@@ -79,7 +79,8 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): JsonS
       responses[status] = { description: spec.description, ...(content ? { content } : {}) };
     }
     const errorStatuses = new Set<number>();
-    if (route.request?.body || route.request?.query || route.request?.params) errorStatuses.add(400);
+    if (route.request?.body || route.request?.query || route.request?.params)
+      errorStatuses.add(400);
     if (route.auth === 'user' || route.auth === 'admin' || route.auth === 'internal') {
       errorStatuses.add(401);
     }
@@ -148,8 +149,7 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): JsonS
   };
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** A self-contained, script-free reference page (works under a strict CSP and offline). */
 export function renderDocsPage(doc: JsonSchema): string {

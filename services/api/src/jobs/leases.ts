@@ -16,9 +16,12 @@ export async function acquireJobLease(
   runId: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const current = await queryRows<{ run_id: string; live: boolean }>(tx, sql`
+    const current = await queryRows<{ run_id: string; live: boolean }>(
+      tx,
+      sql`
       select run_id, expires_at > now() as live from job_leases
-      where job_name = ${jobName} for update`);
+      where job_name = ${jobName} for update`,
+    );
     const row = current[0];
     if (row?.live) return false;
     if (row) {
@@ -32,21 +35,31 @@ export async function acquireJobLease(
         where job_name = ${jobName}`);
       return true;
     }
-    const inserted = await queryRows(tx, sql`
+    const inserted = await queryRows(
+      tx,
+      sql`
       insert into job_leases (job_name, owner_id, run_id, acquired_at, expires_at)
       values (${jobName}, ${ownerId}, ${runId}, now(), now() + make_interval(secs => ${LEASE_SECONDS}))
       on conflict (job_name) do nothing
-      returning job_name`);
+      returning job_name`,
+    );
     return inserted.length === 1;
   });
 }
 
 /** Extends a held lease; false means it was lost (expired and taken over). */
-export async function renewJobLease(db: Database, jobName: string, runId: string): Promise<boolean> {
-  const result = await queryRows(db, sql`
+export async function renewJobLease(
+  db: Database,
+  jobName: string,
+  runId: string,
+): Promise<boolean> {
+  const result = await queryRows(
+    db,
+    sql`
     update job_leases set expires_at = now() + make_interval(secs => ${LEASE_SECONDS})
     where job_name = ${jobName} and run_id = ${runId} and expires_at > now()
-    returning job_name`);
+    returning job_name`,
+  );
   return result.length === 1;
 }
 

@@ -95,12 +95,15 @@ export class JobScheduler {
   async runScheduled(name: string, slot: Date): Promise<ScheduledRunResult> {
     const job = this.get(name);
     const runId = uuidv7();
-    const claimed = await queryRows(this.options.db, sql`
+    const claimed = await queryRows(
+      this.options.db,
+      sql`
       insert into job_runs (id, job_name, trigger, scheduled_for, replica_id, status, started_at)
       values (${runId}, ${name}, 'schedule', ${slot.toISOString()}, ${this.options.replicaId},
         'running', now())
       on conflict (job_name, scheduled_for) where trigger = 'schedule' do nothing
-      returning id`);
+      returning id`,
+    );
     if (claimed.length === 0) return { outcome: 'not_claimed' };
     if (!(await acquireJobLease(this.options.db, name, this.options.replicaId, runId))) {
       await this.finish(runId, 'skipped', { reason: 'another run of this job is in progress' });

@@ -1,4 +1,9 @@
-import { errorBodySchema, loginResponseSchema, tokenResponseSchema, userSchema } from '@usher/contracts';
+import {
+  errorBodySchema,
+  loginResponseSchema,
+  tokenResponseSchema,
+  userSchema,
+} from '@usher/contracts';
 import { and, eq } from 'drizzle-orm';
 import { bootstrapAdmin } from '../../src/bootstrap.js';
 import { auditLog, users } from '../../src/db/schema/index.js';
@@ -90,7 +95,10 @@ describe(`auth routes (${ENGINE})`, () => {
     const fresh = await createTestDatabase();
     const app = createTestApp(fresh.handle);
     const logs = memoryLogger();
-    await bootstrapAdmin(fresh.handle.db, { adminPassword: 'Temporary-Pass-1', logger: logs.logger });
+    await bootstrapAdmin(fresh.handle.db, {
+      adminPassword: 'Temporary-Pass-1',
+      logger: logs.logger,
+    });
     const res = await app.call('POST', '/api/v1/auth/login', {
       body: { username: 'admin', password: 'Temporary-Pass-1' },
     });
@@ -135,7 +143,11 @@ describe(`auth routes (${ENGINE})`, () => {
       .select()
       .from(auditLog)
       .where(eq(auditLog.action, 'user.password_change'));
-    expect(audit).toMatchObject({ actorType: 'admin', actorLabel: 'admin', details: { forced: true } });
+    expect(audit).toMatchObject({
+      actorType: 'admin',
+      actorLabel: 'admin',
+      details: { forced: true },
+    });
     expect(JSON.stringify(audit)).not.toContain('Brand-New-Pass-2');
     expect(app.logs.text()).not.toContain('Brand-New-Pass-2');
     expect(app.logs.text()).not.toContain('Temporary-Pass-1');
@@ -162,10 +174,19 @@ describe(`auth routes (${ENGINE})`, () => {
 
   it('should treat a deactivated account or a changed role as revoked', async () => {
     const user = await aUser().create(t.context.db);
-    const { token } = loginResponseSchema.parse(await (await login(user.username, user.password)).json());
+    const { token } = loginResponseSchema.parse(
+      await (await login(user.username, user.password)).json(),
+    );
     await t.context.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
-    expect((await errorOf(await t.call('GET', '/api/v1/me', { token }))).code).toBe('TOKEN_REVOKED');
-    await t.context.db.update(users).set({ role: 'user', isActive: false }).where(eq(users.id, user.id));
-    expect((await errorOf(await t.call('GET', '/api/v1/me', { token }))).code).toBe('TOKEN_REVOKED');
+    expect((await errorOf(await t.call('GET', '/api/v1/me', { token }))).code).toBe(
+      'TOKEN_REVOKED',
+    );
+    await t.context.db
+      .update(users)
+      .set({ role: 'user', isActive: false })
+      .where(eq(users.id, user.id));
+    expect((await errorOf(await t.call('GET', '/api/v1/me', { token }))).code).toBe(
+      'TOKEN_REVOKED',
+    );
   });
 });

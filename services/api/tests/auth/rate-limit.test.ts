@@ -35,7 +35,10 @@ describe(`login rate limit (${ENGINE})`, () => {
     expect(retryAfter).toBeGreaterThan(800);
     expect(retryAfter).toBeLessThanOrEqual(900);
     const error = errorBodySchema.parse(await limited.json()).error;
-    expect(error).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: retryAfter } });
+    expect(error).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: retryAfter },
+    });
     expect((await attempt(first, user.password)).status).toBe(429);
 
     // The account limit is per account and address: the same account from elsewhere still works.

@@ -31,7 +31,10 @@ describe(`admin bootstrap (${ENGINE})`, () => {
     expect(matches).toHaveLength(1);
     const password = TEMP_LINE.exec(matches[0]!)![1]!;
 
-    const [admin] = await database.handle.db.select().from(users).where(eq(users.username, 'admin'));
+    const [admin] = await database.handle.db
+      .select()
+      .from(users)
+      .where(eq(users.username, 'admin'));
     expect(admin).toMatchObject({
       role: 'admin',
       mustChangePassword: true,
@@ -52,7 +55,10 @@ describe(`admin bootstrap (${ENGINE})`, () => {
 
   it('should use ADMIN_PASSWORD without printing it, and ignore it once an admin exists', async () => {
     const logs = memoryLogger();
-    await bootstrapAdmin(database.handle.db, { adminPassword: 'First-Password-42', logger: logs.logger });
+    await bootstrapAdmin(database.handle.db, {
+      adminPassword: 'First-Password-42',
+      logger: logs.logger,
+    });
     expect(logs.text()).not.toContain('TEMPORARY PASSWORD');
     expect(logs.text()).not.toContain('First-Password-42');
     expect(logs.text()).toContain('password from ADMIN_PASSWORD');
@@ -61,7 +67,10 @@ describe(`admin bootstrap (${ENGINE})`, () => {
     expect(admin!.mustChangePassword).toBe(true);
 
     const later = memoryLogger();
-    await bootstrapAdmin(database.handle.db, { adminPassword: 'Other-Password-42', logger: later.logger });
+    await bootstrapAdmin(database.handle.db, {
+      adminPassword: 'Other-Password-42',
+      logger: later.logger,
+    });
     expect(later.text()).toContain('ignored now');
     const [still] = await database.handle.db.select().from(users);
     expect(await verifyPassword(still!.passwordHash, 'First-Password-42')).toBe(true);

@@ -24,7 +24,14 @@ describe(`migrations (${ENGINE})`, () => {
           order by table_name`,
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(['audit_log', 'job_leases', 'job_runs', 'rate_limits', 'settings', 'users']),
+      expect.arrayContaining([
+        'audit_log',
+        'job_leases',
+        'job_runs',
+        'rate_limits',
+        'settings',
+        'users',
+      ]),
     );
   });
 

@@ -17,7 +17,9 @@ describe(`HTTP core (${ENGINE})`, () => {
   it('should echo a safe X-Request-Id, replace an unsafe one, and generate one when absent', async () => {
     const kept = await t.call('GET', '/health', { headers: { 'x-request-id': 'abc-123.X:y_z' } });
     expect(kept.headers.get('x-request-id')).toBe('abc-123.X:y_z');
-    const unsafe = await t.call('GET', '/health', { headers: { 'x-request-id': 'bad id with "quotes" & spaces' } });
+    const unsafe = await t.call('GET', '/health', {
+      headers: { 'x-request-id': 'bad id with "quotes" & spaces' },
+    });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const tooLong = await t.call('GET', '/health', { headers: { 'x-request-id': 'a'.repeat(65) } });
     expect(tooLong.headers.get('x-request-id')).not.toBe('a'.repeat(65));
@@ -50,7 +52,10 @@ describe(`HTTP core (${ENGINE})`, () => {
   it('should log one JSON line per request with route template, status and duration', async () => {
     const before = t.logs.lines().length;
     await t.call('GET', '/api/v1/me', { headers: { 'x-request-id': 'log-check' } });
-    const lines = t.logs.lines().slice(before).filter((l) => l.msg === 'request');
+    const lines = t.logs
+      .lines()
+      .slice(before)
+      .filter((l) => l.msg === 'request');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       requestId: 'log-check',
@@ -95,7 +100,9 @@ describe(`HTTP core (${ENGINE})`, () => {
     const res = await t.call('GET', '/health');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
   });
@@ -135,9 +142,15 @@ describe(`OpenAPI document (${ENGINE})`, () => {
     expect(Object.keys(doc.components.schemas.User!.properties!)).toEqual(
       expect.arrayContaining(['id', 'username', 'mustChangePassword', 'media', 'messenger']),
     );
-    const login = (doc.paths['/api/v1/auth/login']!.post as unknown as {
-      requestBody: { content: { 'application/json': { schema: { additionalProperties: boolean; required: string[] } } } };
-    }).requestBody.content['application/json'].schema;
+    const login = (
+      doc.paths['/api/v1/auth/login']!.post as unknown as {
+        requestBody: {
+          content: {
+            'application/json': { schema: { additionalProperties: boolean; required: string[] } };
+          };
+        };
+      }
+    ).requestBody.content['application/json'].schema;
     expect(login.required).toEqual(['username', 'password']);
     expect(login.additionalProperties).toBe(false);
   });

@@ -70,11 +70,18 @@ describe(`security matrix (${ENGINE})`, () => {
       const label = `${route.method} ${route.path}`;
       const none = await t.call(route.method, path);
       expect([label, none.status, await codeOf(none)]).toEqual([label, 401, 'UNAUTHENTICATED']);
-      const malformed = await t.call(route.method, path, { headers: { authorization: 'Bearer x' } });
+      const malformed = await t.call(route.method, path, {
+        headers: { authorization: 'Bearer x' },
+      });
       expect([label, await codeOf(malformed)]).toEqual([label, 'UNAUTHENTICATED']);
       for (const bad of ['expired', 'foreign']) {
         const res = await t.call(route.method, path, { token: tokens[bad] });
-        expect([label, bad, res.status, await codeOf(res)]).toEqual([label, bad, 401, 'TOKEN_INVALID']);
+        expect([label, bad, res.status, await codeOf(res)]).toEqual([
+          label,
+          bad,
+          401,
+          'TOKEN_INVALID',
+        ]);
       }
     }
   });
@@ -90,7 +97,11 @@ describe(`security matrix (${ENGINE})`, () => {
   });
 
   it('should answer 403 PASSWORD_CHANGE_REQUIRED everywhere but the three allowed routes', async () => {
-    const allowed = new Set(['get /api/v1/me', 'put /api/v1/me/password', 'post /api/v1/auth/logout']);
+    const allowed = new Set([
+      'get /api/v1/me',
+      'put /api/v1/me/password',
+      'post /api/v1/auth/logout',
+    ]);
     for (const route of t.routes.filter((r) => r.auth === 'user' || r.auth === 'admin')) {
       const label = `${route.method} ${route.path}`;
       const token = route.auth === 'admin' ? tokens.adminMustChange : tokens.memberMustChange;
@@ -102,7 +113,9 @@ describe(`security matrix (${ENGINE})`, () => {
         expect([label, res.status, code]).toEqual([label, 403, 'PASSWORD_CHANGE_REQUIRED']);
       }
     }
-    const declared = t.routes.filter((r) => r.allowDuringPasswordChange).map((r) => `${r.method} ${r.path}`);
+    const declared = t.routes
+      .filter((r) => r.allowDuringPasswordChange)
+      .map((r) => `${r.method} ${r.path}`);
     expect(declared.sort()).toEqual([...allowed].sort());
   });
 
@@ -113,11 +126,19 @@ describe(`security matrix (${ENGINE})`, () => {
       const label = `${route.method} ${route.path}`;
       const path = concrete(route.path);
       const missing = await t.call(route.method, path);
-      expect([label, missing.status, await codeOf(missing)]).toEqual([label, 401, 'INTERNAL_AUTH_FAILED']);
+      expect([label, missing.status, await codeOf(missing)]).toEqual([
+        label,
+        401,
+        'INTERNAL_AUTH_FAILED',
+      ]);
       const wrong = await t.call(route.method, path, {
         headers: { 'x-internal-secret': `${t.config.INTERNAL_API_SECRET.slice(0, -1)}0` },
       });
-      expect([label, wrong.status, await codeOf(wrong)]).toEqual([label, 401, 'INTERNAL_AUTH_FAILED']);
+      expect([label, wrong.status, await codeOf(wrong)]).toEqual([
+        label,
+        401,
+        'INTERNAL_AUTH_FAILED',
+      ]);
       const member = await t.call(route.method, path, { token: tokens.admin });
       expect([label, member.status]).toEqual([label, 401]);
     }

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { jobLeases, jobRuns } from '../../src/db/schema/index.js';
-import { AppError } from '../../src/http/errors.js';
+import type { AppError } from '../../src/http/errors.js';
 import { acquireJobLease } from '../../src/jobs/leases.js';
 import { JobScheduler, type JobDefinition } from '../../src/jobs/scheduler.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
@@ -139,13 +139,18 @@ describe(`job scheduler (${ENGINE})`, () => {
       .update(jobRuns)
       .set({ status: 'running', finishedAt: null })
       .where(eq(jobRuns.id, stale.runId));
-    expect(await acquireJobLease(database.handle.db, probe.job.name, 'dead', stale.runId)).toBe(true);
+    expect(await acquireJobLease(database.handle.db, probe.job.name, 'dead', stale.runId)).toBe(
+      true,
+    );
     await database.handle.db.execute(
       sql`update job_leases set expires_at = now() - interval '1 second' where job_name = ${probe.job.name}`,
     );
     const fresh = await a.runNow(probe.job.name);
     expect(await fresh.done).toBe('succeeded');
-    const [old] = await database.handle.db.select().from(jobRuns).where(eq(jobRuns.id, stale.runId));
+    const [old] = await database.handle.db
+      .select()
+      .from(jobRuns)
+      .where(eq(jobRuns.id, stale.runId));
     expect(old!.status).toBe('abandoned');
   });
 

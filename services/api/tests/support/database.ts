@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  connectPostgres,
-  openPglite,
-  type DatabaseHandle,
-} from '../../src/db/client.js';
+import { connectPostgres, openPglite, type DatabaseHandle } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
 export const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -29,7 +25,9 @@ export interface TestDatabase {
  * database on the server named by TEST_DATABASE_URL (dropped at the end), so suites never share
  * rows and may run in parallel.
  */
-export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   let db: TestDatabase;
   if (TEST_DATABASE_URL) {
     const name = `usher_test_${randomBytes(6).toString('hex')}`;

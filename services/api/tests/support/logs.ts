@@ -3,7 +3,11 @@ import type { Logger } from 'pino';
 import { createLogger } from '../../src/logger.js';
 
 /** A real pino logger writing JSON lines into memory, so tests can read what was logged. */
-export function memoryLogger(level = 'info'): { logger: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+export function memoryLogger(level = 'info'): {
+  logger: Logger;
+  lines: () => Record<string, unknown>[];
+  text: () => string;
+} {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {

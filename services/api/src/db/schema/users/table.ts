@@ -40,7 +40,9 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
-    uniqueIndex('users_email_uq').on(t.email).where(sql`${t.email} is not null`),
+    uniqueIndex('users_email_uq')
+      .on(t.email)
+      .where(sql`${t.email} is not null`),
     uniqueIndex('users_media_user_id_uq')
       .on(t.mediaUserId)
       .where(sql`${t.mediaUserId} is not null`),
@@ -52,7 +54,10 @@ export const users = pgTable(
       .where(sql`${t.role} = 'user' and ${t.mediaDisabled} = false`),
     index('users_created_at_idx').on(t.createdAt.desc()),
     check('users_role_ck', sql`${t.role} in ('admin', 'user')`),
-    check('users_registered_via_ck', sql`${t.registeredVia} in ('bootstrap', 'open', 'invite', 'admin')`),
+    check(
+      'users_registered_via_ck',
+      sql`${t.registeredVia} in ('bootstrap', 'open', 'invite', 'admin')`,
+    ),
     check('users_locale_ck', sql`${t.locale} is null or ${t.locale} in ('en', 'zh-CN')`),
     check('users_admin_never_expires_ck', sql`${t.role} = 'user' or ${t.expiresAt} is null`),
     check('users_username_len_ck', sql`char_length(${t.username}) between 3 and 32`),
