@@ -32,8 +32,9 @@ function installIsCurrent() {
 }
 const stale = !installIsCurrent();
 if (stale) {
-  process.stdout.write('Installing dependencies (npm ci)…\n');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+  process.stdout.write('Installing dependencies…\n');
+  // `npm install` rather than `npm ci`: see .ci/run (platform binaries missing from the lock).
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
     cwd: root,
     stdio: 'inherit',
   });
