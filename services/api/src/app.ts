@@ -15,7 +15,9 @@ import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import { authRoutes } from './modules/auth/routes.js';
 import type { ModuleContext } from './modules/context.js';
+import { publicRoutes } from './modules/public/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { mountWebApp } from './http/web-static.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +29,8 @@ export interface AppDeps {
   now?: () => Date;
   metrics?: HttpMetrics;
   startedAt?: Date;
+  /** Env fallbacks of runtime settings; `main.ts` passes `process.env`, tests their own. */
+  settingsEnv?: Record<string, string | undefined>;
 }
 
 export interface UsherApp {
@@ -52,10 +56,15 @@ export function createApp(deps: AppDeps): UsherApp {
     replicaId: deps.replicaId,
     startedAt: deps.startedAt ?? new Date(),
     now: deps.now ?? (() => new Date()),
+    settingsEnv: deps.settingsEnv ?? {},
   };
 
   const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(context, () => routes), ...authRoutes(context));
+  routes.push(
+    ...systemRoutes(context, () => routes),
+    ...publicRoutes(context),
+    ...authRoutes(context),
+  );
 
   const app = new Hono<AppEnv>();
 
@@ -98,12 +107,16 @@ export function createApp(deps: AppDeps): UsherApp {
 
   app.use(
     '*',
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      crossOriginResourcePolicy: 'same-origin',
-      referrerPolicy: 'no-referrer',
-    }),
+    secureHeaders({ crossOriginResourcePolicy: 'same-origin', referrerPolicy: 'no-referrer' }),
   );
+  // API replies are data: nothing may load or frame them. Pages that render HTML (the docs page,
+  // the web app) set their own policy, which must not be overwritten.
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Content-Security-Policy')) {
+      c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    }
+  });
 
   const tooLarge = () => {
     throw new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
@@ -119,6 +132,11 @@ export function createApp(deps: AppDeps): UsherApp {
     tokens: context.tokens,
     internalApiSecret: deps.config.INTERNAL_API_SECRET,
   });
+
+  if (deps.config.WEB_DIST_DIR) {
+    const served = mountWebApp(app, deps.config.WEB_DIST_DIR);
+    deps.logger.info({ dir: deps.config.WEB_DIST_DIR, served }, 'web app');
+  }
 
   app.notFound(notFound);
   app.onError(handleError);

@@ -85,7 +85,14 @@ async function main(argv: string[]): Promise<void> {
   await bootstrapAdmin(database.db, { adminPassword: config.ADMIN_PASSWORD, logger });
 
   const metrics = createMetrics({ defaultMetrics: true });
-  const { app } = createApp({ config, database, logger, replicaId, metrics });
+  const { app } = createApp({
+    config,
+    database,
+    logger,
+    replicaId,
+    metrics,
+    settingsEnv: { ...process.env },
+  });
   const scheduler = new JobScheduler({ db: database.db, logger, replicaId });
 
   const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {

@@ -3,3 +3,4 @@ export * from './common.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './users.js';
+export * from './public.js';

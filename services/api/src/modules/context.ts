@@ -17,6 +17,11 @@ export interface ModuleContext {
   replicaId: string;
   startedAt: Date;
   now: () => Date;
+  /**
+   * Environment fallbacks of runtime settings (30-settings.md §1: each key's env var of the same
+   * name). Captured once at start, like the rest of the configuration.
+   */
+  settingsEnv: Record<string, string | undefined>;
 }
 
 /** Request facts services record in the audit log. */
