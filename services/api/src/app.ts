@@ -13,7 +13,9 @@ import { createMetrics, type HttpMetrics } from './http/metrics.js';
 import { createLimiters } from './http/rate-limit.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
+import { JobScheduler } from './jobs/scheduler.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { jobRoutes } from './modules/jobs/routes.js';
 import type { ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -29,6 +31,8 @@ export interface AppDeps {
   now?: () => Date;
   metrics?: HttpMetrics;
   startedAt?: Date;
+  /** Job scheduler; created here when not given (tests pass one with their test jobs). */
+  scheduler?: JobScheduler;
   /** Env fallbacks of runtime settings; `main.ts` passes `process.env`, tests their own. */
   settingsEnv?: Record<string, string | undefined>;
 }
@@ -57,6 +61,9 @@ export function createApp(deps: AppDeps): UsherApp {
     startedAt: deps.startedAt ?? new Date(),
     now: deps.now ?? (() => new Date()),
     settingsEnv: deps.settingsEnv ?? {},
+    scheduler:
+      deps.scheduler ??
+      new JobScheduler({ db: deps.database.db, logger: deps.logger, replicaId: deps.replicaId }),
   };
 
   const routes: RouteDef[] = [];
@@ -64,6 +71,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...systemRoutes(context, () => routes),
     ...publicRoutes(context),
     ...authRoutes(context),
+    ...jobRoutes(context),
   );
 
   const app = new Hono<AppEnv>();

@@ -10,7 +10,6 @@ import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMetrics } from './http/metrics.js';
-import { JobScheduler } from './jobs/scheduler.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './version.js';
 
@@ -85,7 +84,7 @@ async function main(argv: string[]): Promise<void> {
   await bootstrapAdmin(database.db, { adminPassword: config.ADMIN_PASSWORD, logger });
 
   const metrics = createMetrics({ defaultMetrics: true });
-  const { app } = createApp({
+  const { app, context } = createApp({
     config,
     database,
     logger,
@@ -93,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
     metrics,
     settingsEnv: { ...process.env },
   });
-  const scheduler = new JobScheduler({ db: database.db, logger, replicaId });
+  const scheduler = context.scheduler;
 
   const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {
     logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');

@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './health.js';
 export * from './users.js';
 export * from './public.js';
+export * from './jobs.js';

@@ -4,6 +4,7 @@ import type { Config } from '../config/env.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 import type { Limiters } from '../http/rate-limit.js';
 import type { HttpMetrics } from '../http/metrics.js';
+import type { JobScheduler } from '../jobs/scheduler.js';
 
 /** What route modules and services receive: built once per app by `createApp`. */
 export interface ModuleContext {
@@ -17,6 +18,8 @@ export interface ModuleContext {
   replicaId: string;
   startedAt: Date;
   now: () => Date;
+  /** Runs jobs under leases; `main.ts` starts its timers once the port is open. */
+  scheduler: JobScheduler;
   /**
    * Environment fallbacks of runtime settings (30-settings.md §1: each key's env var of the same
    * name). Captured once at start, like the rest of the configuration.

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createApp, type UsherApp } from '../../src/app.js';
 import type { Config } from '../../src/config/env.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
+import type { JobScheduler } from '../../src/jobs/scheduler.js';
 import { testConfig } from './config.js';
 import { memoryLogger } from './logs.js';
 
@@ -18,7 +19,13 @@ export interface TestApp extends UsherApp {
 
 export function createTestApp(
   database: DatabaseHandle,
-  options: { config?: Config; logger?: Logger; replicaId?: string; now?: () => Date } = {},
+  options: {
+    config?: Config;
+    logger?: Logger;
+    replicaId?: string;
+    now?: () => Date;
+    scheduler?: JobScheduler;
+  } = {},
 ): TestApp {
   const logs = memoryLogger();
   const config = options.config ?? testConfig();
@@ -28,6 +35,7 @@ export function createTestApp(
     logger: options.logger ?? logs.logger,
     replicaId: options.replicaId ?? 'test-replica',
     now: options.now,
+    scheduler: options.scheduler,
   });
   return {
     ...built,
