@@ -14,6 +14,7 @@ import { createLimiters } from './http/rate-limit.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import { JobScheduler } from './jobs/scheduler.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import type { ModuleContext } from './modules/context.js';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...publicRoutes(context),
     ...authRoutes(context),
     ...jobRoutes(context),
+    ...auditRoutes(context),
   );
 
   const app = new Hono<AppEnv>();

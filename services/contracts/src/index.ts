@@ -5,3 +5,4 @@ export * from './health.js';
 export * from './users.js';
 export * from './public.js';
 export * from './jobs.js';
+export * from './audit.js';

@@ -25,6 +25,7 @@ export function createTestApp(
     replicaId?: string;
     now?: () => Date;
     scheduler?: JobScheduler;
+    settingsEnv?: Record<string, string>;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -36,6 +37,7 @@ export function createTestApp(
     replicaId: options.replicaId ?? 'test-replica',
     now: options.now,
     scheduler: options.scheduler,
+    settingsEnv: options.settingsEnv,
   });
   return {
     ...built,

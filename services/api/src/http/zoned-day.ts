@@ -1,0 +1,41 @@
+/**
+ * The instant a calendar day starts in an IANA timezone, e.g. 2026-05-01 in Asia/Shanghai →
+ * 2026-04-30T16:00:00Z. Query ranges `from`..`to` are inclusive days (20-api.md §1.1): from the
+ * start of `from` to the start of the day after `to`.
+ */
+export function startOfZonedDay(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const utcGuess = Date.UTC(y, m - 1, d);
+  // The zone's offset at that moment; applied twice to settle across a DST change.
+  let instant = utcGuess - offsetMs(new Date(utcGuess), timeZone);
+  instant = utcGuess - offsetMs(new Date(instant), timeZone);
+  return new Date(instant);
+}
+
+export function nextDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
+function offsetMs(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
+}
