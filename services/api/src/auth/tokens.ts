@@ -21,7 +21,8 @@ export class TokenSigner {
   private readonly key: Uint8Array;
 
   constructor(jwtSecret: string) {
-    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret, 'usher', 'usher/jwt/hs256/v1', 32));
+    // Purpose label of 30-settings.md §7: salt empty, info `usher/jwt/v1`.
+    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/jwt/v1', 32));
   }
 
   async sign(claims: TokenClaims, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
