@@ -1,0 +1,104 @@
+// Media-server fake (Emby / Jellyfin); more in src/media-server/index.ts. Names are explicit and
+// media-prefixed where generic, so they cannot clash with the other fakes' exports.
+export {
+  DEFAULT_JELLYFIN_TEMPLATE,
+  SEED_PASSWORDS as MEDIA_SEED_PASSWORDS,
+  createMediaState,
+  embyItemAddedPayload,
+  jellyfinItemAddedData,
+  pluginDate as playbackPluginDate,
+  posterPng as mediaPosterPng,
+  renderJellyfinTemplate,
+  routeTable as mediaServerRouteTable,
+  seedMediaLibrary,
+  startFakeMediaServer,
+} from './media-server/index.js';
+export type {
+  CustomQueryReply as PlaybackCustomQueryReply,
+  FakeMediaServer,
+  FakeMediaServerOptions,
+  FaultRule as MediaFaultRule,
+  MediaServerMode,
+  MediaState,
+  PlaybackRow,
+  RequestLogEntry as MediaRequestLogEntry,
+  SeedOptions as MediaSeedOptions,
+  SeededLibrary as SeededMediaLibrary,
+  WebhookDelivery as MediaWebhookDelivery,
+  WebhookOptions as MediaWebhookOptions,
+} from './media-server/index.js';
+
+// Telegram Bot API fake (spec 50 §6); builders for incoming updates come with it.
+export * from './telegram/index.js';
+
+// TMDB v3 fake with its image CDN (spec 50 §3).
+export {
+  addDays as tmdbAddDays,
+  defaultTmdbFixtures,
+  solidGreyJpeg,
+  startFakeTmdb,
+} from './tmdb/index.js';
+export type {
+  EpisodeFixture,
+  FakeTmdb,
+  FakeTmdbOptions,
+  MovieFixture,
+  PersonFixture,
+  SeasonFixture,
+  TmdbFixtures,
+  Translations as TmdbTranslations,
+  TvFixture,
+} from './tmdb/index.js';
+
+// MoviePilot 2.5 fake, with strict Radarr/Sonarr modes (spec 50 §4).
+export { MoviePilotState, startFakeMoviePilot } from './moviepilot/index.js';
+export type {
+  DownloadRecord as MoviePilotDownload,
+  FakeMoviePilot,
+  FakeMoviePilotOptions,
+  MediaTypeCn,
+  MoviePilotMode,
+  ServarrItem,
+  Subscription as MoviePilotSubscription,
+  TorrentContext,
+} from './moviepilot/index.js';
+
+// Stripe fake: checkout sessions for the official SDK, hosted page, signed webhooks (spec 50 §5).
+export {
+  parseStripeForm,
+  serialiseEvent as serialiseStripeEvent,
+  startFakeStripe,
+  stripeSignatureHeader,
+} from './stripe/index.js';
+export type {
+  ActionResult as StripeActionResult,
+  CheckoutEventType,
+  CheckoutSession,
+  Completion as CheckoutCompletion,
+  FakeStripe,
+  FakeStripeOptions,
+  StripeEvent,
+  StripeWebhookDelivery,
+} from './stripe/index.js';
+
+// SMTP fake on smtp-server, with a small MIME reader for captured mail (spec 50 §7).
+export {
+  FAKE_SMTP_CERT,
+  decodeWords as decodeMimeWords,
+  parseAddresses as parseMailAddresses,
+  parseMime,
+  startFakeSmtp,
+} from './smtp/index.js';
+export type {
+  Address as MailAddress,
+  CapturedMail,
+  FakeSmtp,
+  FakeSmtpOptions,
+  MimePart,
+  SmtpFaults,
+  SmtpSecurity,
+} from './smtp/index.js';
+
+// Shared by the HTTP fakes above.
+export type { FaultSwitches } from './fake-server/http-server.js';
+export type { RecordedRequest } from './fake-server/reply.js';

@@ -1,0 +1,299 @@
+import type http from 'node:http';
+import { parseBody } from '../fake-server/body.js';
+import { startFakeHttpServer, type FaultSwitches } from '../fake-server/http-server.js';
+import { sendJson } from '../fake-server/reply.js';
+import {
+  Described,
+  type FakeTelegramSettings,
+  type MethodContext,
+  type MethodHandler,
+} from './context.js';
+import { handleControl } from './control.js';
+import { messageMethods } from './methods-messages.js';
+import { miscMethods, type BotProfile } from './methods-misc.js';
+import { UpdateHub, type WebhookDelivery } from './methods-updates.js';
+import type { Params } from './params.js';
+import { TelegramState } from './state.js';
+import {
+  TelegramApiError,
+  type TgChat,
+  type TgMemberStatus,
+  type TgMessage,
+  type TgUpdate,
+  type TgUser,
+} from './types.js';
+import type { UpdateDraft } from './updates.js';
+
+export interface TelegramCall {
+  /** Canonical method name (the API accepts any letter case). */
+  method: string;
+  params: Params;
+  at: Date;
+  /** HTTP status answered; 200 on success. */
+  status: number;
+  result?: unknown;
+  error?: { error_code: number; description: string; parameters?: Record<string, unknown> };
+  /** `webhook-reply` when the method came back in a webhook response body. */
+  via: 'http' | 'webhook-reply';
+}
+
+export interface InjectedError {
+  error_code: number;
+  description: string;
+  parameters?: { retry_after?: number };
+}
+
+export interface FakeTelegramOptions extends Partial<FakeTelegramSettings> {
+  /** The only token the fake accepts; others get 401. */
+  token?: string;
+  bot?: Partial<BotProfile>;
+  /** Clock in ms, for ageing callback queries; defaults to Date.now. */
+  now?: () => number;
+}
+
+export interface FakeTelegram {
+  /** Use as telegraf's `telegram.apiRoot` (MESSENGER_API_ROOT). */
+  readonly url: string;
+  readonly token: string;
+  readonly bot: BotProfile;
+  readonly state: TelegramState;
+  readonly calls: TelegramCall[];
+  readonly faults: FaultSwitches;
+  callsTo(method: string): TelegramCall[];
+  seedChat(chat: TgChat): void;
+  seedUser(user: TgUser): void;
+  setMember(chatId: number, user: TgUser | number, status: TgMemberStatus): void;
+  block(userId: number): void;
+  unblock(userId: number): void;
+  /** The next `times` calls of `method` fail with this error. */
+  failNext(method: string, error: InjectedError, times?: number): void;
+  /** Every call (or calls of `methods`) answers 429 with `retry_after` until stopFlood(). */
+  flood(retryAfterSeconds: number, methods?: string[]): void;
+  stopFlood(): void;
+  /** Queues an update for getUpdates (or for a later deliverPending()). */
+  queueUpdate(draft: UpdateDraft): TgUpdate;
+  /** Queues an update and delivers everything pending to the registered webhook. */
+  pushUpdate(draft: UpdateDraft): Promise<{ update: TgUpdate; deliveries: WebhookDelivery[] }>;
+  deliverPending(): Promise<WebhookDelivery[]>;
+  /** Messages that currently exist in a chat, oldest first. */
+  messages(chatId: number): TgMessage[];
+  resetCalls(): void;
+  /** Forgets everything except the bot's identity. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_TOKEN = '7000000001:AAFakeTokenForUsherTestsOnly_1234567';
+
+function botProfile(token: string, bot: Partial<BotProfile> = {}): BotProfile {
+  return {
+    id: Number(token.split(':')[0]),
+    is_bot: true,
+    first_name: 'Usher Test Bot',
+    username: 'usher_test_bot',
+    can_join_groups: true,
+    can_read_all_group_messages: false,
+    supports_inline_queries: false,
+    can_connect_to_business: false,
+    has_main_web_app: false,
+    ...bot,
+  };
+}
+
+/** Starts a fake Bot API on 127.0.0.1 that answers `/bot<token>/<method>` like api.telegram.org. */
+export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+  const token = options.token ?? DEFAULT_TOKEN;
+  const bot = botProfile(token, options.bot);
+  const settings: FakeTelegramSettings = {
+    callbackQueryTtlMs: options.callbackQueryTtlMs ?? 15_000,
+    insecureWebhookHosts: options.insecureWebhookHosts ?? ['127.0.0.1', 'localhost', '[::1]'],
+    fetchPhotos: options.fetchPhotos ?? false,
+  };
+  const now = options.now ?? Date.now;
+  const state = new TelegramState();
+  const calls: TelegramCall[] = [];
+  const injected = new Map<string, InjectedError[]>();
+  let flood: { retryAfter: number; methods?: Set<string> } | null = null;
+
+  const hub = new UpdateHub(state, async (method, params) => {
+    await invoke(method, params, new AbortController().signal, 'webhook-reply');
+  });
+  const handlers: Record<string, MethodHandler> = {
+    ...miscMethods(bot),
+    ...messageMethods,
+    ...hub.methods,
+  };
+  const byLowerName = new Map(Object.keys(handlers).map((name) => [name.toLowerCase(), name]));
+
+  function injectedFor(method: string): TelegramApiError | null {
+    if (flood && (!flood.methods || flood.methods.has(method))) {
+      return new TelegramApiError(429, `Too Many Requests: retry after ${flood.retryAfter}`, {
+        retry_after: flood.retryAfter,
+      });
+    }
+    const queue = injected.get(method);
+    const next = queue?.shift();
+    if (!next) return null;
+    return new TelegramApiError(next.error_code, next.description, next.parameters);
+  }
+
+  async function invoke(
+    method: string,
+    params: Params,
+    signal: AbortSignal,
+    via: TelegramCall['via'],
+  ) {
+    const call: TelegramCall = { method, params, at: new Date(now()), status: 200, via };
+    calls.push(call);
+    try {
+      const error = injectedFor(method);
+      if (error) throw error;
+      const ctx: MethodContext = { state, bot, settings, now, signal };
+      const value = await handlers[method]!(ctx, params);
+      call.result = value instanceof Described ? value.result : value;
+      return { call, value };
+    } catch (error) {
+      if (!(error instanceof TelegramApiError)) throw error;
+      call.status = error.status;
+      call.error = error.toBody();
+      return { call, value: error };
+    }
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname.startsWith('/__fake/')) return handleControl(fake, req, res, url);
+    const match = /^\/bot([^/]+)\/([A-Za-z_]*)$/.exec(url.pathname);
+    const notFound = new TelegramApiError(404, 'Not Found');
+    if (!match) return sendJson(res, 404, notFound.toBody());
+    const method = byLowerName.get(match[2]!.toLowerCase());
+    if (decodeURIComponent(match[1]!) !== token) {
+      calls.push({
+        method: method ?? match[2]!,
+        params: {},
+        at: new Date(now()),
+        status: 401,
+        via: 'http',
+      });
+      return sendJson(res, 401, new TelegramApiError(401, 'Unauthorized').toBody());
+    }
+    if (!method) return sendJson(res, 404, notFound.toBody());
+    const body = await parseBody(req);
+    if (body.invalidJson) {
+      return sendJson(
+        res,
+        400,
+        new TelegramApiError(400, "Bad Request: can't parse JSON").toBody(),
+      );
+    }
+    const params: Params = Object.fromEntries(url.searchParams);
+    if (body.value && typeof body.value === 'object') Object.assign(params, body.value);
+    const aborted = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const { value } = await invoke(method, params, aborted.signal, 'http');
+    if (res.destroyed) return;
+    if (value instanceof TelegramApiError) return sendJson(res, value.status, value.toBody());
+    if (value instanceof Described) {
+      return sendJson(res, 200, { ok: true, result: value.result, description: value.description });
+    }
+    sendJson(res, 200, { ok: true, result: value });
+  }
+
+  function materialize(draft: UpdateDraft): TgUpdate {
+    const update = structuredClone(draft) as TgUpdate;
+    update.update_id = draft.update_id ?? state.nextUpdateId++;
+    if (update.update_id >= state.nextUpdateId) state.nextUpdateId = update.update_id + 1;
+    const message = update.message ?? update.edited_message;
+    if (message) {
+      if (!state.chats.has(message.chat.id)) state.seedChat(message.chat);
+      const from = message.from;
+      if (from && from.id !== bot.id) {
+        state.seedUser(from);
+        if (message.chat.type !== 'private' && !state.memberStatus(message.chat.id, from.id)) {
+          state.setMember(message.chat.id, from.id, 'member');
+        }
+      }
+      for (const member of message.new_chat_members ?? []) {
+        if (member.id !== bot.id) state.seedUser(member);
+        state.setMember(message.chat.id, member.id, 'member');
+      }
+      if (!message.message_id) message.message_id = state.allocateMessageId(message.chat.id);
+      if (update.message) state.storeMessage(message, from?.id === bot.id);
+    }
+    const query = update.callback_query;
+    if (query) {
+      state.seedUser(query.from);
+      state.callbackQueries.set(query.id, { id: query.id, createdAt: now(), answered: false });
+    }
+    return update;
+  }
+
+  const server = await startFakeHttpServer(handle, {
+    defaultFailStatus: 502,
+    failReply: (res, status) =>
+      sendJson(
+        res,
+        status,
+        new TelegramApiError(
+          status,
+          status === 502 ? 'Bad Gateway' : 'Internal Server Error',
+        ).toBody(),
+      ),
+  });
+
+  const fake: FakeTelegram = {
+    url: server.url,
+    token,
+    bot,
+    state,
+    calls,
+    faults: server.faults,
+    callsTo: (method) => calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
+    seedChat: (chat) => state.seedChat(chat),
+    seedUser: (user) => state.seedUser(user),
+    setMember(chatId, user, status) {
+      if (typeof user !== 'number') state.seedUser(user);
+      state.setMember(chatId, typeof user === 'number' ? user : user.id, status);
+    },
+    block: (userId) => void state.blocked.add(userId),
+    unblock: (userId) => void state.blocked.delete(userId),
+    failNext(method, error, times = 1) {
+      const name = byLowerName.get(method.toLowerCase()) ?? method;
+      injected.set(name, [
+        ...(injected.get(name) ?? []),
+        ...Array<InjectedError>(times).fill(error),
+      ]);
+    },
+    flood(retryAfter, methods) {
+      flood = { retryAfter, methods: methods ? new Set(methods) : undefined };
+    },
+    stopFlood: () => void (flood = null),
+    queueUpdate(draft) {
+      const update = materialize(draft);
+      hub.enqueue(update);
+      return update;
+    },
+    async pushUpdate(draft) {
+      if (!state.webhook) throw new Error('pushUpdate: no webhook is set (call setWebhook first)');
+      const update = fake.queueUpdate(draft);
+      return { update, deliveries: await hub.deliverPending() };
+    },
+    deliverPending: () => hub.deliverPending(),
+    messages: (chatId) => state.messagesIn(chatId),
+    resetCalls: () => void calls.splice(0),
+    reset() {
+      calls.splice(0);
+      injected.clear();
+      flood = null;
+      hub.close();
+      state.clear();
+    },
+    async close() {
+      hub.close();
+      await server.close();
+    },
+  };
+  return fake;
+}

@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import type http from 'node:http';
+import { startFakeHttpServer, type FaultSwitches } from '../fake-server/http-server.js';
+import { queryOf, sendJson, sendText, type RecordedRequest } from '../fake-server/reply.js';
+import { defaultTmdbFixtures, type TmdbFixtures, type Translations } from './fixtures.js';
+import { solidGreyJpeg } from './jpeg.js';
+import {
+  movieDetails,
+  movieExternalIds,
+  movieResult,
+  personResult,
+  seasonDetails,
+  tvDetails,
+  tvExternalIds,
+  tvResult,
+} from './present.js';
+
+export interface FakeTmdbOptions {
+  /** v3 key accepted as `?api_key=`. */
+  apiKey?: string;
+  /** v4 read access token accepted as `Authorization: Bearer`. */
+  readToken?: string;
+  /** "Today" for air dates (YYYY-MM-DD); defaults to the current UTC date. */
+  today?: string;
+  fixtures?: TmdbFixtures;
+}
+
+export interface FakeTmdb {
+  /** Origin of the fake; the API lives under `/3`, images under `/t/p`. */
+  readonly url: string;
+  /** Value for TMDB_API_BASE. */
+  readonly apiBase: string;
+  /** Value for TMDB_IMAGE_BASE. */
+  readonly imageBase: string;
+  readonly apiKey: string;
+  readonly readToken: string;
+  readonly today: string;
+  readonly fixtures: TmdbFixtures;
+  readonly requests: RecordedRequest[];
+  readonly faults: FaultSwitches;
+  /** The next `times` API requests answer 429 (status_code 25) with `Retry-After`. */
+  rateLimit(times: number, retryAfterSeconds?: number): void;
+  close(): Promise<void>;
+}
+
+// A JWT-shaped token (header.payload.signature, starting "eyJ"), like TMDB's v4 read tokens.
+const DEFAULT_READ_TOKEN =
+  'eyJhbGciOiJIUzI1NiJ9.eyJhdWQiOiJ1c2hlci10ZXN0Iiwic2NvcGVzIjpbImFwaV9yZWFkIl19.' +
+  'ZmFrZS1zaWduYXR1cmUtZm9yLXRlc3Rz';
+const PAGE_SIZE = 20;
+const IMAGE_SIZES = ['w45', 'w92', 'w154', 'w185', 'w300', 'w342', 'w500', 'w780', 'w1280', 'h632'];
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+const error = (status: number, code: number, message: string): Reply => ({
+  status,
+  body: { success: false, status_code: code, status_message: message },
+});
+const NOT_FOUND = error(404, 34, 'The resource you requested could not be found.');
+// TMDB sends this one with `success` last; clients should not care, but the fake copies it.
+const INVALID_KEY: Reply = {
+  status: 401,
+  body: {
+    status_code: 7,
+    status_message: 'Invalid API key: You must be granted a valid key.',
+    success: false,
+  },
+};
+const INVALID_PAGE = error(
+  400,
+  22,
+  'Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.',
+);
+
+/** Pixel size of an image: posters and profiles are 2:3, backdrops and stills 16:9. */
+function imageSize(size: string, file: string): [number, number] {
+  const ratio = /backdrop|still/.test(file) ? 9 / 16 : 1.5;
+  if (size === 'original') return ratio === 1.5 ? [1000, 1500] : [1920, 1080];
+  const n = Number(size.slice(1));
+  return size.startsWith('h') ? [Math.round(n / ratio), n] : [n, Math.round(n * ratio)];
+}
+
+const normalise = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+
+/** TMDB matches every word of the query against the titles in any language. */
+function matches(query: string, names: string[]) {
+  const haystack = normalise(names.join(' '));
+  const words = normalise(query).split(/\s+/).filter(Boolean);
+  return words.length > 0 && words.every((word) => haystack.includes(word));
+}
+
+const titles = (translations: Translations) => Object.values(translations).map((t) => t.title);
+
+function paged(results: unknown[], q: Record<string, string>): Reply {
+  const page = q.page === undefined ? 1 : Number(q.page);
+  if (!Number.isInteger(page) || page < 1 || page > 500) return INVALID_PAGE;
+  const totalPages = Math.max(1, Math.ceil(results.length / PAGE_SIZE));
+  return {
+    status: 200,
+    body: {
+      page,
+      results: results.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+      total_pages: totalPages,
+      total_results: results.length,
+    },
+  };
+}
+
+/** Starts a fake TMDB v3 API plus its image CDN on one port. */
+export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<FakeTmdb> {
+  const apiKey = options.apiKey ?? 'fake0tmdb0v3key0000000000000000';
+  const readToken = options.readToken ?? DEFAULT_READ_TOKEN;
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const fixtures = options.fixtures ?? defaultTmdbFixtures(today);
+  const requests: RecordedRequest[] = [];
+  const limit = { remaining: 0, retryAfter: 1 };
+
+  function search(kind: 'multi' | 'movie' | 'tv', q: Record<string, string>): Reply {
+    const language = q.language ?? 'en-US';
+    const adult = q.include_adult === 'true';
+    const query = q.query ?? '';
+    const movieYear = q.primary_release_year ?? q.year;
+    const tvYear = q.first_air_date_year ?? q.year;
+    const movies = fixtures.movies
+      .filter((m) => adult || !m.adult)
+      .filter((m) => matches(query, [m.original_title, ...titles(m.translations)]))
+      .filter((m) => kind !== 'movie' || !movieYear || m.release_date.startsWith(movieYear))
+      .map((m) => ({ popularity: m.popularity, value: movieResult(m, language), type: 'movie' }));
+    const shows = fixtures.tv
+      .filter((s) => adult || !s.adult)
+      .filter((s) => matches(query, [s.original_name, ...titles(s.translations)]))
+      .filter((s) => kind !== 'tv' || !tvYear || s.first_air_date.startsWith(tvYear))
+      .map((s) => ({ popularity: s.popularity, value: tvResult(s, language), type: 'tv' }));
+    const people = fixtures.people
+      .filter((p) => matches(query, [p.name, p.original_name]))
+      .map((p) => ({
+        popularity: p.popularity,
+        value: personResult(p, fixtures, language),
+        type: 'person',
+      }));
+    const pool =
+      kind === 'movie' ? movies : kind === 'tv' ? shows : [...movies, ...shows, ...people];
+    const sorted = pool.sort((a, b) => b.popularity - a.popularity);
+    // Only multi search labels results with media_type.
+    return paged(
+      sorted.map((r) => (kind === 'multi' ? { ...r.value, media_type: r.type } : r.value)),
+      q,
+    );
+  }
+
+  function route(path: string, q: Record<string, string>): Reply {
+    const language = q.language ?? 'en-US';
+    const append = (q.append_to_response ?? '').split(',');
+    const searchMatch = /^\/3\/search\/(multi|movie|tv)$/.exec(path);
+    if (searchMatch) return search(searchMatch[1] as 'multi' | 'movie' | 'tv', q);
+    const detail = /^\/3\/(movie|tv)\/([^/]+)(?:\/(external_ids|season\/([^/]+)))?$/.exec(path);
+    if (!detail) return NOT_FOUND;
+    const [, kind, rawId, sub, rawSeason] = detail;
+    if (!/^\d+$/.test(rawId!)) {
+      return error(404, 6, 'Invalid id: The pre-requisite id is invalid or not found.');
+    }
+    const id = Number(rawId);
+    if (kind === 'movie') {
+      const movie = fixtures.movies.find((m) => m.id === id);
+      if (!movie || (sub && sub !== 'external_ids')) return NOT_FOUND;
+      if (sub === 'external_ids') return { status: 200, body: movieExternalIds(movie) };
+      const body: Record<string, unknown> = movieDetails(movie, fixtures, language);
+      if (append.includes('external_ids')) body.external_ids = movieExternalIds(movie);
+      return { status: 200, body };
+    }
+    const show = fixtures.tv.find((s) => s.id === id);
+    if (!show) return NOT_FOUND;
+    if (sub === 'external_ids') return { status: 200, body: tvExternalIds(show) };
+    if (sub) {
+      const season = show.seasons.find((s) => String(s.season_number) === rawSeason);
+      return season ? { status: 200, body: seasonDetails(show, season, language) } : NOT_FOUND;
+    }
+    const body: Record<string, unknown> = tvDetails(show, fixtures, language, today);
+    if (append.includes('external_ids')) body.external_ids = tvExternalIds(show);
+    return { status: 200, body };
+  }
+
+  function authorised(req: http.IncomingMessage, q: Record<string, string>) {
+    if (q.api_key !== undefined) return q.api_key === apiKey;
+    return req.headers.authorization === `Bearer ${readToken}`;
+  }
+
+  function image(res: http.ServerResponse, size: string, file: string) {
+    const known = new Set<string | null>();
+    for (const m of fixtures.movies) known.add(m.poster_path).add(m.backdrop_path);
+    for (const s of fixtures.tv) {
+      known.add(s.poster_path).add(s.backdrop_path);
+      for (const season of s.seasons) {
+        known.add(season.poster_path);
+        for (const e of season.episodes) known.add(e.still_path);
+      }
+    }
+    for (const p of fixtures.people) known.add(p.profile_path);
+    if ((size !== 'original' && !IMAGE_SIZES.includes(size)) || !known.has(file)) {
+      return sendText(res, 404, 'Not Found');
+    }
+    const [w, h] = imageSize(size, file);
+    // A stable shade per file, never 128 (which the encoder cannot express).
+    const grey = 40 + (createHash('sha1').update(file).digest()[0]! % 80) * 2;
+    const jpeg = solidGreyJpeg(w, h, grey);
+    res.writeHead(200, {
+      'content-type': 'image/jpeg',
+      'content-length': String(jpeg.length),
+      'cache-control': 'public, max-age=31536000',
+    });
+    res.end(jpeg);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const q = queryOf(url);
+    const imageMatch = /^\/t\/p\/([a-z0-9]+)(\/.+)$/.exec(url.pathname);
+    if (imageMatch) return image(res, imageMatch[1]!, imageMatch[2]!);
+    let reply: Reply;
+    if (limit.remaining > 0) {
+      limit.remaining--;
+      reply = error(429, 25, 'Your request count (41) is over the allowed limit of (40).');
+      reply.headers = { 'retry-after': String(limit.retryAfter) };
+    } else if (!authorised(req, q)) reply = INVALID_KEY;
+    else if (req.method !== 'GET') reply = NOT_FOUND;
+    else reply = route(url.pathname, q);
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: q,
+      headers: req.headers,
+      body: undefined,
+      status: reply.status,
+      at: new Date(),
+    });
+    sendJson(res, reply.status, reply.body, reply.headers);
+  }
+
+  const server = await startFakeHttpServer(handle, {
+    failReply: (res, status) =>
+      sendJson(
+        res,
+        status,
+        status === 503
+          ? error(503, 9, 'Service offline: This service is temporarily offline, try again later.')
+              .body
+          : error(status, 11, 'Internal error: Something went wrong, contact TMDb.').body,
+      ),
+  });
+  return {
+    url: server.url,
+    apiBase: `${server.url}/3`,
+    imageBase: `${server.url}/t/p`,
+    apiKey,
+    readToken,
+    today,
+    fixtures,
+    requests,
+    faults: server.faults,
+    rateLimit(times, retryAfterSeconds = 1) {
+      limit.remaining = times;
+      limit.retryAfter = retryAfterSeconds;
+    },
+    close: () => server.close(),
+  };
+}
