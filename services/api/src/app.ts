@@ -14,6 +14,10 @@ import { createLimiters } from './http/rate-limit.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import { JobScheduler } from './jobs/scheduler.js';
+import { SettingsCipher } from './settings/crypto.js';
+import { SettingsService } from './settings/service.js';
+import { SettingsStore } from './settings/store.js';
+import { settingsRoutes } from './modules/settings/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
@@ -34,6 +38,8 @@ export interface AppDeps {
   startedAt?: Date;
   /** Job scheduler; created here when not given (tests pass one with their test jobs). */
   scheduler?: JobScheduler;
+  /** How often the settings cache looks for changes by other replicas (default 10 s). */
+  settingsRefreshMs?: number;
   /** Env fallbacks of runtime settings; `main.ts` passes `process.env`, tests their own. */
   settingsEnv?: Record<string, string | undefined>;
 }
@@ -50,6 +56,14 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 /** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
 export function createApp(deps: AppDeps): UsherApp {
   const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  const settingsEnv = deps.settingsEnv ?? {};
+  const store = new SettingsStore(
+    deps.database.db,
+    new SettingsCipher(deps.config.CONFIG_ENCRYPTION_KEY),
+    settingsEnv,
+    deps.logger,
+    deps.settingsRefreshMs,
+  );
   const context: ModuleContext = {
     config: deps.config,
     db: deps.database.db,
@@ -61,7 +75,11 @@ export function createApp(deps: AppDeps): UsherApp {
     replicaId: deps.replicaId,
     startedAt: deps.startedAt ?? new Date(),
     now: deps.now ?? (() => new Date()),
-    settingsEnv: deps.settingsEnv ?? {},
+    settingsEnv,
+    settings: new SettingsService(deps.database.db, store, deps.config, {
+      replicaId: deps.replicaId,
+      logger: deps.logger,
+    }),
     scheduler:
       deps.scheduler ??
       new JobScheduler({ db: deps.database.db, logger: deps.logger, replicaId: deps.replicaId }),
@@ -74,6 +92,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...authRoutes(context),
     ...jobRoutes(context),
     ...auditRoutes(context),
+    ...settingsRoutes(context),
   );
 
   const app = new Hono<AppEnv>();

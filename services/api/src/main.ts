@@ -93,6 +93,24 @@ async function main(argv: string[]): Promise<void> {
     settingsEnv: { ...process.env },
   });
   const scheduler = context.scheduler;
+  const store = context.settings.store;
+  if (await store.ensureWebhookToken()) logger.info('generated MEDIA_SERVER_WEBHOOK_TOKEN');
+  const unreadable = await store.undecryptable();
+  if (unreadable.length > 0) {
+    // Names and reasons only: the operator re-enters these at /admin/settings (30-settings §8).
+    logger.warn(
+      { settings: unreadable },
+      'stored settings cannot be decrypted with CONFIG_ENCRYPTION_KEY',
+    );
+  }
+  const applyLogLevel = async () => {
+    logger.level = await store.getString('LOG_LEVEL');
+  };
+  await applyLogLevel();
+  store.onChange((keys) => {
+    if (keys.includes('LOG_LEVEL')) void applyLogLevel();
+  });
+  const stopWatching = store.watch();
 
   const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {
     logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');
@@ -111,6 +129,7 @@ async function main(argv: string[]): Promise<void> {
     force.unref();
     // close() stops accepting and resolves once in-flight requests have finished.
     server.close(async () => {
+      stopWatching();
       await scheduler.stop(10_000);
       await database.close();
       logger.info('stopped');

@@ -6,3 +6,4 @@ export * from './users.js';
 export * from './public.js';
 export * from './jobs.js';
 export * from './audit.js';
+export * from './settings.js';

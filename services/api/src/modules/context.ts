@@ -5,6 +5,7 @@ import type { Database, DatabaseHandle } from '../db/client.js';
 import type { Limiters } from '../http/rate-limit.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import type { JobScheduler } from '../jobs/scheduler.js';
+import type { SettingsService } from '../settings/service.js';
 
 /** What route modules and services receive: built once per app by `createApp`. */
 export interface ModuleContext {
@@ -18,6 +19,8 @@ export interface ModuleContext {
   replicaId: string;
   startedAt: Date;
   now: () => Date;
+  /** Runtime settings (settings center): resolution, cache, validated writes. */
+  settings: SettingsService;
   /** Runs jobs under leases; `main.ts` starts its timers once the port is open. */
   scheduler: JobScheduler;
   /**

@@ -26,6 +26,7 @@ export function createTestApp(
     now?: () => Date;
     scheduler?: JobScheduler;
     settingsEnv?: Record<string, string>;
+    settingsRefreshMs?: number;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -38,6 +39,7 @@ export function createTestApp(
     now: options.now,
     scheduler: options.scheduler,
     settingsEnv: options.settingsEnv,
+    settingsRefreshMs: options.settingsRefreshMs,
   });
   return {
     ...built,

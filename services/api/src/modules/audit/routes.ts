@@ -35,8 +35,7 @@ export function auditRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: auditQuerySchema },
       responses: { 200: { description: 'Entries', schema: pageOf(auditEntrySchema) } },
       handler: async (c, { query }) => {
-        // Business timezone; the settings registry will own this key (30-settings.md §4.8).
-        const zone = ctx.settingsEnv.SCHEDULE_TIMEZONE || 'UTC';
+        const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
         const filters: SQL[] = [];
         if (query.actorId) filters.push(eq(auditLog.actorId, query.actorId));
         if (query.action) filters.push(like(auditLog.action, `${escapeLike(query.action)}%`));

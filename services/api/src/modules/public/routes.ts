@@ -13,7 +13,7 @@ export function publicRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['public'],
       responses: { 200: { description: 'Site facts', schema: publicSiteSchema } },
       handler: async (c) =>
-        c.json(await readPublicSite(ctx.db, ctx.settingsEnv, ctx.config.version)),
+        c.json(await readPublicSite(ctx.db, ctx.settings.store, ctx.config.version)),
     }),
   ];
 }

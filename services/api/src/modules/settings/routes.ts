@@ -1,0 +1,90 @@
+import {
+  internalSettingsSchema,
+  settingsGroupReplySchema,
+  settingsListSchema,
+  settingsUpdateRequestSchema,
+  type InternalSettings,
+  type SettingGroup,
+} from '@usher/contracts';
+import { z } from 'zod';
+import { defineRoute, type RouteDef } from '../../http/route.js';
+import type { ModuleContext } from '../context.js';
+
+/** What the bot may know: non-sensitive messenger and display settings (20-api.md §7). */
+export async function internalSettings(ctx: ModuleContext): Promise<InternalSettings> {
+  const store = ctx.settings.store;
+  const text = async (key: string) => (await store.getString(key)) || null;
+  const adminChatId = await text('MESSENGER_ADMIN_CHAT_ID');
+  const approverIds = (await store.get<string[]>('MESSENGER_APPROVER_IDS')) ?? [];
+  const approverFallback =
+    approverIds.length > 0 || !adminChatId
+      ? 'none'
+      : adminChatId.startsWith('-')
+        ? 'admin_group'
+        : 'admin_user';
+  return {
+    adminChatId,
+    groupChatId: await text('MESSENGER_GROUP_CHAT_ID'),
+    approverIds,
+    approverFallback,
+    welcomeTemplate: await text('MESSENGER_WELCOME_TEMPLATE'),
+    groupLink: await text('MESSENGER_GROUP_LINK'),
+    timezone: await store.getString('SCHEDULE_TIMEZONE'),
+    tmdbImageBase: await store.getString('TMDB_IMAGE_BASE'),
+    webUrl: await text('PUBLIC_WEB_URL'),
+    siteName: await store.getString('SITE_NAME'),
+  };
+}
+
+export function settingsRoutes(ctx: ModuleContext): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/settings',
+      auth: 'admin',
+      summary: 'Every setting with its effective value and source; secrets only masked',
+      tags: ['settings'],
+      responses: { 200: { description: 'Groups and items', schema: settingsListSchema } },
+      handler: async (c) => c.json(await ctx.settings.list()),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/v1/admin/settings/:group',
+      auth: 'admin',
+      summary: "Update a group's keys in one transaction; null clears a stored value",
+      tags: ['settings'],
+      request: {
+        params: z.strictObject({ group: z.string() }),
+        body: settingsUpdateRequestSchema,
+      },
+      responses: {
+        200: { description: 'The group after the change', schema: settingsGroupReplySchema },
+      },
+      errors: [
+        'SETTING_INVALID',
+        'SETTING_GROUP_NOT_FOUND',
+        'SETTING_READ_ONLY',
+        'SETTING_UNKNOWN_KEY',
+      ],
+      handler: async (c, { params, body }) => {
+        const auth = c.get('auth')!;
+        const items = await ctx.settings.update(
+          params.group,
+          body.values,
+          { type: 'admin', id: auth.userId, label: auth.username },
+          { ip: c.get('clientIp'), requestId: c.get('requestId') },
+        );
+        return c.json({ group: params.group as SettingGroup, items });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/internal/settings',
+      auth: 'internal',
+      summary: 'Non-sensitive runtime settings the bot needs',
+      tags: ['internal'],
+      responses: { 200: { description: 'Bot settings', schema: internalSettingsSchema } },
+      handler: async (c) => c.json(await internalSettings(ctx)),
+    }),
+  ];
+}

@@ -1,0 +1,54 @@
+import type { SettingGroup, SettingType, SettingValue } from '@usher/contracts';
+
+/** One runtime setting: the single source of truth for API, admin page and OpenAPI. */
+export interface SettingDefinition {
+  key: string;
+  group: Exclude<SettingGroup, 'deployment'>;
+  type: SettingType;
+  label: string;
+  description: string;
+  /** Typed default (`''` for unset strings, `[]` for lists). */
+  default: SettingValue;
+  /** Whether the value is encrypted at rest and never returned (§1). */
+  sensitive?: boolean;
+  /** Whether an empty string is a real value that overrides env and default. */
+  allowEmpty?: boolean;
+  apply?: 'live' | 'rearm';
+  options?: readonly string[];
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  minLength?: number;
+  /** Pattern a string (or each list item) must match. */
+  pattern?: RegExp;
+  patternHint?: string;
+  /** Maximum number of list items. */
+  maxItems?: number;
+  multiline?: boolean;
+  /** Extra check returning an error message or null. */
+  check?: (value: SettingValue) => string | null;
+  fallbackHint?: string;
+}
+
+export const GROUP_LABELS: Record<SettingGroup, string> = {
+  general: 'General & registration',
+  media_server: 'Media server',
+  metadata: 'Metadata (TMDB)',
+  automation: 'Requests & automation',
+  email: 'Email',
+  payment: 'Payments',
+  messenger: 'Messenger bot',
+  schedule: 'Schedules',
+  deployment: 'Deployment (read-only)',
+};
+
+/** Groups that have a connection test (30-settings.md §3). */
+export const TESTABLE_GROUPS: ReadonlySet<SettingGroup> = new Set([
+  'media_server',
+  'metadata',
+  'automation',
+  'email',
+  'payment',
+  'messenger',
+  'schedule',
+]);

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { isoInstant, uuidSchema } from './common.js';
+
+export const SETTING_GROUPS = [
+  'general',
+  'media_server',
+  'metadata',
+  'automation',
+  'email',
+  'payment',
+  'messenger',
+  'schedule',
+  'deployment',
+] as const;
+export type SettingGroup = (typeof SETTING_GROUPS)[number];
+
+export const SETTING_TYPES = [
+  'string',
+  'text',
+  'secret',
+  'boolean',
+  'integer',
+  'url',
+  'enum',
+  'list',
+  'cron',
+  'timezone',
+  'chat_id',
+] as const;
+export type SettingType = (typeof SETTING_TYPES)[number];
+
+export const SETTING_SOURCES = ['db', 'env', 'default', 'unset'] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
+export const SETTING_STATES = ['ok', 'invalid', 'undecryptable', 'plaintext'] as const;
+export type SettingState = (typeof SETTING_STATES)[number];
+export const SETTING_APPLY = ['live', 'rearm', 'restart'] as const;
+
+/** A setting's effective value on the wire: typed per `SettingType`. */
+export const settingValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.string()),
+]);
+export type SettingValue = z.infer<typeof settingValueSchema>;
+
+/** One setting as `GET /admin/settings` shows it (30-settings.md §2). */
+export const settingItemSchema = z
+  .object({
+    key: z.string(),
+    group: z.enum(SETTING_GROUPS),
+    label: z.string(),
+    description: z.string(),
+    type: z.enum(SETTING_TYPES),
+    options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    multiline: z.boolean(),
+    sensitive: z.boolean(),
+    editable: z.boolean(),
+    allowEmpty: z.boolean(),
+    apply: z.enum(SETTING_APPLY),
+    source: z.enum(SETTING_SOURCES),
+    hasValue: z.boolean(),
+    value: settingValueSchema.nullable().optional(),
+    masked: z.string().optional(),
+    default: settingValueSchema.nullable().optional(),
+    fallbackHint: z.string().optional(),
+    state: z.enum(SETTING_STATES),
+    stateReason: z.string().optional(),
+    updatedAt: isoInstant.optional(),
+    updatedBy: z.object({ id: uuidSchema, username: z.string() }).optional(),
+  })
+  .meta({ id: 'SettingItem' });
+export type SettingItem = z.infer<typeof settingItemSchema>;
+
+export const settingsListSchema = z.object({
+  groups: z.array(
+    z.object({
+      group: z.enum(SETTING_GROUPS),
+      label: z.string(),
+      testable: z.boolean(),
+      items: z.array(settingItemSchema),
+    }),
+  ),
+  encryption: z.object({ keyId: z.string(), undecryptable: z.array(z.string()) }),
+});
+
+export const settingsUpdateRequestSchema = z.strictObject({
+  values: z.record(z.string(), settingValueSchema.nullable()),
+});
+
+export const settingsGroupReplySchema = z.object({
+  group: z.enum(SETTING_GROUPS),
+  items: z.array(settingItemSchema),
+});
+
+/** `GET /internal/settings` (20-api.md §7): non-sensitive values the bot needs. */
+export const internalSettingsSchema = z.object({
+  adminChatId: z.string().nullable(),
+  groupChatId: z.string().nullable(),
+  approverIds: z.array(z.string()),
+  approverFallback: z.enum(['none', 'admin_user', 'admin_group']),
+  welcomeTemplate: z.string().nullable(),
+  groupLink: z.string().nullable(),
+  timezone: z.string(),
+  tmdbImageBase: z.string(),
+  webUrl: z.string().nullable(),
+  siteName: z.string(),
+});
+export type InternalSettings = z.infer<typeof internalSettingsSchema>;
