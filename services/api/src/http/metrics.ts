@@ -1,9 +1,11 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { createIntegrationMetrics, type IntegrationMetrics } from '../integrations/http/client.js';
 
 export interface HttpMetrics {
   registry: Registry;
   requestDuration: Histogram<'method' | 'route' | 'status'>;
   notifyTotal: Counter<'kind' | 'outcome'>;
+  integrations: IntegrationMetrics;
 }
 
 /** A dedicated registry per app instance, so tests with several apps never share counters. */
@@ -23,5 +25,6 @@ export function createMetrics(options: { defaultMetrics: boolean }): HttpMetrics
     labelNames: ['kind', 'outcome'] as const,
     registers: [registry],
   });
-  return { registry, requestDuration, notifyTotal };
+  const integrations = createIntegrationMetrics(registry);
+  return { registry, requestDuration, notifyTotal, integrations };
 }

@@ -1,0 +1,194 @@
+import type { UpstreamSystem } from '@usher/contracts';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Logger } from 'pino';
+import { IntegrationError, redact } from '../errors.js';
+
+export type Outcome = 'ok' | 'http_4xx' | 'http_5xx' | 'timeout' | 'network' | 'invalid_response';
+
+export interface IntegrationMetrics {
+  requests: Counter<'system' | 'operation' | 'outcome'>;
+  duration: Histogram<'system' | 'operation'>;
+}
+
+/** The two integration metrics of 50-integrations.md §0, registered once per app registry. */
+export function createIntegrationMetrics(registry: Registry): IntegrationMetrics {
+  return {
+    requests: new Counter({
+      name: 'usher_integration_requests_total',
+      help: 'Outbound calls to external systems by outcome',
+      labelNames: ['system', 'operation', 'outcome'] as const,
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'usher_integration_request_duration_seconds',
+      help: 'Outbound call duration',
+      labelNames: ['system', 'operation'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+  };
+}
+
+export interface RequestOptions {
+  operation: string;
+  method?: string;
+  headers?: Record<string, string>;
+  /** JSON body (sets content-type) — or pass `rawBody` for forms. */
+  json?: unknown;
+  rawBody?: string;
+  timeoutMs: number;
+  /** Statuses handed back to the caller instead of thrown (e.g. 404 → null). */
+  passStatuses?: readonly number[];
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+const RETRYABLE = new Set([502, 503, 504]);
+
+/**
+ * `fetch` with the rules every adapter shares: a timeout per call, one retry for GETs after
+ * 300 ms on a network error or 502/503/504 (writes are never retried), a metric per call, and
+ * errors that carry no secret.
+ */
+export class IntegrationHttp {
+  constructor(
+    readonly system: UpstreamSystem,
+    private readonly metrics: IntegrationMetrics | undefined,
+    private readonly logger: Logger | undefined,
+    /** Values to scrub from anything logged or thrown (API keys, tokens). */
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  async request(url: string, options: RequestOptions): Promise<HttpReply> {
+    const method = options.method ?? 'GET';
+    const attempts = method === 'GET' ? 2 : 1;
+    let lastError: IntegrationError | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const result = await this.once(url, method, options);
+      if (!(result instanceof IntegrationError)) return result;
+      lastError = result;
+      const retryable =
+        result.kind === 'network' || (result.status !== undefined && RETRYABLE.has(result.status));
+      if (!retryable || attempt === attempts) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    throw lastError!;
+  }
+
+  private async once(
+    url: string,
+    method: string,
+    options: RequestOptions,
+  ): Promise<HttpReply | IntegrationError> {
+    const started = performance.now();
+    const labels = { system: this.system, operation: options.operation };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    let body: string | undefined = options.rawBody;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const record = (outcome: Outcome) => {
+      this.metrics?.requests.inc({ ...labels, outcome });
+      this.metrics?.duration.observe(labels, (performance.now() - started) / 1000);
+    };
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+        redirect: 'manual',
+      });
+    } catch (err) {
+      // fetch reports timeouts and socket failures only by rejecting.
+      const timeout = (err as Error).name === 'TimeoutError';
+      record(timeout ? 'timeout' : 'network');
+      const what = timeout
+        ? `did not answer within ${options.timeoutMs / 1000} s`
+        : 'is unreachable';
+      this.logger?.warn(
+        { system: this.system, operation: options.operation, url: redact(url, this.secrets) },
+        `${this.system} ${what}`,
+      );
+      return new IntegrationError(
+        this.system,
+        options.operation,
+        timeout ? 'timeout' : 'network',
+        `The ${label(this.system)} ${what}`,
+      );
+    }
+    const text = await res.text().catch(() => '');
+    if (res.ok || options.passStatuses?.includes(res.status)) {
+      record(res.ok ? 'ok' : 'http_4xx');
+      return { status: res.status, headers: res.headers, text };
+    }
+    const server = res.status >= 500;
+    record(server ? 'http_5xx' : 'http_4xx');
+    const upstream = redact(text, this.secrets);
+    this.logger?.warn(
+      { system: this.system, operation: options.operation, status: res.status, body: upstream },
+      `${this.system} answered ${res.status}`,
+    );
+    const kind =
+      res.status === 401 || res.status === 403
+        ? 'auth'
+        : res.status === 404
+          ? 'not_found'
+          : server
+            ? 'http_5xx'
+            : 'http_4xx';
+    return new IntegrationError(
+      this.system,
+      options.operation,
+      kind,
+      `The ${label(this.system)} answered HTTP ${res.status}`,
+      res.status,
+      upstream,
+    );
+  }
+
+  /** Parses a JSON reply with a zod-like schema; a mismatch is `invalid_response`. */
+  parse<T>(
+    reply: HttpReply,
+    operation: string,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  ): T {
+    let value: unknown;
+    try {
+      value = reply.text === '' ? undefined : JSON.parse(reply.text);
+    } catch {
+      // A body that is not JSON where JSON is promised is an unusable reply, not a crash.
+      value = Symbol('unparsable');
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      this.metrics?.requests.inc({ system: this.system, operation, outcome: 'invalid_response' });
+      throw new IntegrationError(
+        this.system,
+        operation,
+        'invalid_response',
+        `The ${label(this.system)} sent a reply Usher cannot read`,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+const LABELS: Record<UpstreamSystem, string> = {
+  media_server: 'media server',
+  webhook: 'media-server webhook',
+  tmdb: 'metadata provider (TMDB)',
+  automation: 'automation tool',
+  smtp: 'mail server',
+  stripe: 'payment provider (Stripe)',
+  playback_reporting: 'Playback Reporting plugin',
+  bot: 'bot',
+};
+
+export const label = (system: UpstreamSystem) => LABELS[system];
