@@ -19,6 +19,9 @@ import { SettingsService } from './settings/service.js';
 import { SettingsStore } from './settings/store.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { IntegrationError } from './integrations/errors.js';
+import { syncMediaAccess, type MediaAccessWriter } from './modules/membership/access-sync.js';
+import { redeemRoutes } from './modules/redeem/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import type { ModuleContext } from './modules/context.js';
@@ -38,6 +41,8 @@ export interface AppDeps {
   startedAt?: Date;
   /** Job scheduler; created here when not given (tests pass one with their test jobs). */
   scheduler?: JobScheduler;
+  /** Media-server access switch; defaults to the adapter built from the settings. */
+  mediaAccess?: () => Promise<MediaAccessWriter>;
   /** How often the settings cache looks for changes by other replicas (default 10 s). */
   settingsRefreshMs?: number;
   /** Env fallbacks of runtime settings; `main.ts` passes `process.env`, tests their own. */
@@ -64,6 +69,17 @@ export function createApp(deps: AppDeps): UsherApp {
     deps.logger,
     deps.settingsRefreshMs,
   );
+  const mediaAccess =
+    deps.mediaAccess ??
+    (async (): Promise<MediaAccessWriter> => {
+      // Replaced by the media-server adapter built from the settings (accounts capability).
+      throw new IntegrationError(
+        'media_server',
+        'policy',
+        'not_configured',
+        'Media server adapter not wired yet',
+      );
+    });
   const context: ModuleContext = {
     config: deps.config,
     db: deps.database.db,
@@ -76,6 +92,12 @@ export function createApp(deps: AppDeps): UsherApp {
     startedAt: deps.startedAt ?? new Date(),
     now: deps.now ?? (() => new Date()),
     settingsEnv,
+    mediaAccess,
+    accessSync: (userId, origin) =>
+      syncMediaAccess(deps.database.db, mediaAccess, userId, origin, {
+        logger: deps.logger,
+        now: deps.now ?? (() => new Date()),
+      }),
     settings: new SettingsService(deps.database.db, store, deps.config, {
       replicaId: deps.replicaId,
       logger: deps.logger,
@@ -93,6 +115,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...jobRoutes(context),
     ...auditRoutes(context),
     ...settingsRoutes(context),
+    ...redeemRoutes(context),
   );
 
   const app = new Hono<AppEnv>();

@@ -7,3 +7,4 @@ export * from './public.js';
 export * from './jobs.js';
 export * from './audit.js';
 export * from './settings.js';
+export * from './redeem.js';

@@ -109,3 +109,37 @@ export const internalSettingsSchema = z.object({
   siteName: z.string(),
 });
 export type InternalSettings = z.infer<typeof internalSettingsSchema>;
+
+/** Outcome of one connection-test check (30-settings.md §6). */
+export const SETTING_CHECK_STATUSES = ['ok', 'warn', 'fail'] as const;
+export type SettingCheckStatus = (typeof SETTING_CHECK_STATUSES)[number];
+
+/**
+ * `POST /admin/settings/:group/test`: an optional draft overlaid on the stored values (never
+ * saved; a sensitive key left out keeps its stored value), and for the email group an address
+ * that receives a test message.
+ */
+export const settingsTestRequestSchema = z.strictObject({
+  values: z.record(z.string(), settingValueSchema.nullable()).optional(),
+  to: z.email().max(254).optional(),
+});
+export type SettingsTestRequest = z.infer<typeof settingsTestRequestSchema>;
+
+export const settingCheckSchema = z
+  .object({
+    /** What was checked: `tmdb`, `smtp`, `stripe`, `movies`, `preview`, … */
+    target: z.string(),
+    status: z.enum(SETTING_CHECK_STATUSES),
+    /** Human-readable result; never contains a secret. */
+    message: z.string(),
+    latencyMs: z.number().int().min(0),
+  })
+  .meta({ id: 'SettingCheck' });
+export type SettingCheck = z.infer<typeof settingCheckSchema>;
+
+/** Failures are data: `ok` is false when any check failed, and the status is still 200. */
+export const settingsTestReplySchema = z.object({
+  ok: z.boolean(),
+  checks: z.array(settingCheckSchema),
+});
+export type SettingsTestReply = z.infer<typeof settingsTestReplySchema>;

@@ -60,6 +60,8 @@ export interface Limiters {
   loginAccount: StoredLimiter;
   loginIp: StoredLimiter;
   currentPassword: StoredLimiter;
+  redeemUser: StoredLimiter;
+  inviteValidate: StoredLimiter;
 }
 
 export function createLimiters(db: Database): Limiters {
@@ -74,6 +76,12 @@ export function createLimiters(db: Database): Limiters {
       name: 'current_password',
       points: 10,
       durationSeconds: 15 * 60,
+    }),
+    redeemUser: new StoredLimiter(db, { name: 'redeem_user', points: 10, durationSeconds: 3600 }),
+    inviteValidate: new StoredLimiter(db, {
+      name: 'invite_validate_ip',
+      points: 20,
+      durationSeconds: 10 * 60,
     }),
   };
 }

@@ -6,6 +6,8 @@ import type { Limiters } from '../http/rate-limit.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import type { JobScheduler } from '../jobs/scheduler.js';
 import type { SettingsService } from '../settings/service.js';
+import type { MediaSyncOutcome } from '@usher/contracts';
+import type { MediaAccessWriter, RetryOrigin } from './membership/access-sync.js';
 
 /** What route modules and services receive: built once per app by `createApp`. */
 export interface ModuleContext {
@@ -21,6 +23,10 @@ export interface ModuleContext {
   now: () => Date;
   /** Runtime settings (settings center): resolution, cache, validated writes. */
   settings: SettingsService;
+  /** The media server's access switch, built from the current settings on each use. */
+  mediaAccess: () => Promise<MediaAccessWriter>;
+  /** Media access sync of one user after a committed change (20-api.md §8.2). */
+  accessSync: (userId: string, origin: RetryOrigin) => Promise<MediaSyncOutcome>;
   /** Runs jobs under leases; `main.ts` starts its timers once the port is open. */
   scheduler: JobScheduler;
   /**

@@ -177,7 +177,10 @@ describe(`auth routes (${ENGINE})`, () => {
     const { token } = loginResponseSchema.parse(
       await (await login(user.username, user.password)).json(),
     );
-    await t.context.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
+    await t.context.db
+      .update(users)
+      .set({ role: 'admin', expiresAt: null })
+      .where(eq(users.id, user.id));
     expect((await errorOf(await t.call('GET', '/api/v1/me', { token }))).code).toBe(
       'TOKEN_REVOKED',
     );

@@ -3,6 +3,7 @@ import { createApp, type UsherApp } from '../../src/app.js';
 import type { Config } from '../../src/config/env.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import type { JobScheduler } from '../../src/jobs/scheduler.js';
+import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { testConfig } from './config.js';
 import { memoryLogger } from './logs.js';
 
@@ -27,6 +28,7 @@ export function createTestApp(
     scheduler?: JobScheduler;
     settingsEnv?: Record<string, string>;
     settingsRefreshMs?: number;
+    mediaAccess?: () => Promise<MediaAccessWriter>;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -40,13 +42,15 @@ export function createTestApp(
     scheduler: options.scheduler,
     settingsEnv: options.settingsEnv,
     settingsRefreshMs: options.settingsRefreshMs,
+    mediaAccess: options.mediaAccess,
   });
   return {
     ...built,
     config,
     logs,
     call: (method, path, { token, body, headers = {} } = {}) => {
-      const init: RequestInit = { method, headers: { ...headers } };
+      // fetch upper-cases only some methods; `patch` would stay lower case and match no route.
+      const init: RequestInit = { method: method.toUpperCase(), headers: { ...headers } };
       if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
       if (body !== undefined) {
         (init.headers as Record<string, string>)['content-type'] = 'application/json';

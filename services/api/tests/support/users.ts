@@ -41,6 +41,14 @@ export class UserBuilder {
     this.row.expiresAt = date;
     return this;
   }
+  linkedTo(mediaUserId: string, options: { mediaDisabled?: boolean } = {}): this {
+    this.row.mediaUserId = mediaUserId;
+    this.row.mediaDisabled = options.mediaDisabled ?? false;
+    return this;
+  }
+  neverExpires(): this {
+    return this.expiresAt(null);
+  }
   expired(): this {
     return this.expiresAt(new Date(Date.now() - 86_400_000));
   }
@@ -53,6 +61,7 @@ export class UserBuilder {
         username: `u_${randomBytes(5).toString('hex')}`,
         role: 'user',
         registeredVia: 'open',
+        expiresAt: this.row.role === 'admin' ? null : new Date(Date.now() + 30 * 86_400_000),
         ...this.row,
         passwordHash: await hashPassword(this.password),
       })

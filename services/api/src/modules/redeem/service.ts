@@ -1,0 +1,160 @@
+import type { MediaSyncOutcome } from '@usher/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit } from '../../audit/audit.js';
+import { redeemCodes, redemptions, users, type RedeemCodeRow } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import {
+  lockForRenewal,
+  extendedEnd,
+  writeExtension,
+  assertRenewable,
+} from '../membership/renewal.js';
+import { codeStatus } from './codes.js';
+
+export type InvalidReason = 'not_found' | 'expired' | 'exhausted';
+
+const REASON_TEXT: Record<InvalidReason, string> = {
+  not_found: 'This code does not exist',
+  expired: 'This code has expired',
+  exhausted: 'This code has been used up',
+};
+
+export function invalidCode(reason: InvalidReason): AppError {
+  return new AppError('REDEEM_CODE_INVALID', REASON_TEXT[reason], { details: { reason } });
+}
+
+const CODE_SHAPE = /^[0-9A-F]{16}$/;
+
+/** Looks a code up (any case) and says why it cannot be used, if it cannot. */
+export async function findUsableCode(
+  db: Pick<ModuleContext['db'], 'select'>,
+  text: string,
+  now: Date,
+): Promise<RedeemCodeRow> {
+  const code = text.trim().toUpperCase();
+  if (!CODE_SHAPE.test(code)) throw invalidCode('not_found');
+  const [row] = await db.select().from(redeemCodes).where(eq(redeemCodes.code, code));
+  if (!row) throw invalidCode('not_found');
+  const status = codeStatus(row, now);
+  if (status !== 'active') throw invalidCode(status);
+  return row;
+}
+
+/** A failed attempt counts toward the member's redeem limit (10 / h, 20-api.md §1.6). */
+async function countingFailures<T>(ctx: ModuleContext, userId: string, work: () => Promise<T>) {
+  await ctx.limiters.redeemUser.assertAllowed(userId);
+  try {
+    return await work();
+  } catch (err) {
+    // Only wrong or used codes are guesses worth limiting; other refusals pass through as is.
+    if (
+      err instanceof AppError &&
+      ['REDEEM_CODE_INVALID', 'REDEEM_CODE_ALREADY_USED'].includes(err.code)
+    ) {
+      await ctx.limiters.redeemUser.recordFailure(userId);
+    }
+    throw err;
+  }
+}
+
+/** `POST /me/redeem/validate`: what redeeming would do, without writing anything. */
+export async function previewRedeem(ctx: ModuleContext, userId: string, text: string) {
+  return countingFailures(ctx, userId, async () => {
+    const now = ctx.now();
+    const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError('USER_NOT_FOUND', 'No such user');
+    assertRenewable(user);
+    const code = await findUsableCode(ctx.db, text, now);
+    const [used] = await ctx.db
+      .select({ id: redemptions.id })
+      .from(redemptions)
+      .where(and(eq(redemptions.userId, userId), eq(redemptions.code, code.code)));
+    if (used) throw new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
+    return {
+      valid: true as const,
+      days: code.days,
+      codeExpiresAt: code.expiresAt?.toISOString() ?? null,
+      newExpiresAt: extendedEnd(user.expiresAt, code.days, now).toISOString(),
+    };
+  });
+}
+
+/**
+ * `POST /me/redeem` (and the bot's redeem): in one transaction lock the member, check the code,
+ * take one use with a guarded UPDATE (so concurrent redemptions never pass `max_uses`), record
+ * the redemption and extend; then sync media access.
+ */
+export async function redeem(
+  ctx: ModuleContext,
+  userId: string,
+  text: string,
+  meta: RequestMeta & { actor: 'user' | 'bot'; actorLabel: string },
+): Promise<{
+  days: number;
+  previousExpiresAt: string | null;
+  expiresAt: string;
+  mediaSync: MediaSyncOutcome;
+}> {
+  const result = await countingFailures(ctx, userId, () =>
+    ctx.db.transaction(async (tx) => {
+      const now = ctx.now();
+      const user = await lockForRenewal(tx, userId);
+      const code = await findUsableCode(tx, text, now);
+      const [used] = await tx
+        .select({ id: redemptions.id })
+        .from(redemptions)
+        .where(and(eq(redemptions.userId, userId), eq(redemptions.code, code.code)));
+      if (used) throw new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
+      const [taken] = await tx
+        .update(redeemCodes)
+        .set({ usedCount: sql`${redeemCodes.usedCount} + 1`, updatedAt: now })
+        .where(
+          and(
+            eq(redeemCodes.id, code.id),
+            sql`${redeemCodes.usedCount} < ${redeemCodes.maxUses}`,
+            sql`(${redeemCodes.expiresAt} is null or ${redeemCodes.expiresAt} > ${now.toISOString()})`,
+          ),
+        )
+        .returning({ id: redeemCodes.id });
+      if (!taken) throw invalidCode('exhausted');
+      const extension = await writeExtension(tx, user, code.days, now);
+      await tx.insert(redemptions).values({
+        id: uuidv7(),
+        userId,
+        codeId: code.id,
+        code: code.code,
+        kind: 'renew',
+        days: code.days,
+        previousExpiresAt: extension.previousExpiresAt,
+        newExpiresAt: extension.expiresAt,
+      });
+      await recordAudit(tx, {
+        actor: {
+          type: meta.actor,
+          id: meta.actor === 'user' ? userId : null,
+          label: meta.actorLabel,
+        },
+        action: 'redeem.use',
+        target: { type: 'redeem_code', id: code.id },
+        details: {
+          userId,
+          days: code.days,
+          previousExpiresAt: extension.previousExpiresAt?.toISOString() ?? null,
+          expiresAt: extension.expiresAt.toISOString(),
+        },
+        ip: meta.ip,
+        requestId: meta.requestId,
+      });
+      return { code, extension };
+    }),
+  );
+  const mediaSync = await ctx.accessSync(userId, 'renewal');
+  return {
+    days: result.code.days,
+    previousExpiresAt: result.extension.previousExpiresAt?.toISOString() ?? null,
+    expiresAt: result.extension.expiresAt.toISOString(),
+    mediaSync,
+  };
+}

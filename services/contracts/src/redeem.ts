@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
+import { calendarDaySchema } from './audit.js';
+
+export const REDEEM_CODE_STATUSES = ['active', 'exhausted', 'expired'] as const;
+export const REDEMPTION_KINDS = ['register', 'renew'] as const;
+export const MEDIA_SYNC_OUTCOMES = ['applied', 'queued', 'none'] as const;
+export type MediaSyncOutcome = (typeof MEDIA_SYNC_OUTCOMES)[number];
+
+/** 16 hex characters, any case on input (stored uppercase). */
+export const redeemCodeTextSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Fa-f]{16}$/, { message: 'A code is 16 characters 0-9 and A-F' })
+  .transform((s) => s.toUpperCase());
+
+export const redeemCodeSchema = z
+  .object({
+    id: uuidSchema,
+    code: z.string(),
+    days: z.number().int(),
+    maxUses: z.number().int(),
+    usedCount: z.number().int(),
+    expiresAt: isoInstant.nullable(),
+    status: z.enum(REDEEM_CODE_STATUSES),
+    notes: z.string(),
+    createdBy: z.object({ id: uuidSchema, username: z.string() }).nullable(),
+    createdAt: isoInstant,
+  })
+  .meta({ id: 'RedeemCode' });
+export type RedeemCode = z.infer<typeof redeemCodeSchema>;
+
+export const redemptionSchema = z
+  .object({
+    id: uuidSchema,
+    code: z.string(),
+    kind: z.enum(REDEMPTION_KINDS),
+    days: z.number().int(),
+    previousExpiresAt: isoInstant.nullable(),
+    newExpiresAt: isoInstant,
+    createdAt: isoInstant,
+    user: z.object({ id: uuidSchema, username: z.string() }),
+  })
+  .meta({ id: 'Redemption' });
+export type Redemption = z.infer<typeof redemptionSchema>;
+
+const codeFields = {
+  days: z.number().int().min(1).max(3650),
+  maxUses: z.number().int().min(1).max(10000).default(1),
+  expiresAt: isoInstant.nullable().optional(),
+  notes: z.string().max(500).default(''),
+};
+
+export const createRedeemCodeSchema = z.strictObject(codeFields);
+export const batchRedeemCodesSchema = z.strictObject({
+  count: z.number().int().min(1).max(100),
+  ...codeFields,
+});
+export const updateRedeemCodeSchema = z.strictObject({
+  days: codeFields.days.optional(),
+  maxUses: z.number().int().min(1).max(10000).optional(),
+  expiresAt: isoInstant.nullable().optional(),
+  notes: z.string().max(500).optional(),
+});
+export const redeemCodeListQuerySchema = paginationQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+  status: z.enum(['active', 'exhausted', 'expired', 'all']).default('active'),
+});
+export const redemptionListQuerySchema = paginationQuerySchema.extend({
+  userId: uuidSchema.optional(),
+  username: z.string().trim().max(32).optional(),
+  code: z.string().trim().max(16).optional(),
+  kind: z.enum(REDEMPTION_KINDS).optional(),
+  from: calendarDaySchema.optional(),
+  to: calendarDaySchema.optional(),
+});
+
+export const redeemRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(64) });
+export const redeemResponseSchema = z.object({
+  days: z.number().int(),
+  previousExpiresAt: isoInstant.nullable(),
+  expiresAt: isoInstant,
+  mediaSync: z.enum(MEDIA_SYNC_OUTCOMES),
+});
+export const redeemPreviewSchema = z.object({
+  valid: z.literal(true),
+  days: z.number().int(),
+  codeExpiresAt: isoInstant.nullable(),
+  newExpiresAt: isoInstant,
+});
+export const validateInviteCodeRequestSchema = z.strictObject({ code: redeemCodeTextSchema });
+export const validateInviteCodeResponseSchema = z.object({
+  valid: z.literal(true),
+  days: z.number().int(),
+  expiresAt: isoInstant.nullable(),
+  remainingUses: z.number().int(),
+});
