@@ -47,8 +47,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests may use the testkit fakes and builders.
-    files: ['**/*.test.ts', '**/*.spec.ts', '**/tests/**/*.ts'],
+    // Tests (and the web's browser journeys) may use the testkit fakes and builders.
+    files: ['**/*.test.ts', '**/*.spec.ts', '**/tests/**/*.ts', 'web/e2e/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

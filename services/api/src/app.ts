@@ -19,15 +19,26 @@ import { SettingsService } from './settings/service.js';
 import { SettingsStore } from './settings/store.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
-import { IntegrationError } from './integrations/errors.js';
+import { AutomationFactory } from './integrations/automation/factory.js';
+import { MailFactory } from './integrations/mail/factory.js';
+import { MediaServerFactory } from './integrations/media-server/factory.js';
+import { PaymentsFactory } from './integrations/payments/factory.js';
+import { TmdbFactory } from './integrations/tmdb/factory.js';
 import { syncMediaAccess, type MediaAccessWriter } from './modules/membership/access-sync.js';
 import { redeemRoutes } from './modules/redeem/routes.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { membershipJobs } from './modules/membership/jobs.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
-import type { ModuleContext } from './modules/context.js';
+import type { Integrations, ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { metadataRoutes } from './modules/metadata/routes.js';
+import { requestRoutes } from './modules/requests/index.js';
+import { mediaServerWebhookRoutes } from './modules/webhooks/media-server/routes.js';
 import { mountWebApp } from './http/web-static.js';
+import { Notifier } from './notify/notifier.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +58,8 @@ export interface AppDeps {
   settingsRefreshMs?: number;
   /** Env fallbacks of runtime settings; `main.ts` passes `process.env`, tests their own. */
   settingsEnv?: Record<string, string | undefined>;
+  /** Deadline of one push to the bot (default 5 s, 20-api.md §1.7). */
+  notifyTimeoutMs?: number;
 }
 
 export interface UsherApp {
@@ -69,16 +82,24 @@ export function createApp(deps: AppDeps): UsherApp {
     deps.logger,
     deps.settingsRefreshMs,
   );
+  const integrationDeps = { metrics: metrics.integrations, logger: deps.logger };
+  const integrations: Integrations = {
+    mediaServer: new MediaServerFactory(store, integrationDeps),
+    tmdb: new TmdbFactory(store, integrationDeps),
+    automation: new AutomationFactory(store, integrationDeps),
+    mail: new MailFactory(store, integrationDeps),
+    payments: new PaymentsFactory(store, settingsEnv.STRIPE_API_BASE ?? '', {
+      ...integrationDeps,
+      now: deps.now,
+    }),
+  };
   const mediaAccess =
     deps.mediaAccess ??
     (async (): Promise<MediaAccessWriter> => {
-      // Replaced by the media-server adapter built from the settings (accounts capability).
-      throw new IntegrationError(
-        'media_server',
-        'policy',
-        'not_configured',
-        'Media server adapter not wired yet',
-      );
+      const server = await integrations.mediaServer.get();
+      return {
+        setDisabled: (mediaUserId, disabled) => server.updatePolicy(mediaUserId, { disabled }),
+      };
     });
   const context: ModuleContext = {
     config: deps.config,
@@ -92,6 +113,7 @@ export function createApp(deps: AppDeps): UsherApp {
     startedAt: deps.startedAt ?? new Date(),
     now: deps.now ?? (() => new Date()),
     settingsEnv,
+    integrations,
     mediaAccess,
     accessSync: (userId, origin) =>
       syncMediaAccess(deps.database.db, mediaAccess, userId, origin, {
@@ -105,6 +127,14 @@ export function createApp(deps: AppDeps): UsherApp {
     scheduler:
       deps.scheduler ??
       new JobScheduler({ db: deps.database.db, logger: deps.logger, replicaId: deps.replicaId }),
+    notify: new Notifier({
+      baseUrl: deps.config.BOT_NOTIFY_URL,
+      internalSecret: deps.config.INTERNAL_API_SECRET,
+      logger: deps.logger,
+      counter: metrics.notifyTotal,
+      now: deps.now ?? (() => new Date()),
+      timeoutMs: deps.notifyTimeoutMs,
+    }),
   };
 
   const routes: RouteDef[] = [];
@@ -116,7 +146,14 @@ export function createApp(deps: AppDeps): UsherApp {
     ...auditRoutes(context),
     ...settingsRoutes(context),
     ...redeemRoutes(context),
+    ...metadataRoutes(context),
+    ...requestRoutes(context),
+    ...mediaServerWebhookRoutes(context),
+    ...accountRoutes(context),
+    ...userRoutes(context),
   );
+  // A scheduler passed in by a test carries only that test's jobs.
+  if (!deps.scheduler) for (const job of membershipJobs(context)) context.scheduler.register(job);
 
   const app = new Hono<AppEnv>();
 

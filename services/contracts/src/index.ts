@@ -8,3 +8,7 @@ export * from './jobs.js';
 export * from './audit.js';
 export * from './settings.js';
 export * from './redeem.js';
+export * from './notify.js';
+export * from './accounts.js';
+export * from './requests.js';
+export * from './metadata.js';

@@ -51,7 +51,7 @@ export type {
 } from './tmdb/index.js';
 
 // MoviePilot 2.5 fake, with strict Radarr/Sonarr modes (spec 50 §4).
-export { MoviePilotState, startFakeMoviePilot } from './moviepilot/index.js';
+export { MoviePilotState, startFakeMoviePilot, torrentContext } from './moviepilot/index.js';
 export type {
   DownloadRecord as MoviePilotDownload,
   FakeMoviePilot,
@@ -61,6 +61,7 @@ export type {
   ServarrItem,
   Subscription as MoviePilotSubscription,
   TorrentContext,
+  TorrentSeed,
 } from './moviepilot/index.js';
 
 // Stripe fake: checkout sessions for the official SDK, hosted page, signed webhooks (spec 50 §5).
@@ -98,6 +99,9 @@ export type {
   SmtpFaults,
   SmtpSecurity,
 } from './smtp/index.js';
+
+// The demo world (`npm run demo`): one deterministic seed told consistently to every fake.
+export * from './demo/index.js';
 
 // Shared by the HTTP fakes above.
 export type { FaultSwitches } from './fake-server/http-server.js';

@@ -20,12 +20,21 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      details?: unknown;
+      headers?: Record<string, string>;
+      cause?: unknown;
+      /**
+       * Overrides the code's usual status where the spec answers one code differently on one
+       * route (e.g. `MESSENGER_NOT_BOUND`: 404 on the bot's routes, 422 on `DELETE /me/messenger`).
+       */
+      status?: ContentfulStatusCode;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = ERROR_STATUS[code] as ContentfulStatusCode;
+    this.status = options.status ?? (ERROR_STATUS[code] as ContentfulStatusCode);
     this.details = options.details;
     this.headers = options.headers ?? {};
   }

@@ -8,6 +8,24 @@ import type { JobScheduler } from '../jobs/scheduler.js';
 import type { SettingsService } from '../settings/service.js';
 import type { MediaSyncOutcome } from '@usher/contracts';
 import type { MediaAccessWriter, RetryOrigin } from './membership/access-sync.js';
+import type { AutomationFactory } from '../integrations/automation/factory.js';
+import type { MailFactory } from '../integrations/mail/factory.js';
+import type { MediaServerFactory } from '../integrations/media-server/factory.js';
+import type { PaymentsFactory } from '../integrations/payments/factory.js';
+import type { TmdbFactory } from '../integrations/tmdb/factory.js';
+import type { Notifier } from '../notify/notifier.js';
+
+/**
+ * The outbound adapters, each built from the current settings on `get()` (an edit in the settings
+ * center applies on the next call) and throwing `not_configured` while its group is incomplete.
+ */
+export interface Integrations {
+  mediaServer: MediaServerFactory;
+  tmdb: TmdbFactory;
+  automation: AutomationFactory;
+  mail: MailFactory;
+  payments: PaymentsFactory;
+}
 
 /** What route modules and services receive: built once per app by `createApp`. */
 export interface ModuleContext {
@@ -23,12 +41,15 @@ export interface ModuleContext {
   now: () => Date;
   /** Runtime settings (settings center): resolution, cache, validated writes. */
   settings: SettingsService;
+  integrations: Integrations;
   /** The media server's access switch, built from the current settings on each use. */
   mediaAccess: () => Promise<MediaAccessWriter>;
   /** Media access sync of one user after a committed change (20-api.md §8.2). */
   accessSync: (userId: string, origin: RetryOrigin) => Promise<MediaSyncOutcome>;
   /** Runs jobs under leases; `main.ts` starts its timers once the port is open. */
   scheduler: JobScheduler;
+  /** Events pushed to the bot after a commit (20-api.md §1.7): `push` is fire-and-forget. */
+  notify: Notifier;
   /**
    * Environment fallbacks of runtime settings (30-settings.md §1: each key's env var of the same
    * name). Captured once at start, like the rest of the configuration.

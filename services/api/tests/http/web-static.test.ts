@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WEB_CSP } from '../../src/http/web-static.js';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../src/http/context.js';
+import { WEB_CSP, imageOrigins, mountWebApp } from '../../src/http/web-static.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { testConfig } from '../support/config.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
@@ -16,6 +18,7 @@ describe(`built web app served at / (${ENGINE})`, () => {
     mkdirSync(join(dir, 'media'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><app-root></app-root>');
     writeFileSync(join(dir, 'main-ABCD1234.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'chunk-a1b2_c3-d4.js'), 'console.log(2)');
     writeFileSync(join(dir, 'favicon.ico'), 'icon');
     writeFileSync(join(tmpdir(), 'usher-outside.txt'), 'secret');
     database = await createTestDatabase();
@@ -42,7 +45,11 @@ describe(`built web app served at / (${ENGINE})`, () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toContain('text/javascript');
+    // esbuild's hashes may hold lowercase letters, `_` and `-` too.
+    const lower = await t.call('GET', '/chunk-a1b2_c3-d4.js');
+    expect(lower.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await t.call('GET', '/chunk-ZZZZ9999.js')).status).toBe(404);
+    expect((await t.call('GET', '/chunk-zz_z-9999.js')).status).toBe(404);
     expect((await t.call('GET', '/favicon.ico')).headers.get('cache-control')).toBe('no-cache');
   });
 
@@ -56,5 +63,18 @@ describe(`built web app served at / (${ENGINE})`, () => {
   it('should never serve files outside the build folder', async () => {
     const res = await t.call('GET', '/..%2fusher-outside.txt');
     expect(await res.text()).not.toBe('secret');
+  });
+
+  it('should add CSP_IMG_EXTRA origins to img-src, dropping anything that is not an origin', async () => {
+    expect(imageOrigins('http://127.0.0.1:4567 https://img.example.test')).toBe(
+      'http://127.0.0.1:4567 https://img.example.test',
+    );
+    expect(imageOrigins("https://ok.test 'unsafe-inline' x;y")).toBe('https://ok.test');
+    expect(imageOrigins(undefined)).toBe('');
+    const app = new Hono<AppEnv>();
+    mountWebApp(app, dir, 'http://127.0.0.1:4567');
+    const csp = (await app.request('/')).headers.get('content-security-policy');
+    expect(csp).toContain("img-src 'self' data: blob: https://image.tmdb.org http://127.0.0.1:4567;");
+    expect(WEB_CSP).toContain("img-src 'self' data: blob: https://image.tmdb.org;");
   });
 });

@@ -82,20 +82,24 @@ function sortName(name: string): string {
   return name.toLowerCase().replace(/^(the|a|an) /, '');
 }
 
+const CHANNEL_LAYOUTS: Record<number, string> = { 1: 'mono', 2: 'stereo', 6: '5.1', 8: '7.1' };
+
 function mediaStreams(state: MediaState, item: FakeItem): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   if (item.video) out.push(videoStream(state, item.video));
   if (item.audio) {
     const a = item.audio;
+    // ffprobe's layout names, as both servers report them (the demo has 7.1 TrueHD tracks).
+    const layout = CHANNEL_LAYOUTS[a.channels] ?? `${a.channels} channels`;
     out.push({
       Codec: a.codec,
       Language: a.language,
       TimeBase: '1/1000',
-      DisplayTitle: [a.language, a.codec, a.channels === 6 ? '5.1' : 'Stereo']
+      DisplayTitle: [a.language, a.codec, layout === 'stereo' ? 'Stereo' : layout]
         .join(' ')
         .toUpperCase(),
       IsInterlaced: false,
-      ChannelLayout: a.channels === 6 ? '5.1' : 'stereo',
+      ChannelLayout: layout,
       BitRate: a.bitRate,
       Channels: a.channels,
       SampleRate: 48000,

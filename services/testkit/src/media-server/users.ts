@@ -132,6 +132,15 @@ function getUser(ctx: Ctx): Reply {
   return ok(userDto(ctx.state, user));
 }
 
+/**
+ * Jellyfin's `GET /Users/Me`, which every Jellyfin client (the official SDK included) calls after
+ * logging in. An API key carries no user: the server answers a bare 400.
+ */
+function currentUser(ctx: Ctx): Reply {
+  const user = ctx.auth.user;
+  return user ? ok(userDto(ctx.state, user)) : problem(400);
+}
+
 function forbidden(ctx: Ctx): Reply {
   return ctx.state.flavour === 'emby' ? text(403, 'Access denied') : { status: 403 };
 }
@@ -255,6 +264,8 @@ function hasUsersQuery(state: MediaState): boolean {
   return state.flavour === 'emby' && Number.parseFloat(state.version) >= 4.8;
 }
 
+const JELLYFIN = ['jellyfin10', 'jellyfin12'] as const;
+
 export const userRoutes: Route[] = [
   { method: 'POST', path: '/Users/New', auth: 'admin', handler: createUser },
   // Emby 4.8 documents only /Users/Query; older Emby (taken here as < 4.8) only the bare list.
@@ -266,6 +277,8 @@ export const userRoutes: Route[] = [
     when: (s) => !hasUsersQuery(s),
     handler: listUsers,
   },
+  // Before /Users/{id}: "Me" would otherwise be read as a (malformed) user id.
+  { method: 'GET', path: '/Users/Me', auth: 'user', modes: JELLYFIN, handler: currentUser },
   { method: 'GET', path: '/Users/{id}', auth: 'user', handler: getUser },
   {
     method: 'POST',
@@ -278,7 +291,7 @@ export const userRoutes: Route[] = [
     method: 'POST',
     path: '/Users/Password',
     auth: 'user',
-    modes: ['jellyfin10', 'jellyfin12'],
+    modes: JELLYFIN,
     handler: jellyfinPassword,
   },
   // 10.x still routes the obsolete path form; 12.0's OpenAPI no longer lists it.

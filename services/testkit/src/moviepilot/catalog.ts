@@ -23,7 +23,8 @@ export interface TorrentContext {
   media_info: Record<string, unknown>;
 }
 
-interface SeedTorrent {
+/** One indexer result to seed: what MoviePilot's search returns is built from it. */
+export interface TorrentSeed {
   tmdbid: number;
   type: MediaTypeCn;
   title: string;
@@ -36,7 +37,7 @@ interface SeedTorrent {
   volumeFactor: string;
 }
 
-const SEEDS: SeedTorrent[] = [
+const SEEDS: TorrentSeed[] = [
   {
     tmdbid: 438631,
     type: '电影',
@@ -73,7 +74,8 @@ const SEEDS: SeedTorrent[] = [
   },
 ];
 
-function context(seed: SeedTorrent, index: number): TorrentContext {
+/** A search result (MoviePilot `Context`); `index` keeps enclosure URLs and site ids distinct. */
+export function torrentContext(seed: TorrentSeed, index: number): TorrentContext {
   const enclosure = `https://${seed.site.toLowerCase()}.example/download.php?id=${10_000 + index}`;
   const season = seed.season === undefined ? '' : `S${String(seed.season).padStart(2, '0')}`;
   return {
@@ -123,7 +125,7 @@ function context(seed: SeedTorrent, index: number): TorrentContext {
 }
 
 export function defaultTorrents(): TorrentContext[] {
-  return SEEDS.map(context);
+  return SEEDS.map(torrentContext);
 }
 
 /** The download id MoviePilot returns is the torrent's info hash. */

@@ -5,4 +5,5 @@ export {
   type MoviePilotMode,
 } from './server.js';
 export { MoviePilotState, type DownloadRecord, type ServarrItem } from './state.js';
-export type { MediaTypeCn, Subscription, TorrentContext } from './catalog.js';
+export { torrentContext } from './catalog.js';
+export type { MediaTypeCn, Subscription, TorrentContext, TorrentSeed } from './catalog.js';

@@ -7,7 +7,8 @@ import type { FormObject, FormValue } from './form.js';
 const words = (text: string) => text.split(' ');
 
 const TOP_LEVEL = words(
-  'adaptive_pricing after_expiration allow_promotion_codes automatic_tax ' +
+  'adaptive_pricing after_expiration allow_promotion_codes allowed_payment_method_types ' +
+    'automatic_tax ' +
     'billing_address_collection branding_settings cancel_url client_reference_id ' +
     'consent_collection currency custom_fields custom_text customer customer_creation ' +
     'customer_email customer_update discounts excluded_payment_method_types expand ' +
@@ -175,13 +176,19 @@ export function validateCreate(params: FormObject, nowSeconds: number): Validate
   if (params.locale !== undefined && !LOCALES.includes(String(params.locale))) {
     throw invalid(`Invalid locale: must be one of ${LOCALES.join(', ')}`, 'locale');
   }
-  const types = params.payment_method_types === undefined ? ['card'] : params.payment_method_types;
-  if (!Array.isArray(types)) throw invalid('Invalid array', 'payment_method_types');
+  // API versions from 2026-09-30.endive (stripe-node 23) replaced `payment_method_types` with
+  // `allowed_payment_method_types`; the fake accepts either spelling.
+  const param =
+    params.allowed_payment_method_types === undefined
+      ? 'payment_method_types'
+      : 'allowed_payment_method_types';
+  const types = params[param] === undefined ? ['card'] : params[param];
+  if (!Array.isArray(types)) throw invalid('Invalid array', param);
   types.forEach((type, i) => {
     if (!PAYMENT_METHOD_TYPES.includes(String(type))) {
       throw invalid(
-        `Invalid payment_method_types[${i}]: must be one of ${PAYMENT_METHOD_TYPES.join(', ')}`,
-        `payment_method_types[${i}]`,
+        `Invalid ${param}[${i}]: must be one of ${PAYMENT_METHOD_TYPES.join(', ')}`,
+        `${param}[${i}]`,
       );
     }
   });

@@ -72,6 +72,21 @@ const INVALID_PAGE = error(
   'Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.',
 );
 
+// `GET /configuration` as TMDB answers it: the image CDN and its sizes (absolute TMDB URLs, as the
+// real API sends regardless of how it was reached).
+const CONFIGURATION = {
+  change_keys: ['adult', 'air_date', 'also_known_as', 'biography', 'name', 'overview', 'title'],
+  images: {
+    base_url: 'http://image.tmdb.org/t/p/',
+    secure_base_url: 'https://image.tmdb.org/t/p/',
+    backdrop_sizes: ['w300', 'w780', 'w1280', 'original'],
+    logo_sizes: ['w45', 'w92', 'w154', 'w185', 'w300', 'w500', 'original'],
+    poster_sizes: ['w92', 'w154', 'w185', 'w342', 'w500', 'w780', 'original'],
+    profile_sizes: ['w45', 'w185', 'h632', 'original'],
+    still_sizes: ['w92', 'w185', 'w300', 'original'],
+  },
+};
+
 /** Pixel size of an image: posters and profiles are 2:3, backdrops and stills 16:9. */
 function imageSize(size: string, file: string): [number, number] {
   const ratio = /backdrop|still/.test(file) ? 9 / 16 : 1.5;
@@ -155,6 +170,8 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
   function route(path: string, q: Record<string, string>): Reply {
     const language = q.language ?? 'en-US';
     const append = (q.append_to_response ?? '').split(',');
+    // Clients use /configuration as the cheapest authenticated call (Usher's connection test).
+    if (path === '/3/configuration') return { status: 200, body: CONFIGURATION };
     const searchMatch = /^\/3\/search\/(multi|movie|tv)$/.exec(path);
     if (searchMatch) return search(searchMatch[1] as 'multi' | 'movie' | 'tv', q);
     const detail = /^\/3\/(movie|tv)\/([^/]+)(?:\/(external_ids|season\/([^/]+)))?$/.exec(path);

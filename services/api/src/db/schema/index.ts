@@ -6,3 +6,6 @@ export * from './rate-limits/table.js';
 export * from './redeem-codes/table.js';
 export * from './accounts/table.js';
 export * from './retry-queue/table.js';
+export * from './media-requests/table.js';
+export * from './bot-pending-actions/table.js';
+export * from './tmdb-cache/table.js';

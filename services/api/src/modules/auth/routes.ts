@@ -73,7 +73,13 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       request: { body: changePasswordRequestSchema },
       responses: { 200: { description: 'Changed; a fresh token', schema: tokenResponseSchema } },
-      errors: ['CURRENT_PASSWORD_INVALID', 'PASSWORD_UNCHANGED', 'RATE_LIMITED'],
+      errors: [
+        'CURRENT_PASSWORD_INVALID',
+        'PASSWORD_UNCHANGED',
+        'RATE_LIMITED',
+        'UPSTREAM_UNAVAILABLE',
+        'NOT_CONFIGURED',
+      ],
       handler: async (c, { body }) =>
         c.json(await changePassword(ctx, c.get('auth')!.userId, body, meta(c))),
     }),

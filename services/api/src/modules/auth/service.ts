@@ -2,6 +2,8 @@ import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contract
 import { eq, or, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/audit.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { mediaServerAcceptsPassword } from '../accounts/login-fallback.js';
+import { applyNewPassword } from '../accounts/passwords.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -40,9 +42,16 @@ export async function login(
   const row = await findByLogin(ctx, input.username);
   // Verify against a dummy hash for unknown names so both paths cost the same time.
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
+  let newHash: string | null = null;
   if (!row || !ok) {
+    // §8.3: failures count toward the limits before the media-server fallback runs.
     await ctx.limiters.loginIp.recordFailure(ip);
     await ctx.limiters.loginAccount.recordFailure(accountKey);
+  }
+  if (row && !ok && (await mediaServerAcceptsPassword(ctx, row, input.password))) {
+    // The member changed the password on the media server: adopt it.
+    newHash = await hashPassword(input.password);
+  } else if (!row || !ok) {
     await recordAudit(ctx.db, {
       actor: row ? actorOf(row) : { type: 'user', id: null, label: input.username.slice(0, 64) },
       action: 'auth.login_failed',
@@ -61,13 +70,18 @@ export async function login(
   const [updated] = await ctx.db.transaction(async (tx) => {
     const result = await tx
       .update(users)
-      .set({ lastLoginAt: now })
+      .set(
+        newHash
+          ? { lastLoginAt: now, passwordHash: newHash, updatedAt: now }
+          : { lastLoginAt: now },
+      )
       .where(eq(users.id, row.id))
       .returning();
     await recordAudit(tx, {
       actor: actorOf(row),
       action: 'auth.login',
       target: { type: 'user', id: row.id },
+      ...(newHash ? { details: { via: 'media_server' } } : {}),
       ip: meta.ip,
       requestId: meta.requestId,
     });
@@ -95,9 +109,8 @@ export async function logout(
 }
 
 /**
- * Own password change (20-api.md §5). Revokes every earlier token and returns a fresh one.
- * Members with a linked media account will have the media-server password set first (§8.3);
- * that arrives with the accounts capability, which owns the media-server adapter.
+ * Own password change (20-api.md §5, §8.3). Members with a linked media account get the
+ * media-server password set first; then every earlier token is revoked and a fresh one returned.
  */
 export async function changePassword(
   ctx: ModuleContext,
@@ -117,29 +130,20 @@ export async function changePassword(
     throw new AppError('PASSWORD_UNCHANGED', 'The new password must differ from the current one');
   }
   await ctx.limiters.currentPassword.reset(limiterKey);
-  const passwordHash = await hashPassword(input.newPassword);
-  const now = ctx.now();
-  const updated = await ctx.db.transaction(async (tx) => {
-    const [result] = await tx
-      .update(users)
-      .set({
-        passwordHash,
-        mustChangePassword: false,
-        tokenVersion: sql`${users.tokenVersion} + 1`,
-        updatedAt: now,
-      })
-      .where(eq(users.id, userId))
-      .returning();
-    await recordAudit(tx, {
+  // §8.3: a linked member's media-server password is set first; if that fails (502), nothing
+  // local changes and the old password keeps working on both sides.
+  const updated = await applyNewPassword(ctx, row, input.newPassword, {
+    mustChangePassword: false,
+    audit: {
       actor: actorOf(row),
       action: 'user.password_change',
       target: { type: 'user', id: userId },
       details: { forced: row.mustChangePassword },
       ip: meta.ip,
       requestId: meta.requestId,
-    });
-    return result!;
+    },
   });
+  const now = ctx.now();
   const { token, expiresAt } = await ctx.tokens.sign(
     { sub: updated.id, role: updated.role as 'admin' | 'user', ver: updated.tokenVersion },
     now,

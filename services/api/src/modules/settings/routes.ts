@@ -2,6 +2,8 @@ import {
   internalSettingsSchema,
   settingsGroupReplySchema,
   settingsListSchema,
+  settingsTestReplySchema,
+  settingsTestRequestSchema,
   settingsUpdateRequestSchema,
   type InternalSettings,
   type SettingGroup,
@@ -9,6 +11,7 @@ import {
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
+import { testSettingsGroup } from './connection/index.js';
 
 /** What the bot may know: non-sensitive messenger and display settings (20-api.md §7). */
 export async function internalSettings(ctx: ModuleContext): Promise<InternalSettings> {
@@ -76,6 +79,38 @@ export function settingsRoutes(ctx: ModuleContext): RouteDef[] {
         );
         return c.json({ group: params.group as SettingGroup, items });
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/admin/settings/:group/test',
+      auth: 'admin',
+      summary: "Test a group's connections, optionally with unsaved draft values",
+      tags: ['settings'],
+      request: {
+        params: z.strictObject({ group: z.string() }),
+        body: settingsTestRequestSchema,
+      },
+      responses: {
+        200: {
+          description: 'One entry per check; failures are data, not HTTP errors',
+          schema: settingsTestReplySchema,
+        },
+      },
+      errors: ['SETTING_INVALID', 'SETTING_TEST_UNSUPPORTED', 'SETTING_UNKNOWN_KEY'],
+      handler: async (c, { params, body }) =>
+        c.json(
+          await testSettingsGroup(
+            {
+              store: ctx.settings.store,
+              config: ctx.config,
+              metrics: ctx.metrics.integrations,
+              logger: ctx.logger,
+              now: ctx.now,
+            },
+            params.group,
+            body,
+          ),
+        ),
     }),
     defineRoute({
       method: 'get',

@@ -1,0 +1,272 @@
+/**
+ * The Bot image (70-deploy.md §5, §8). Text rules for Dockerfile.bot, then the
+ * container-equivalent smoke: scripts/image/assemble-bot.sh (the build stage), the runtime
+ * stage's `npm ci` line read from Dockerfile.bot, then `node main.js` with only the image's ENV
+ * plus test settings, as uid 1000 via setpriv, against the testkit's fake Bot API (run as its own
+ * process) in webhook mode and in polling mode (PGlite behind pglite-socket as PostgreSQL).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { build } from 'esbuild';
+import { parseDockerfile } from './support/dockerfile.js';
+import {
+  accepts,
+  exitWithin,
+  freePort,
+  start,
+  waitForStatus,
+  type Started,
+} from './support/process.js';
+import { ROOT, onPath } from './support/tools.js';
+
+const APP_UID = 1000;
+const text = readFileSync(join(ROOT, 'Dockerfile.bot'), 'utf8');
+
+describe('Dockerfile.bot specifics', () => {
+  const { stages } = parseDockerfile(text);
+  const final = stages.at(-1)!;
+
+  it('should set BOT_PORT=8000, expose 8000 and run as uid 1000 with no data directory', () => {
+    expect(text).toMatch(/^ENV NODE_ENV=production BOT_PORT=8000$/m);
+    expect(text).toMatch(/^EXPOSE 8000$/m);
+    expect(text).toMatch(/^USER 1000:1000$/m);
+    expect(text).not.toMatch(/\/app\/data/);
+    expect(
+      final.some((i) => i.op === 'ENV' && /\bPORT=/.test(i.args.replace('BOT_PORT', ''))),
+    ).toBe(false);
+  });
+
+  it('should use the same pinned Node base as Dockerfile.api', () => {
+    const base = (file: string) =>
+      /^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+    expect(base('Dockerfile.bot')).toBe(base('Dockerfile.api'));
+  });
+});
+
+/** The runtime stage's install command, as Dockerfile.bot states it. */
+function runtimeInstallCommand(): string[] {
+  const line = text.split('\n').find((l) => /^RUN .*npm ci --omit=dev/.test(l));
+  if (!line) throw new Error('Dockerfile.bot has no `RUN … npm ci --omit=dev` line');
+  return line.slice(line.indexOf('npm ci')).split(/\s+/);
+}
+
+const canDropPrivileges = process.getuid?.() === 0 && Boolean(onPath('setpriv'));
+const describeSmoke = canDropPrivileges ? describe : describe.skip;
+if (!canDropPrivileges) {
+  process.stderr.write('[deploy] Bot image smoke SKIPPED: needs root and setpriv (uid 1000)\n');
+}
+const title = canDropPrivileges
+  ? 'Bot image, container-equivalent smoke'
+  : 'Bot image, container-equivalent smoke [SKIPPED: needs root and setpriv to run as uid 1000]';
+
+describeSmoke(title, () => {
+  let tmp: string;
+  let app: string;
+  let node: string;
+  let port: number;
+  let fake: { child: ChildProcess; url: string; token: string };
+  let stopDb: () => Promise<void>;
+  let databaseUrl: string;
+  let server: Started | undefined;
+  const webhookSecret = randomBytes(32).toString('hex');
+  const internalSecret = randomBytes(32).toString('hex');
+
+  /** The image's ENV (NODE_ENV, BOT_PORT, PATH) plus what the test adds; nothing inherited. */
+  const imageEnv = (extra: Record<string, string>) => ({
+    NODE_ENV: 'production',
+    BOT_PORT: String(port),
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    MESSENGER_BOT_TOKEN: fake.token,
+    MESSENGER_WEBHOOK_SECRET: webhookSecret,
+    INTERNAL_API_SECRET: internalSecret,
+    MESSENGER_API_ROOT: fake.url,
+    // No API runs here: settings fall back to their defaults and the Bot keeps serving.
+    API_URL: 'http://127.0.0.1:9',
+    ...extra,
+  });
+  const asApp = (env: Record<string, string>) =>
+    start(
+      'setpriv',
+      [`--reuid=${APP_UID}`, `--regid=${APP_UID}`, '--clear-groups', '--', node, 'main.js'],
+      app,
+      env,
+    );
+  const healthcheck = () =>
+    spawnSync(
+      'setpriv',
+      [`--reuid=${APP_UID}`, `--regid=${APP_UID}`, '--clear-groups', '--', node, 'healthcheck.mjs'],
+      {
+        cwd: app,
+        env: { BOT_PORT: String(port), PATH: '/usr/bin:/bin' },
+        timeout: 10_000,
+      },
+    ).status;
+  const fakeCalls = async (method: string) =>
+    (
+      (await (await fetch(`${fake.url}/__fake/calls`)).json()) as {
+        method: string;
+        params: Record<string, unknown>;
+      }[]
+    ).filter((c) => c.method === method);
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'usher-bot-image-'));
+    chmodSync(tmp, 0o755);
+    app = join(tmp, 'app');
+    const assembled = spawnSync(join(ROOT, 'scripts/image/assemble-bot.sh'), [app], {
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+    if (assembled.status !== 0) throw new Error(`assemble-bot.sh failed:\n${assembled.stderr}`);
+    const [npm, ...args] = runtimeInstallCommand();
+    const installed = spawnSync(npm!, args, {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 180_000,
+      env: { ...process.env, npm_config_prefer_offline: 'true' },
+    });
+    if (installed.status !== 0) throw new Error(`${args.join(' ')} failed:\n${installed.stderr}`);
+    mkdirSync(join(tmp, 'bin'));
+    node = join(tmp, 'bin/node');
+    try {
+      linkSync(process.execPath, node);
+    } catch {
+      copyFileSync(process.execPath, node);
+    }
+    chmodSync(node, 0o755);
+    port = await freePort();
+
+    // The testkit's fake Bot API as its own process, bundled from source.
+    const fakeScript = join(tmp, 'fake-telegram.mjs');
+    await build({
+      stdin: {
+        contents:
+          "import { startFakeTelegram } from './services/testkit/src/telegram/index.ts';\n" +
+          'const fake = await startFakeTelegram();\n' +
+          'process.stdout.write(JSON.stringify({ url: fake.url, token: fake.token }) + "\\n");\n',
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      outfile: fakeScript,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+    });
+    const child = spawn(process.execPath, [fakeScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const first = await new Promise<string>((resolve) =>
+      child.stdout!.once('data', (d: Buffer) => resolve(d.toString())),
+    );
+    fake = { child, ...(JSON.parse(first) as { url: string; token: string }) };
+
+    const db = await PGlite.create();
+    const pgServer = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 10 });
+    await pgServer.start();
+    databaseUrl = `postgres://postgres@${pgServer.getServerConn()}/postgres`;
+    stopDb = async () => {
+      await pgServer.stop();
+      await db.close();
+    };
+  }, 300_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    fake?.child.kill('SIGTERM');
+    await stopDb?.();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('should assemble main.js, healthcheck.mjs and the manifests, with production dependencies only', () => {
+    for (const f of ['main.js', 'healthcheck.mjs', 'package.json', 'package-lock.json']) {
+      expect(statSync(join(app, f)).isFile()).toBe(true);
+    }
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    const bot = JSON.parse(readFileSync(join(ROOT, 'services/bot/package.json'), 'utf8'));
+    expect(manifest.dependencies).toEqual(bot.dependencies);
+    expect(manifest.devDependencies).toBeUndefined();
+    const top = readdirSync(join(app, 'node_modules'));
+    for (const dev of [
+      'jest',
+      'typescript',
+      'nx',
+      'esbuild',
+      '@nx',
+      '@swc',
+      '@types',
+      '@electric-sql',
+    ]) {
+      expect(top).not.toContain(dev);
+    }
+    expect(top).toContain('telegraf');
+  });
+
+  it('should exit 1 naming the variable, and open no port, without a token', async () => {
+    const attempt = asApp(
+      imageEnv({ MESSENGER_BOT_TOKEN: '', WEBHOOK_URL: 'https://bot.example.org' }),
+    );
+    expect(await exitWithin(attempt, 20_000)).toBe(1);
+    expect(attempt.output()).toContain('config: MESSENGER_BOT_TOKEN is required');
+    expect(await accepts(port)).toBe(false);
+  });
+
+  it('should start in webhook mode as uid 1000, register the webhook and pass healthcheck.mjs', async () => {
+    server = asApp(imageEnv({ WEBHOOK_URL: 'http://127.0.0.1:8443' }));
+    expect(await waitForStatus(`http://127.0.0.1:${port}/health`, 200, 60_000)).toBe(200);
+    const deadline = Date.now() + 20_000;
+    while ((await fakeCalls('setWebhook')).length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await fakeCalls('setWebhook'))[0]!.params).toMatchObject({
+      url: 'http://127.0.0.1:8443/messenger/webhook',
+      secret_token: webhookSecret,
+    });
+    expect(healthcheck()).toBe(0);
+    const refused = await fetch(`http://127.0.0.1:${port}/messenger/webhook`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(refused.status).toBe(401);
+  });
+
+  it('should exit 0 within 25 s of SIGTERM, and healthcheck.mjs then exits 1', async () => {
+    server!.child.kill('SIGTERM');
+    expect(await exitWithin(server!, 25_000)).toBe(0);
+    expect(healthcheck()).toBe(1);
+  });
+
+  it('should poll with the lease in polling mode and stop cleanly', async () => {
+    server = asApp(imageEnv({ MESSENGER_UPDATE_MODE: 'polling', DATABASE_URL: databaseUrl }));
+    expect(await waitForStatus(`http://127.0.0.1:${port}/health`, 200, 60_000)).toBe(200);
+    const deadline = Date.now() + 20_000;
+    let lease: { held?: boolean } | undefined;
+    while (!lease?.held && Date.now() < deadline) {
+      lease = (
+        (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as {
+          lease?: { held: boolean };
+        }
+      ).lease;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(lease).toMatchObject({ held: true });
+    server!.child.kill('SIGTERM');
+    expect(await exitWithin(server!, 25_000)).toBe(0);
+  });
+});

@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * TTL rows for the bot's multi-step dialogs (10-data.md §5), so any bot replica can continue a
+ * conversation. The payload is opaque to the API.
+ */
+export const botPendingActions = pgTable(
+  'bot_pending_actions',
+  {
+    id: uuid('id').primaryKey(),
+    kind: text('kind').notNull(),
+    chatId: bigint('chat_id', { mode: 'number' }).notNull(),
+    messengerUserId: bigint('messenger_user_id', { mode: 'number' }).notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // Creating an action replaces the live one for the same key.
+    uniqueIndex('bot_pending_actions_key_uq').on(t.kind, t.chatId, t.messengerUserId),
+    index('bot_pending_actions_expires_idx').on(t.expiresAt),
+    check('bot_pending_actions_kind_ck', sql`${t.kind} ~ '^[a-z][a-z0-9_]{1,31}$'`),
+  ],
+);
+export type BotPendingActionRow = typeof botPendingActions.$inferSelect;

@@ -1,0 +1,21 @@
+// Public surface of the media-server integration: the port, the factory and cache, the settings
+// connection test, and the helpers other modules need (quality buckets, playback SQL text).
+export type * from './port.js';
+export { isGuid, normaliseId, usherDeviceId } from './port.js';
+export { createMediaServer, MediaServerFactory, readMediaServerConfig } from './factory.js';
+export type { MediaServerConfig, MediaServerDeps } from './factory.js';
+export { testMediaServerConnection } from './probe.js';
+export type { CheckStatus, CheckTarget, ConnectionCheck, ConnectionTestInput } from './probe.js';
+export { memberPolicyPatch, PolicyNotAppliedError } from './policy.js';
+export { codecOf, hdrOf, resolutionOf, videoQuality } from './quality.js';
+export type { HdrKind, Resolution, VideoCodec, VideoQuality } from './quality.js';
+export {
+  assertPlaybackSql,
+  formatPlaybackBound,
+  parsePlaybackDate,
+  PLAYBACK_SHARED_COLUMNS,
+  playbackMethodOf,
+  sqlId,
+  sqlLikeText,
+} from './playback.js';
+export type { PlaybackMethodKind } from './playback.js';

@@ -1,0 +1,222 @@
+// The media-server port (50-integrations.md §1.1): what the rest of Usher may ask of Emby or
+// Jellyfin, in server-neutral types. Ids are normalised (Jellyfin GUIDs → 32 lower-case hex), times
+// are ISO UTC strings, durations are seconds (the servers' ticks are 10,000,000 per second).
+import type { VideoQuality } from './quality.js';
+
+export type MediaServerKind = 'emby' | 'jellyfin';
+
+/** Product names for messages. */
+export const PRODUCT_NAMES: Record<MediaServerKind, string> = {
+  emby: 'Emby',
+  jellyfin: 'Jellyfin',
+};
+
+export interface ServerInfo {
+  id: string;
+  name: string;
+  version: string;
+  product: MediaServerKind;
+  /** Whether the version is one Usher supports (Emby ≥ 4.7, Jellyfin ≥ 10.9); older only warns. */
+  supported: boolean;
+}
+
+export interface MediaUser {
+  id: string;
+  name: string;
+  hasPassword: boolean;
+  lastLoginAt?: string;
+  lastActivityAt?: string;
+  disabled: boolean;
+  isAdministrator: boolean;
+  /** The server's whole policy object, needed for read-modify-write (the POST replaces it). */
+  policy: Record<string, unknown>;
+}
+
+/**
+ * Member access rules (30-settings.md §4.2 `MEMBER_*`), mapped to server fields by policy.ts.
+ * Absent fields keep the server's current value.
+ */
+export interface PolicyPatch {
+  disabled?: boolean;
+  allLibraries?: boolean;
+  /** `Library.id` values: the Guid on Emby, the Id on Jellyfin. */
+  libraryIds?: string[];
+  /** 0 = no limit. Emby counts simultaneous streams, Jellyfin active sessions at login. */
+  streamLimit?: number;
+  allowDownloads?: boolean;
+  allowVideoTranscoding?: boolean;
+  allowAudioTranscoding?: boolean;
+  allowRemux?: boolean;
+  allowRemoteAccess?: boolean;
+}
+
+export type PlayMethod = 'DirectPlay' | 'DirectStream' | 'Transcode';
+
+export interface MediaSession {
+  id: string;
+  userId?: string;
+  userName?: string;
+  client?: string;
+  deviceName?: string;
+  /** The DeviceId the client reported. */
+  deviceId?: string;
+  /** What `logoutDevice` takes: Emby's `InternalDeviceId`, Jellyfin's DeviceId. */
+  deviceKey?: string;
+  appVersion?: string;
+  remoteAddress?: string;
+  lastActivityAt?: string;
+  nowPlaying?: {
+    itemId: string;
+    name: string;
+    type: string;
+    seriesName?: string;
+    season?: number;
+    episode?: number;
+    runtimeSeconds?: number;
+  };
+  playState?: { positionSeconds: number; isPaused: boolean; playMethod?: PlayMethod };
+  /** Whether the server is transcoding this stream. */
+  transcoding: boolean;
+}
+
+export interface MediaDevice {
+  /** The id `logoutDevice` takes: Emby's list `Id` (≠ the client's DeviceId), Jellyfin's `Id`. */
+  key: string;
+  /** The DeviceId the client reported (Emby `ReportedDeviceId`). */
+  deviceId: string;
+  name: string;
+  client?: string;
+  appVersion?: string;
+  lastUserId?: string;
+  lastUserName?: string;
+  lastActivityAt?: string;
+  /** Emby only. */
+  ipAddress?: string;
+}
+
+export interface ItemCounts {
+  movies: number;
+  series: number;
+  episodes: number;
+}
+
+export interface MediaItem {
+  id: string;
+  name: string;
+  type: string;
+  parentId?: string;
+  seriesId?: string;
+  seriesName?: string;
+  seasonId?: string;
+  /** `ParentIndexNumber` for episodes. */
+  season?: number;
+  /** `IndexNumber`; `episodeEnd` is set for multi-episode files. */
+  episode?: number;
+  episodeEnd?: number;
+  year?: number;
+  createdAt?: string;
+  overview?: string;
+  path?: string;
+  runtimeSeconds?: number;
+  /** `ProviderIds.Tmdb`, as the server stores it (a string). */
+  tmdbId?: string;
+  providerIds: Record<string, string>;
+  primaryImageTag?: string;
+  /** Set on grouped "latest" entries: how many new episodes the series entry stands for. */
+  childCount?: number;
+  /** Whether the server only knows the item from metadata (`LocationType: Virtual`). */
+  virtual: boolean;
+  /** Present when streams were asked for; null when the item has no video stream. */
+  quality?: VideoQuality | null;
+}
+
+export interface Library {
+  /** The id access lists use: Emby's `Guid` (numeric ids are ignored there), Jellyfin's `Id`. */
+  id: string;
+  /** The folder's item id, for `items({parentId})`. */
+  itemId: string;
+  name: string;
+  collectionType?: string;
+  /** Whether the library belongs in access lists (`boxsets` and `playlists` do not). */
+  grantable: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  start: number;
+}
+
+export interface ItemsQuery {
+  ids?: string[];
+  parentId?: string;
+  types?: string[];
+  start?: number;
+  limit?: number;
+  /** Whether to fetch `MediaStreams`/`MediaSources` and fill `quality`. */
+  streams?: boolean;
+}
+
+export interface PlaybackResult {
+  columns: string[];
+  /** Every cell is text, as the plugin sends it. */
+  rows: string[][];
+}
+
+export interface MediaServer {
+  readonly kind: MediaServerKind;
+  /** `MEDIA_SERVER_TIMEZONE`: the zone the Playback Reporting plugin writes local times in. */
+  readonly timeZone: string;
+  probe(): Promise<ServerInfo>;
+  authenticate(
+    name: string,
+    pw: string,
+    o: { deviceId: string; keepToken?: boolean },
+  ): Promise<{ userId: string; token?: string }>;
+  createUser(name: string, pw: string): Promise<MediaUser>;
+  setPassword(userId: string, pw: string): Promise<void>;
+  getUser(userId: string): Promise<MediaUser | null>;
+  updatePolicy(userId: string, patch: PolicyPatch): Promise<void>;
+  /** A user the server does not know counts as deleted. */
+  deleteUser(userId: string): Promise<void>;
+  listUsers(): Promise<MediaUser[]>;
+  listSessions(): Promise<MediaSession[]>;
+  listDevices(userId?: string): Promise<MediaDevice[]>;
+  logoutDevice(deviceKey: string): Promise<void>;
+  itemCounts(userId?: string): Promise<ItemCounts>;
+  latestItems(
+    userId: string,
+    q: { types: ('Movie' | 'Episode')[]; limit: number },
+  ): Promise<MediaItem[]>;
+  libraries(): Promise<Library[]>;
+  items(q: ItemsQuery): Promise<Page<MediaItem>>;
+  episodes(seriesId: string, season?: number): Promise<MediaItem[]>;
+  findByTmdbId(
+    tmdbId: number,
+    type: 'Movie' | 'Series',
+    titleHint?: string,
+  ): Promise<MediaItem | null>;
+  playbackQuery(sql: string): Promise<PlaybackResult>;
+}
+
+/** The stable DeviceId Usher signs in with for a user (§1.3), so old tokens get replaced. */
+export function usherDeviceId(usherUserId: string): string {
+  return `usher-${usherUserId}`;
+}
+
+const GUID = /^\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+
+/**
+ * Normalises an id as Usher stores it: GUIDs (dashed or not) → 32 lower-case hex; Emby numeric
+ * item ids stay as they are.
+ */
+export function normaliseId(raw: string): string {
+  const v = raw.trim();
+  const m = GUID.exec(v);
+  return m ? m.slice(1).join('').toLowerCase() : v;
+}
+
+/** Whether the text is a GUID in either form. */
+export function isGuid(raw: string): boolean {
+  return GUID.test(raw.trim());
+}

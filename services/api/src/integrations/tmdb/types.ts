@@ -1,0 +1,93 @@
+/** The settings the TMDB adapter is built from (30-settings.md §4.3). */
+export interface TmdbSettings {
+  /** A v3 key (sent as `api_key`) or a v4 read token (`eyJ…`, sent as Bearer). */
+  apiKey: string;
+  language: string;
+  includeAdult: boolean;
+  apiBase: string;
+}
+
+export type TmdbMediaType = 'movie' | 'tv';
+
+/** One search hit, movie and TV fields folded together; `person` hits are dropped. */
+export interface TmdbSearchItem {
+  mediaType: TmdbMediaType;
+  id: number;
+  title: string;
+  originalTitle: string;
+  /** `release_date` or `first_air_date`; null when TMDB sends an empty string. */
+  date: string | null;
+  year: number | null;
+  posterPath: string | null;
+  backdropPath: string | null;
+  overview: string;
+  popularity: number;
+  voteAverage: number;
+}
+
+export interface TmdbSearchPage {
+  page: number;
+  totalResults: number;
+  results: TmdbSearchItem[];
+}
+
+export interface TmdbMovie {
+  id: number;
+  title: string;
+  originalTitle: string;
+  releaseDate: string | null;
+  year: number | null;
+  runtime: number | null;
+  status: string;
+  imdbId: string | null;
+  posterPath: string | null;
+  overview: string;
+  genres: string[];
+}
+
+export interface TmdbEpisodeRef {
+  seasonNumber: number;
+  episodeNumber: number;
+  name: string;
+  airDate: string | null;
+}
+
+export interface TmdbSeasonSummary {
+  seasonNumber: number;
+  episodeCount: number;
+  airDate: string | null;
+  name: string;
+  posterPath: string | null;
+}
+
+export interface TmdbTv {
+  id: number;
+  name: string;
+  originalName: string;
+  firstAirDate: string | null;
+  year: number | null;
+  lastAirDate: string | null;
+  status: string;
+  inProduction: boolean;
+  numberOfSeasons: number;
+  seasons: TmdbSeasonSummary[];
+  nextEpisodeToAir: TmdbEpisodeRef | null;
+  lastEpisodeToAir: TmdbEpisodeRef | null;
+  /** From `external_ids`; Sonarr needs it (50-integrations.md §4.2). */
+  tvdbId: number | null;
+}
+
+export interface TmdbEpisode {
+  seasonNumber: number;
+  episodeNumber: number;
+  name: string;
+  airDate: string | null;
+  runtime: number | null;
+  overview: string;
+  stillPath: string | null;
+}
+
+export interface TmdbSeason {
+  seasonNumber: number;
+  episodes: TmdbEpisode[];
+}

@@ -1,0 +1,155 @@
+// Own profile (20-api.md §5): language, and the email change confirmed by a code sent to the
+// new address.
+import type { EmailCodeSent, Locale, User } from '@usher/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { recordAudit } from '../../audit/audit.js';
+import { users, type UserRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { toUser } from '../users/dto.js';
+import { uniqueViolation } from './db-errors.js';
+import {
+  checkEmailCode,
+  codeInvalid,
+  consumeEmailCode,
+  discardEmailCode,
+  issueEmailCode,
+} from './email-codes.js';
+import { emailChangedMail } from './mail.js';
+import { emailTaken } from './register.js';
+import { mailFailure, sendInBackground } from './send.js';
+import {
+  assertDomainAllowed,
+  readEmailCodeSettings,
+  readRegistrationSettings,
+} from './settings.js';
+
+async function currentUser(ctx: ModuleContext, userId: string): Promise<UserRow> {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+  return row;
+}
+
+const actorOf = (row: UserRow) => ({
+  type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
+  id: row.id,
+  label: row.username,
+});
+
+/** `PATCH /me`: the language of the web console and of messenger messages (null = browser). */
+export async function updateLocale(
+  ctx: ModuleContext,
+  userId: string,
+  locale: Locale | null,
+): Promise<User> {
+  const [row] = await ctx.db
+    .update(users)
+    .set({ locale, updatedAt: ctx.now() })
+    .where(eq(users.id, userId))
+    .returning();
+  if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+  return toUser(row, ctx.now());
+}
+
+/** The checks both email-change steps run on the new address. */
+async function assertNewEmailUsable(ctx: ModuleContext, row: UserRow, email: string) {
+  if (row.email === email) {
+    throw new AppError('EMAIL_UNCHANGED', 'This is already your email address');
+  }
+  assertDomainAllowed(email, (await readRegistrationSettings(ctx.settings.store)).allowedDomains);
+  const taken = await queryRows(ctx.db, sql`select 1 from users where email = ${email} limit 1`);
+  if (taken.length > 0) throw emailTaken();
+}
+
+/** `POST /me/email/send-code`: a code to the new address (purpose `change_email`). */
+export async function sendEmailChangeCode(
+  ctx: ModuleContext,
+  userId: string,
+  newEmail: string,
+  meta: RequestMeta & { locale: Locale },
+): Promise<EmailCodeSent> {
+  const row = await currentUser(ctx, userId);
+  const email = newEmail.toLowerCase();
+  await assertNewEmailUsable(ctx, row, email);
+  const issued = await issueEmailCode(
+    ctx,
+    {
+      purpose: 'change_email',
+      email,
+      userId,
+      ip: meta.ip,
+      locale: (row.locale as Locale | null) ?? meta.locale,
+    },
+    true,
+  );
+  try {
+    await issued.send!();
+  } catch (err) {
+    await discardEmailCode(ctx.db, issued.row.id);
+    throw mailFailure(err);
+  }
+  return issued.reply;
+}
+
+/**
+ * `PUT /me/email`: the code proves the member reads the new address; then the address changes
+ * (audited) and the old address gets a notice, best effort, after the commit.
+ */
+export async function changeEmail(
+  ctx: ModuleContext,
+  userId: string,
+  input: { newEmail: string; code: string },
+  meta: RequestMeta,
+): Promise<User> {
+  const row = await currentUser(ctx, userId);
+  const email = input.newEmail.toLowerCase();
+  const now = ctx.now();
+  const code = await checkEmailCode(ctx.db, {
+    purpose: 'change_email',
+    email,
+    code: input.code,
+    now,
+  });
+  // A code someone else asked for to this address authorises nothing for this account.
+  if (code.userId !== userId) throw codeInvalid();
+  await assertNewEmailUsable(ctx, row, email);
+  let updated: UserRow;
+  try {
+    updated = await ctx.db.transaction(async (tx) => {
+      await consumeEmailCode(tx, code, now);
+      const [result] = await tx
+        .update(users)
+        .set({ email, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning();
+      await recordAudit(tx, {
+        actor: actorOf(row),
+        action: 'user.email_change',
+        target: { type: 'user', id: userId },
+        details: { before: row.email, after: email },
+        ip: meta.ip,
+        requestId: meta.requestId,
+      });
+      return result!;
+    });
+  } catch (err) {
+    // Another account took the address between the check and the update.
+    if (uniqueViolation(err) !== null) throw emailTaken();
+    throw err;
+  }
+  if (row.email) {
+    const s = await readEmailCodeSettings(ctx.settings.store);
+    const notice = emailChangedMail({
+      to: row.email,
+      username: row.username,
+      newEmail: email,
+      siteName: s.siteName,
+      locale: (row.locale as Locale | null) ?? 'en',
+    });
+    void sendInBackground(ctx.logger, 'email change notice', async () => {
+      await (await ctx.integrations.mail.get()).send(notice);
+    });
+  }
+  return toUser(updated, now);
+}

@@ -1,0 +1,301 @@
+// Self-registration (20-api.md §4, §8.1): all or nothing across Usher and the media server.
+import {
+  USERNAME_PATTERN,
+  type EmailCodeSent,
+  type Locale,
+  type RegisterMode,
+  type RegisterRequest,
+  type RegisterResponse,
+} from '@usher/contracts';
+import { sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit } from '../../audit/audit.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { redemptions, users, type RedeemCodeRow, type UserRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+import { AppError } from '../../http/errors.js';
+import type { StoredLimiter } from '../../http/rate-limit.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { findUsableCode, invalidCode } from '../redeem/service.js';
+import { toUser } from '../users/dto.js';
+import { driverMessage, uniqueViolation } from './db-errors.js';
+import {
+  checkEmailCode,
+  consumeEmailCode,
+  discardEmailCode,
+  issueEmailCode,
+  type EmailCodeRow,
+} from './email-codes.js';
+import {
+  assertUsernameAvailable,
+  compensate,
+  provisionMediaUser,
+  usernameTaken,
+} from './provision.js';
+import { mailFailure } from './send.js';
+import {
+  assertDomainAllowed,
+  assertEmailConfigured,
+  readRegistrationSettings,
+} from './settings.js';
+
+const DAY_MS = 86_400_000;
+
+/** `GET /auth/register/mode`. */
+export async function registrationMode(ctx: ModuleContext): Promise<RegisterMode> {
+  const s = await readRegistrationSettings(ctx.settings.store);
+  return {
+    mode: s.mode,
+    defaultTrialDays: s.mode === 'open' ? s.trialDays : null,
+    emailVerification: s.emailVerification,
+    allowedEmailDomains: s.allowedDomains,
+    usernamePattern: USERNAME_PATTERN.source,
+    passwordMinLength: 8,
+  };
+}
+
+export function emailTaken(): AppError {
+  return new AppError('EMAIL_TAKEN', 'This email address is already used by another account');
+}
+
+async function assertEmailFree(ctx: ModuleContext, email: string): Promise<void> {
+  const rows = await queryRows(ctx.db, sql`select 1 from users where email = ${email} limit 1`);
+  if (rows.length > 0) throw emailTaken();
+}
+
+/** `POST /auth/register/send-code`: a sign-up code to an address that could register. */
+export async function sendRegisterCode(
+  ctx: ModuleContext,
+  emailInput: string,
+  meta: RequestMeta & { locale: Locale },
+): Promise<EmailCodeSent> {
+  const email = emailInput.toLowerCase();
+  const s = await readRegistrationSettings(ctx.settings.store);
+  if (!s.emailVerification) {
+    // Switched on but the mail settings are incomplete: say what is missing (503 smtp).
+    if ((await ctx.settings.store.get('EMAIL_VERIFICATION')) === true) {
+      await assertEmailConfigured(ctx.settings.store);
+    }
+    throw new AppError('EMAIL_VERIFICATION_OFF', 'This site does not verify email addresses');
+  }
+  assertDomainAllowed(email, s.allowedDomains);
+  await assertEmailFree(ctx, email);
+  const issued = await issueEmailCode(
+    ctx,
+    { purpose: 'register', email, userId: null, ip: meta.ip, locale: meta.locale },
+    true,
+  );
+  try {
+    await issued.send!();
+  } catch (err) {
+    // Mail failed: the code was never seen, so it must neither count nor block a resend.
+    await discardEmailCode(ctx.db, issued.row.id);
+    throw mailFailure(err);
+  }
+  return issued.reply;
+}
+
+interface Plan {
+  email: string;
+  registeredVia: 'open' | 'invite';
+  mode: 'open' | 'invite';
+  expiresAt: Date;
+  code: RedeemCodeRow | null;
+  emailCode: EmailCodeRow | null;
+}
+
+/** §8.1 steps 1–3: every check, without writing anything (a wrong email code is counted). */
+async function planRegistration(ctx: ModuleContext, input: RegisterRequest): Promise<Plan> {
+  const s = await readRegistrationSettings(ctx.settings.store);
+  const email = input.email.toLowerCase();
+  const now = ctx.now();
+  if (s.mode === 'invite' && !input.code) {
+    throw new AppError('REGISTRATION_CODE_REQUIRED', 'An invite code is required to sign up');
+  }
+  assertDomainAllowed(email, s.allowedDomains);
+  if (s.emailVerification && !input.emailCode) {
+    throw new AppError('EMAIL_CODE_REQUIRED', 'Enter the code we emailed to you');
+  }
+  await assertUsernameAvailable(ctx, input.username);
+  await assertEmailFree(ctx, email);
+  // An invalid code is refused, never ignored (open mode included).
+  const code = input.code ? await findUsableCode(ctx.db, input.code, now) : null;
+  const emailCode = s.emailVerification
+    ? await checkEmailCode(ctx.db, { purpose: 'register', email, code: input.emailCode!, now })
+    : null;
+  const days = code ? code.days : s.trialDays;
+  return {
+    email,
+    mode: s.mode,
+    registeredVia: code ? 'invite' : 'open',
+    expiresAt: new Date(now.getTime() + days * DAY_MS),
+    code,
+    emailCode,
+  };
+}
+
+/** §8.1 step 5: consume the email code, take one use of the redeem code, insert the user. */
+async function insertMember(
+  ctx: ModuleContext,
+  input: RegisterRequest,
+  plan: Plan,
+  media: { mediaUserId: string; disabled: boolean },
+  passwordHash: string,
+  meta: RequestMeta,
+): Promise<UserRow> {
+  const now = ctx.now();
+  const id = uuidv7();
+  return ctx.db.transaction(async (tx) => {
+    if (plan.emailCode) await consumeEmailCode(tx, plan.emailCode, now);
+    if (plan.code) {
+      const [locked] = await queryRows<{
+        used_count: number;
+        max_uses: number;
+        expires_at: Date | null;
+      }>(
+        tx,
+        sql`select used_count, max_uses, expires_at from redeem_codes
+            where id = ${plan.code.id} for update`,
+      );
+      if (!locked) throw invalidCode('not_found');
+      if (locked.used_count >= locked.max_uses) throw invalidCode('exhausted');
+      if (locked.expires_at && new Date(locked.expires_at).getTime() <= now.getTime()) {
+        throw invalidCode('expired');
+      }
+      await tx.execute(
+        sql`update redeem_codes set used_count = used_count + 1, updated_at = ${now.toISOString()}
+            where id = ${plan.code.id}`,
+      );
+    }
+    const [row] = await tx
+      .insert(users)
+      .values({
+        id,
+        username: input.username,
+        email: plan.email,
+        passwordHash,
+        role: 'user',
+        expiresAt: plan.expiresAt,
+        mediaUserId: media.mediaUserId,
+        mediaDisabled: media.disabled,
+        registeredVia: plan.registeredVia,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (plan.code) {
+      await tx.insert(redemptions).values({
+        id: uuidv7(),
+        userId: id,
+        codeId: plan.code.id,
+        code: plan.code.code,
+        kind: 'register',
+        days: plan.code.days,
+        previousExpiresAt: null,
+        newExpiresAt: plan.expiresAt,
+        createdAt: now,
+      });
+    }
+    await recordAudit(tx, {
+      actor: { type: 'user', id, label: input.username },
+      action: 'user.register',
+      target: { type: 'user', id },
+      details: {
+        mode: plan.mode,
+        registeredVia: plan.registeredVia,
+        email: plan.email,
+        expiresAt: plan.expiresAt.toISOString(),
+        codeId: plan.code?.id ?? null,
+        mediaUserId: media.mediaUserId,
+        mediaDisabled: media.disabled,
+      },
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+    return row!;
+  });
+}
+
+/**
+ * The reply for a failed step-5 transaction (§8.1 step 6): a unique race → 409, a business
+ * refusal (code used up, email code consumed meanwhile) as it is, anything else → 500. The
+ * database error is logged by its driver message only (never the query with its parameters).
+ */
+function insertFailure(ctx: ModuleContext, err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const constraint = uniqueViolation(err);
+  if (constraint?.includes('username')) return usernameTaken();
+  if (constraint?.includes('email')) return emailTaken();
+  ctx.logger.error(
+    { err: driverMessage(err) },
+    'registration failed after the media account was created; it was deleted or queued for deletion',
+  );
+  return new AppError(
+    'INTERNAL_ERROR',
+    'Something went wrong on our side; the request id helps the operator find out what',
+  );
+}
+
+/**
+ * `POST /auth/register` (§8.1): validate and rate-limit, check without writing, create the media
+ * account, then the local rows in one transaction; if that fails, the media account goes again
+ * (or into the retry queue). After the commit: token, registration event to the bot.
+ */
+export async function register(
+  ctx: ModuleContext,
+  limiter: StoredLimiter,
+  input: RegisterRequest,
+  meta: RequestMeta,
+): Promise<RegisterResponse> {
+  const ip = meta.ip ?? 'unknown';
+  await limiter.assertAllowed(ip);
+  await limiter.recordFailure(ip); // every attempt counts (20-api.md §1.6: attempts / h)
+
+  const plan = await planRegistration(ctx, input);
+  const now = ctx.now();
+  const disabled = plan.expiresAt.getTime() <= now.getTime();
+  const passwordHash = await hashPassword(input.password);
+  const media = await provisionMediaUser(ctx, {
+    username: input.username,
+    password: input.password,
+    disabled,
+  });
+  let row: UserRow;
+  try {
+    row = await insertMember(ctx, input, plan, media, passwordHash, meta);
+  } catch (err) {
+    // Whatever failed, the media account created above must not outlive the attempt.
+    await compensate(ctx, media.mediaUserId);
+    throw insertFailure(ctx, err);
+  }
+
+  notifyRegistration(ctx, row, plan.registeredVia, meta.requestId);
+  const { token, expiresAt } = await ctx.tokens.sign(
+    { sub: row.id, role: 'user', ver: row.tokenVersion },
+    now,
+  );
+  return { token, expiresAt: expiresAt.toISOString(), user: toUser(row, now) };
+}
+
+/** N: registration (20-api.md §1.7) — self-registrations only, fire-and-forget after commit. */
+function notifyRegistration(
+  ctx: ModuleContext,
+  row: UserRow,
+  /** How the member joined: open sign-up or with an invite code (40-bot.md §2.4). */
+  mode: 'open' | 'invite',
+  requestId: string,
+): void {
+  ctx.notify.push(
+    'registration',
+    {
+      userId: row.id,
+      username: row.username,
+      email: row.email,
+      mediaUserId: row.mediaUserId,
+      mode,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+    },
+    { requestId },
+  );
+}

@@ -1,0 +1,98 @@
+// Public account routes (20-api.md §4): registration and password reset by email.
+import {
+  emailCodeSentSchema,
+  forgotPasswordSchema,
+  okSchema,
+  registerModeSchema,
+  registerRequestSchema,
+  registerResponseSchema,
+  registerSendCodeSchema,
+  resetPasswordSchema,
+} from '@usher/contracts';
+import { defineRoute, type RouteDef } from '../../../http/route.js';
+import type { ModuleContext } from '../../context.js';
+import type { AccountLimiters } from '../limits.js';
+import { forgotPassword, resetPassword } from '../recovery.js';
+import { register, registrationMode, sendRegisterCode } from '../register.js';
+import { mailMeta, requestMeta } from './meta.js';
+
+export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiters): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/auth/register/mode',
+      auth: 'public',
+      summary: 'How sign-up works here: mode, trial, email verification, allowed domains',
+      tags: ['auth'],
+      responses: { 200: { description: 'Registration rules', schema: registerModeSchema } },
+      handler: async (c) => c.json(await registrationMode(ctx)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/register/send-code',
+      auth: 'public',
+      summary: 'Email a sign-up verification code',
+      tags: ['auth'],
+      request: { body: registerSendCodeSchema },
+      responses: { 202: { description: 'Code sent', schema: emailCodeSentSchema } },
+      errors: [
+        'EMAIL_TAKEN',
+        'EMAIL_DOMAIN_NOT_ALLOWED',
+        'EMAIL_VERIFICATION_OFF',
+        'RATE_LIMITED',
+        'UPSTREAM_UNAVAILABLE',
+        'NOT_CONFIGURED',
+      ],
+      handler: async (c, { body }) =>
+        c.json(await sendRegisterCode(ctx, body.email, mailMeta(c)), 202),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/register',
+      auth: 'public',
+      summary: 'Create an account here and on the media server (all or nothing)',
+      tags: ['auth'],
+      request: { body: registerRequestSchema },
+      responses: {
+        201: { description: 'Registered and signed in', schema: registerResponseSchema },
+      },
+      errors: [
+        'USERNAME_TAKEN',
+        'EMAIL_TAKEN',
+        'REGISTRATION_CODE_REQUIRED',
+        'REDEEM_CODE_INVALID',
+        'EMAIL_DOMAIN_NOT_ALLOWED',
+        'EMAIL_CODE_REQUIRED',
+        'EMAIL_CODE_INVALID',
+        'RATE_LIMITED',
+        'UPSTREAM_UNAVAILABLE',
+        'NOT_CONFIGURED',
+      ],
+      handler: async (c, { body }) =>
+        c.json(await register(ctx, limiters.registration, body, requestMeta(c)), 201),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/password/forgot',
+      auth: 'public',
+      summary: 'Email a password reset code (same reply whether or not the address is known)',
+      tags: ['auth'],
+      request: { body: forgotPasswordSchema },
+      responses: { 202: { description: 'Accepted', schema: okSchema } },
+      errors: ['RATE_LIMITED', 'NOT_CONFIGURED'],
+      handler: async (c, { body }) =>
+        c.json(await forgotPassword(ctx, body.email, mailMeta(c)), 202),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/auth/password/reset',
+      auth: 'public',
+      summary: 'Set a new password with the emailed code; signs out everywhere',
+      tags: ['auth'],
+      request: { body: resetPasswordSchema },
+      responses: { 200: { description: 'Password set', schema: okSchema } },
+      errors: ['EMAIL_CODE_INVALID', 'UPSTREAM_UNAVAILABLE'],
+      handler: async (c, { body }) => c.json(await resetPassword(ctx, body, requestMeta(c))),
+    }),
+  ];
+}

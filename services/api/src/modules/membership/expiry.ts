@@ -1,0 +1,78 @@
+// The `expiry_check` job (30-settings.md §9): access sync (20-api.md §8.2) for members whose
+// membership has ended while their media account is still enabled.
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/sql.js';
+import { IntegrationError } from '../../integrations/errors.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { ModuleContext } from '../context.js';
+
+export const EXPIRY_JOB = 'expiry_check';
+/** 30-settings.md §4.8 `EXPIRY_CHECK_CRON` default: hourly. */
+export const EXPIRY_DEFAULT_CRON = '0 * * * *';
+
+type ExpiryContext = Pick<ModuleContext, 'db' | 'now' | 'mediaAccess' | 'accessSync'>;
+
+/**
+ * Exactly the members to disable: role user, linked, `expires_at` passed, `media_disabled`
+ * false. Members with a pending access row in the retry queue are left to the retry worker, so
+ * this hourly run never resets that row's back-off (the worker applies the same desired state).
+ */
+async function dueMembers(ctx: ExpiryContext): Promise<{ ids: string[]; waiting: number }> {
+  const rows = await queryRows<{ id: string; waiting: boolean }>(
+    ctx.db,
+    sql`
+    select u.id, exists (
+        select 1 from media_server_retry_queue q
+        where q.media_user_id = u.media_user_id and q.status = 'pending'
+          and q.operation in ('enable', 'disable')
+      ) as waiting
+    from users u
+    where u.role = 'user' and u.media_disabled = false and u.media_user_id is not null
+      and u.expires_at is not null and u.expires_at <= ${ctx.now().toISOString()}
+    order by u.expires_at, u.id`,
+  );
+  return {
+    ids: rows.filter((r) => !r.waiting).map((r) => r.id),
+    waiting: rows.filter((r) => r.waiting).length,
+  };
+}
+
+/**
+ * One run: each due member goes through the shared access sync, which re-reads the row under the
+ * per-user lock — so a renewal that lands meanwhile wins, and a second run (or a second replica)
+ * finds nothing left to do.
+ */
+export async function runExpiryCheck(
+  ctx: ExpiryContext,
+  run: Pick<JobRunContext, 'signal' | 'logger'>,
+): Promise<JobOutcome> {
+  try {
+    await ctx.mediaAccess();
+  } catch (err) {
+    // Not configured: the job has nothing it could do (30-settings.md §9 "runs when").
+    if (err instanceof IntegrationError && err.kind === 'not_configured') {
+      return { status: 'skipped', summary: { reason: 'media server not configured' } };
+    }
+    throw err;
+  }
+  const { ids, waiting } = await dueMembers(ctx);
+  const summary = { checked: ids.length, disabled: 0, queued: 0, unchanged: 0, waiting };
+  for (const id of ids) {
+    if (run.signal.aborted) break;
+    const outcome = await ctx.accessSync(id, 'expiry');
+    if (outcome === 'applied') summary.disabled += 1;
+    else if (outcome === 'queued') summary.queued += 1;
+    else summary.unchanged += 1;
+  }
+  if (summary.disabled || summary.queued) run.logger.info(summary, 'expired members disabled');
+  return ids.length === 0 && waiting === 0 ? { status: 'skipped', summary } : { summary };
+}
+
+export function expiryJob(ctx: ExpiryContext): JobDefinition {
+  return {
+    name: EXPIRY_JOB,
+    description: 'Disables the media accounts of members whose membership has ended',
+    schedule: EXPIRY_DEFAULT_CRON,
+    run: (run) => runExpiryCheck(ctx, run),
+  };
+}

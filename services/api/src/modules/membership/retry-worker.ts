@@ -1,0 +1,222 @@
+// The `media_server_retry` job (30-settings.md §9, 10-data.md §9): re-applies media-server changes
+// that failed after Usher had committed its own, with back-off, until they succeed or give up.
+import { and, eq, sql } from 'drizzle-orm';
+import { Counter, type Registry } from 'prom-client';
+import { mediaServerRetryQueue, users, type RetryRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+import { IntegrationError } from '../../integrations/errors.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { ModuleContext } from '../context.js';
+import { isExpired } from '../users/dto.js';
+import type { Tx } from './renewal.js';
+
+export const RETRY_JOB = 'media_server_retry';
+/** Every 30 s (croner's six-field form with seconds). */
+export const RETRY_CRON = '*/30 * * * * *';
+/** Rows handled per run. */
+export const RETRY_BATCH = 50;
+/**
+ * Delay before the next retry after failed retry n (1-based): 2 min, 10 min, 1 h, 6 h, 24 h.
+ * The first retry is due 30 s after the original failure (set by whoever queued the row); when
+ * retry number `MAX_RETRIES` fails the row gives up.
+ */
+export const RETRY_DELAYS_SECONDS = [120, 600, 3600, 21_600, 86_400] as const;
+export const MAX_RETRIES = RETRY_DELAYS_SECONDS.length + 1;
+
+type WorkerContext = Pick<ModuleContext, 'db' | 'now' | 'logger' | 'mediaAccess' | 'integrations'>;
+
+export interface RetryWorkerDeps {
+  /** `usher_media_retry_gave_up_total`. */
+  gaveUp: Counter<'operation'>;
+}
+
+export function retryMetrics(registry: Registry): RetryWorkerDeps {
+  return {
+    gaveUp: new Counter({
+      name: 'usher_media_retry_gave_up_total',
+      help: 'Media-server retries that gave up after the last attempt, by operation',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+type Outcome = 'done' | 'retry' | 'gave_up' | 'skipped';
+
+/** Marks a row done; `note` says why no call was needed, when none was made. */
+async function finish(tx: Tx, row: RetryRow, note: string | null = null): Promise<void> {
+  await tx
+    .update(mediaServerRetryQueue)
+    .set({
+      status: 'done',
+      ...(note === null ? { attempts: row.attempts + 1 } : { lastError: note }),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(mediaServerRetryQueue.id, row.id));
+}
+
+/** Records a failed retry: the next one per the back-off, or `gave_up` after the last. */
+async function failed(
+  ctx: WorkerContext,
+  deps: RetryWorkerDeps,
+  tx: Tx,
+  row: RetryRow,
+  err: unknown,
+): Promise<Outcome> {
+  const attempts = row.attempts + 1;
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  if (attempts >= MAX_RETRIES) {
+    await tx
+      .update(mediaServerRetryQueue)
+      .set({ status: 'gave_up', attempts, lastError: message, updatedAt: sql`now()` })
+      .where(eq(mediaServerRetryQueue.id, row.id));
+    deps.gaveUp.inc({ operation: row.operation });
+    ctx.logger.error(
+      { retryId: row.id, operation: row.operation, mediaUserId: row.mediaUserId, attempts },
+      'media-server retry gave up; the change must be made by hand',
+    );
+    return 'gave_up';
+  }
+  const delay = RETRY_DELAYS_SECONDS[attempts - 1]!;
+  await tx
+    .update(mediaServerRetryQueue)
+    .set({
+      attempts,
+      lastError: message,
+      nextAttemptAt: sql`now() + make_interval(secs => ${delay})`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(mediaServerRetryQueue.id, row.id));
+  ctx.logger.warn(
+    { retryId: row.id, operation: row.operation, attempts, err: message },
+    'media-server retry failed; trying again later',
+  );
+  return 'retry';
+}
+
+/** Re-reads the row in the transaction: another path may have completed or replaced it. */
+async function stillPending(tx: Tx, row: RetryRow): Promise<RetryRow | null> {
+  const [fresh] = await tx
+    .select()
+    .from(mediaServerRetryQueue)
+    .where(and(eq(mediaServerRetryQueue.id, row.id), eq(mediaServerRetryQueue.status, 'pending')))
+    .for('update');
+  return fresh ?? null;
+}
+
+/**
+ * enable/disable: the desired state is recomputed from the user row under the per-user media
+ * lock (the one access sync takes), so a stale disable never overwrites a fresh renewal; a user
+ * or link that is gone, or an admin's account, completes the row without a call.
+ */
+async function applyAccess(
+  ctx: WorkerContext,
+  deps: RetryWorkerDeps,
+  queued: RetryRow,
+): Promise<Outcome> {
+  return ctx.db.transaction(async (tx) => {
+    if (queued.userId) {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtext(${`media-access:${queued.userId}`}))`,
+      );
+    }
+    const row = await stillPending(tx, queued);
+    if (!row) return 'skipped';
+    const [user] = row.userId ? await tx.select().from(users).where(eq(users.id, row.userId)) : [];
+    if (!user || user.mediaUserId !== row.mediaUserId || user.role !== 'user') {
+      await finish(tx, row, 'no call needed: the user, the link or the membership is gone');
+      return 'done';
+    }
+    const desired = isExpired(user, ctx.now()) || user.mediaAccessDisabled;
+    try {
+      await (await ctx.mediaAccess()).setDisabled(row.mediaUserId, desired);
+    } catch (err) {
+      // Every failure of the call (down, refused, settings changed) counts as one failed retry.
+      return failed(ctx, deps, tx, row, err);
+    }
+    await tx
+      .update(users)
+      .set({ mediaDisabled: desired, updatedAt: ctx.now() })
+      .where(eq(users.id, user.id));
+    await finish(tx, row);
+    return 'done';
+  });
+}
+
+/**
+ * delete: idempotent (the adapter counts an unknown user as deleted). Skipped without a call when
+ * the media user is linked to an account again (an admin bound it meanwhile).
+ */
+async function applyDelete(
+  ctx: WorkerContext,
+  deps: RetryWorkerDeps,
+  queued: RetryRow,
+): Promise<Outcome> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await stillPending(tx, queued);
+    if (!row) return 'skipped';
+    const [owner] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.mediaUserId, row.mediaUserId));
+    if (owner) {
+      await finish(tx, row, 'not deleted: the media user is linked to an account again');
+      return 'done';
+    }
+    try {
+      await (await ctx.integrations.mediaServer.get()).deleteUser(row.mediaUserId);
+    } catch (err) {
+      // As for access changes: any failure is one failed retry.
+      return failed(ctx, deps, tx, row, err);
+    }
+    await finish(tx, row);
+    return 'done';
+  });
+}
+
+/** One run: up to `RETRY_BATCH` due rows, oldest due first. */
+export async function runRetryWorker(
+  ctx: WorkerContext,
+  deps: RetryWorkerDeps,
+  run: Pick<JobRunContext, 'signal'>,
+): Promise<JobOutcome> {
+  try {
+    await ctx.integrations.mediaServer.get();
+  } catch (err) {
+    if (err instanceof IntegrationError && err.kind === 'not_configured') {
+      return { status: 'skipped', summary: { reason: 'media server not configured' } };
+    }
+    throw err;
+  }
+  const due = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`select id from media_server_retry_queue
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, id limit ${RETRY_BATCH}`,
+  );
+  const summary = { due: due.length, done: 0, retry: 0, gaveUp: 0, skipped: 0 };
+  for (const { id } of due) {
+    if (run.signal.aborted) break;
+    const [row] = await ctx.db
+      .select()
+      .from(mediaServerRetryQueue)
+      .where(eq(mediaServerRetryQueue.id, id));
+    if (!row || row.status !== 'pending') continue;
+    const outcome =
+      row.operation === 'delete'
+        ? await applyDelete(ctx, deps, row)
+        : await applyAccess(ctx, deps, row);
+    if (outcome === 'gave_up') summary.gaveUp += 1;
+    else summary[outcome] += 1;
+  }
+  return due.length === 0 ? { status: 'skipped', summary } : { summary };
+}
+
+export function retryWorkerJob(ctx: WorkerContext, deps: RetryWorkerDeps): JobDefinition {
+  return {
+    name: RETRY_JOB,
+    description: 'Retries media-server changes that failed (back-off 30 s … 24 h, then gives up)',
+    schedule: RETRY_CRON,
+    run: (run) => runRetryWorker(ctx, deps, run),
+  };
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import {
+  METADATA_PAGE_SIZE,
+  type MetadataResult,
+  type MetadataSearchQuery,
+  type MetadataSearchReply,
+  type TvSeasons,
+} from '@usher/contracts';
+import type { TmdbAdapter } from '../../integrations/tmdb/adapter.js';
+import type { TmdbSearchPage, TmdbSeason, TmdbTv } from '../../integrations/tmdb/types.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext } from '../context.js';
+import { readCache, writeCache } from './queries.js';
+import { isNotFound, upstream } from './upstream.js';
+
+const HOUR_MS = 3_600_000;
+/** Show and season details live 24 h, empty answers 1 h (10-data.md `tmdb_cache`). */
+const DETAILS_TTL_MS = 24 * HOUR_MS;
+const EMPTY_TTL_MS = HOUR_MS;
+
+type Ctx = Pick<ModuleContext, 'db' | 'now' | 'integrations' | 'settings'>;
+
+/**
+ * Reads through `tmdb_cache`: a fresh entry answers without calling TMDB; otherwise the adapter
+ * is called and its normalised answer stored with the lifetime `ttl` picks for it. Adapter
+ * failures stay `IntegrationError`s, so background callers can tell them apart.
+ */
+async function cached<T>(
+  ctx: Ctx,
+  key: string,
+  load: (tmdb: TmdbAdapter) => Promise<T>,
+  ttl: (value: T) => number,
+): Promise<T> {
+  const now = ctx.now();
+  const hit = await readCache<T>(ctx.db, key, now);
+  if (hit !== undefined) return hit;
+  const tmdb = await ctx.integrations.tmdb.get();
+  const value = await load(tmdb);
+  await writeCache(ctx.db, key, value, new Date(now.getTime() + ttl(value)));
+  return value;
+}
+
+async function language(ctx: Ctx): Promise<string> {
+  return ctx.settings.store.getString('TMDB_LANGUAGE');
+}
+
+/** Series details (with seasons and the TVDB id), cached 24 h; `not_found` passes through. */
+export async function cachedTv(ctx: Ctx, tmdbId: number): Promise<TmdbTv> {
+  const key = `tv:${await language(ctx)}:${tmdbId}`;
+  return cached(
+    ctx,
+    key,
+    (tmdb) => tmdb.tv(tmdbId),
+    () => DETAILS_TTL_MS,
+  );
+}
+
+/** One season's episodes, cached 24 h. */
+export async function cachedSeason(ctx: Ctx, tmdbId: number, season: number): Promise<TmdbSeason> {
+  const key = `season:${await language(ctx)}:${tmdbId}:${season}`;
+  return cached(
+    ctx,
+    key,
+    (tmdb) => tmdb.season(tmdbId, season),
+    () => DETAILS_TTL_MS,
+  );
+}
+
+function toResult(item: TmdbSearchPage['results'][number]): MetadataResult {
+  return {
+    tmdbId: item.id,
+    mediaType: item.mediaType,
+    title: item.title,
+    originalTitle: item.originalTitle,
+    year: item.year,
+    overview: item.overview,
+    posterPath: item.posterPath,
+    voteAverage: item.voteAverage,
+  };
+}
+
+/** `GET /metadata/search`: one TMDB result page, persons dropped, cached per query. */
+export async function searchMetadata(
+  ctx: Ctx,
+  query: MetadataSearchQuery,
+): Promise<MetadataSearchReply> {
+  const store = ctx.settings.store;
+  const adult = (await store.get<boolean>('TMDB_INCLUDE_ADULT')) === true ? 1 : 0;
+  const hours = Number(await store.get('METADATA_CACHE_HOURS')) || 6;
+  const text = query.query.trim();
+  const digest = createHash('sha1').update(text.toLowerCase()).digest('hex');
+  const key = `search:${query.type}:${await language(ctx)}:${adult}:${digest}:${query.page}`;
+  const page = await upstream(() =>
+    cached<TmdbSearchPage>(
+      ctx,
+      key,
+      (tmdb) => {
+        if (query.type === 'movie') return tmdb.searchMovie(text, undefined, query.page);
+        if (query.type === 'tv') return tmdb.searchTv(text, undefined, query.page);
+        return tmdb.searchMulti(text, query.page);
+      },
+      (value) => (value.results.length === 0 ? EMPTY_TTL_MS : hours * HOUR_MS),
+    ),
+  );
+  return {
+    data: page.results.map(toResult),
+    total: page.totalResults,
+    page: query.page,
+    pageSize: METADATA_PAGE_SIZE,
+  };
+}
+
+/** `GET /metadata/tv/:tmdbId/seasons`: the series' seasons without specials (season 0). */
+export async function tvSeasons(ctx: Ctx, tmdbId: number): Promise<TvSeasons> {
+  let tv: TmdbTv;
+  try {
+    tv = await upstream(() => cachedTv(ctx, tmdbId), { passNotFound: true });
+  } catch (err) {
+    // TMDB's 404 (status_code 34) is this route's documented 404; other failures propagate.
+    if (isNotFound(err)) throw new AppError('METADATA_NOT_FOUND', 'TMDB knows no such series');
+    throw err;
+  }
+  return {
+    tmdbId: tv.id,
+    name: tv.name,
+    status: tv.status,
+    seasons: tv.seasons
+      .filter((s) => s.seasonNumber > 0)
+      .map((s) => ({
+        seasonNumber: s.seasonNumber,
+        name: s.name,
+        episodeCount: s.episodeCount,
+        airDate: s.airDate,
+      })),
+  };
+}

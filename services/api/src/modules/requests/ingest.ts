@@ -1,0 +1,260 @@
+import type { IngestProgress } from '@usher/contracts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { IntegrationError } from '../../integrations/errors.js';
+import type { MediaServer } from '../../integrations/media-server/port.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { cachedSeason, cachedTv } from '../metadata/service.js';
+import { upstream } from '../metadata/upstream.js';
+import { assertRequestId, episodeCode } from './dto.js';
+import { notifyRequestEvent } from './events.js';
+import { episodeMap, type EpisodeMap } from './library.js';
+import { findRequest } from './queries.js';
+
+/** Today's date (`YYYY-MM-DD`) in the business timezone. */
+export function todayIn(timeZone: string, now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/** Episodes TMDB lists as aired (air date ≤ today) for season N, or every season ≥ 1 for 0. */
+export async function airedEpisodes(
+  ctx: ModuleContext,
+  tmdbId: number,
+  season: number,
+): Promise<EpisodeMap> {
+  const today = todayIn(await ctx.settings.store.getString('SCHEDULE_TIMEZONE'), ctx.now());
+  let seasons = [season];
+  if (season === 0) {
+    const tv = await cachedTv(ctx, tmdbId);
+    seasons = tv.seasons
+      .filter((s) => s.seasonNumber > 0 && s.airDate !== null && s.airDate <= today)
+      .map((s) => s.seasonNumber);
+  }
+  const map: EpisodeMap = new Map();
+  for (const n of seasons) {
+    const aired = (await cachedSeason(ctx, tmdbId, n)).episodes.filter(
+      (e) => e.airDate !== null && e.airDate <= today,
+    );
+    map.set(n, new Set(aired.map((e) => e.episodeNumber)));
+  }
+  return map;
+}
+
+/** have = aired episodes in scope that are on disk; total = aired episodes in scope. */
+export function progressOf(library: EpisodeMap, aired: EpisodeMap, season: number): IngestProgress {
+  let have = 0;
+  let total = 0;
+  for (const [n, episodes] of aired) {
+    if (season > 0 && n !== season) continue;
+    total += episodes.size;
+    for (const e of episodes) if (library.get(n)?.has(e)) have++;
+  }
+  return { have, total, last: lastOf(library, season) };
+}
+
+function lastOf(library: EpisodeMap, season: number): string | null {
+  let best: [number, number] | null = null;
+  for (const [n, episodes] of library) {
+    if (season > 0 && n !== season) continue;
+    for (const e of episodes) {
+      if (!best || n > best[0] || (n === best[0] && e > best[1])) best = [n, e];
+    }
+  }
+  return best ? episodeCode(best[0], best[1]) : null;
+}
+
+export const isComplete = (p: IngestProgress) => p.total > 0 && p.have >= p.total;
+
+/**
+ * Measures a TV request against the library and TMDB. `seriesItemId` skips the lookup by TMDB
+ * id when the caller already knows the series item (webhook).
+ */
+export async function measureSeries(
+  ctx: ModuleContext,
+  server: MediaServer,
+  row: Pick<MediaRequestRow, 'tmdbId' | 'season' | 'name'>,
+  seriesItemId?: string,
+): Promise<IngestProgress> {
+  const seriesId =
+    seriesItemId ?? (await server.findByTmdbId(row.tmdbId, 'Series', row.name))?.id ?? null;
+  const library: EpisodeMap = seriesId ? episodeMap(await server.episodes(seriesId)) : new Map();
+  const aired = await airedEpisodes(ctx, row.tmdbId, row.season);
+  return progressOf(library, aired, row.season);
+}
+
+export interface IngestActor {
+  actor: AuditActor;
+  meta: Partial<RequestMeta>;
+}
+
+/**
+ * APPROVED → INGESTED, atomically (a request ingested meanwhile is left alone), with its audit
+ * row; the `ingested` event follows the commit. Returns whether this call made the change.
+ */
+export async function markIngested(
+  ctx: ModuleContext,
+  row: MediaRequestRow,
+  progress: IngestProgress | null,
+  by: IngestActor,
+): Promise<boolean> {
+  const now = ctx.now();
+  const changed = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(mediaRequests)
+      .set({
+        status: 'INGESTED',
+        ingestedAt: now,
+        ingestProgress: progress ?? row.ingestProgress,
+        updatedAt: now,
+      })
+      .where(and(eq(mediaRequests.id, row.id), eq(mediaRequests.status, 'APPROVED')))
+      .returning({ id: mediaRequests.id });
+    if (!updated) return false;
+    await recordAudit(tx, {
+      actor: by.actor,
+      action: 'request.ingest',
+      target: { type: 'media_request', id: row.id },
+      details: { from: 'APPROVED', to: 'INGESTED', progress },
+      ip: by.meta.ip ?? null,
+      requestId: by.meta.requestId ?? null,
+    });
+    return true;
+  });
+  if (changed) notifyRequestEvent(ctx, row.id, { event: 'ingested' }, by.meta.requestId);
+  return changed;
+}
+
+async function storeProgress(ctx: ModuleContext, id: string, progress: IngestProgress) {
+  await ctx.db
+    .update(mediaRequests)
+    .set({ ingestProgress: progress, updatedAt: ctx.now() })
+    .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'APPROVED')));
+}
+
+/** Stores the progress and ingests when complete; whether anything changed. */
+export async function applySeriesProgress(
+  ctx: ModuleContext,
+  row: MediaRequestRow,
+  progress: IngestProgress,
+  by: IngestActor,
+): Promise<boolean> {
+  if (isComplete(progress)) return markIngested(ctx, row, progress, by);
+  const before = row.ingestProgress;
+  if (
+    before?.have === progress.have &&
+    before.total === progress.total &&
+    before.last === progress.last
+  ) {
+    return false;
+  }
+  await storeProgress(ctx, row.id, progress);
+  return true;
+}
+
+/** `POST /admin/media-requests/:id/verify-ingest`: check the library now. */
+export async function verifyIngest(
+  ctx: ModuleContext,
+  id: string,
+  by: IngestActor,
+): Promise<{ row: MediaRequestRow; progress: IngestProgress | null }> {
+  assertRequestId(id);
+  const row = await findRequest(ctx.db, id);
+  if (!row) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
+  if (row.status !== 'APPROVED') {
+    throw new AppError('REQUEST_STATE_CHANGED', `The request is ${row.status}, not APPROVED`, {
+      details: { status: row.status },
+    });
+  }
+  const server = await upstream(() => ctx.integrations.mediaServer.get());
+  if (row.type === 'MOVIE') {
+    const movie = await upstream(() => server.findByTmdbId(row.tmdbId, 'Movie', row.name));
+    if (!movie) {
+      throw new AppError('NOT_IN_LIBRARY', 'The movie is not in the library yet', {
+        details: { progress: null },
+      });
+    }
+    await markIngested(ctx, row, null, by);
+    return { row: (await findRequest(ctx.db, id)) ?? row, progress: null };
+  }
+  const progress = await upstream(() => measureSeries(ctx, server, row));
+  await applySeriesProgress(ctx, row, progress, by);
+  if (!isComplete(progress)) {
+    throw new AppError(
+      'NOT_IN_LIBRARY',
+      `${progress.have} of ${progress.total} aired episodes are in the library`,
+      { details: { progress } },
+    );
+  }
+  return { row: (await findRequest(ctx.db, id)) ?? row, progress };
+}
+
+/** The webhook's movie step: APPROVED MOVIE requests of `tmdbId` → INGESTED. */
+export async function ingestMovie(
+  ctx: ModuleContext,
+  tmdbId: number,
+  by: IngestActor,
+): Promise<number> {
+  const rows = await approvedFor(ctx, 'MOVIE', tmdbId, [0]);
+  let matched = 0;
+  for (const row of rows) if (await markIngested(ctx, row, null, by)) matched++;
+  return matched;
+}
+
+/**
+ * The webhook's episode step: recompute the progress of APPROVED TV requests of the show for
+ * season S and for the whole series (counts are recomputed, so a repeated event changes
+ * nothing). When TMDB is unavailable only `last` moves (50-integrations.md §2.3).
+ */
+export async function ingestEpisode(
+  ctx: ModuleContext,
+  server: MediaServer,
+  event: { showTmdbId: number; seriesItemId: string; season: number; last: string },
+  by: IngestActor,
+): Promise<number> {
+  const rows = await approvedFor(ctx, 'TV', event.showTmdbId, [event.season, 0]);
+  let matched = 0;
+  for (const row of rows) {
+    let progress: IngestProgress;
+    try {
+      progress = await measureSeries(ctx, server, row, event.seriesItemId);
+    } catch (err) {
+      // TMDB (or the episode list) unavailable: keep the counts, record the episode seen.
+      if (!(err instanceof IntegrationError)) throw err;
+      ctx.logger.warn({ err: err.message, requestId: row.id }, 'ingest progress not measurable');
+      const before = row.ingestProgress ?? { have: 0, total: 0, last: null };
+      progress = { ...before, last: event.last };
+      if (before.last === event.last) continue;
+      await storeProgress(ctx, row.id, progress);
+      matched++;
+      continue;
+    }
+    if (await applySeriesProgress(ctx, row, progress, by)) matched++;
+  }
+  return matched;
+}
+
+async function approvedFor(
+  ctx: ModuleContext,
+  type: 'MOVIE' | 'TV',
+  tmdbId: number,
+  seasons: number[],
+): Promise<MediaRequestRow[]> {
+  return ctx.db
+    .select()
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.type, type),
+        eq(mediaRequests.tmdbId, tmdbId),
+        inArray(mediaRequests.season, seasons),
+        eq(mediaRequests.status, 'APPROVED'),
+      ),
+    );
+}

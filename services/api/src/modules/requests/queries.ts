@@ -1,0 +1,168 @@
+import {
+  and,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.js';
+import {
+  mediaRequests,
+  requestAdminMessages,
+  users,
+  type MediaRequestRow,
+} from '../../db/schema/index.js';
+import type { RequestView } from './dto.js';
+
+const reviewers = alias(users, 'reviewer');
+
+/** Requests with their reviewer's username, newest first, one page. */
+export async function listRequests(
+  db: Database,
+  filter: {
+    userId?: string;
+    status?: string;
+    type?: string;
+    search?: string;
+    hasAutomationError?: boolean;
+    page: number;
+    pageSize: number;
+  },
+): Promise<{ views: RequestView[]; total: number }> {
+  const where: SQL[] = [];
+  if (filter.userId) where.push(eq(mediaRequests.userId, filter.userId));
+  if (filter.status) where.push(eq(mediaRequests.status, filter.status));
+  if (filter.type) where.push(eq(mediaRequests.type, filter.type));
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(ilike(mediaRequests.name, pattern));
+  }
+  if (filter.hasAutomationError === true) where.push(isNotNull(mediaRequests.automationError));
+  if (filter.hasAutomationError === false) where.push(isNull(mediaRequests.automationError));
+  const condition = where.length ? and(...where) : undefined;
+  const rows = await db
+    .select({ row: mediaRequests, reviewerName: reviewers.username })
+    .from(mediaRequests)
+    .leftJoin(reviewers, eq(reviewers.id, mediaRequests.reviewedBy))
+    .where(condition)
+    .orderBy(desc(mediaRequests.createdAt), desc(mediaRequests.id))
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize);
+  const [total] = await db.select({ n: count() }).from(mediaRequests).where(condition);
+  return { views: rows, total: total?.n ?? 0 };
+}
+
+/** One request with its reviewer's username, or undefined. */
+export async function findRequestView(db: Database, id: string): Promise<RequestView | undefined> {
+  const [view] = await db
+    .select({ row: mediaRequests, reviewerName: reviewers.username })
+    .from(mediaRequests)
+    .leftJoin(reviewers, eq(reviewers.id, mediaRequests.reviewedBy))
+    .where(eq(mediaRequests.id, id));
+  return view;
+}
+
+export async function findRequest(db: Database, id: string): Promise<MediaRequestRow | undefined> {
+  const [row] = await db.select().from(mediaRequests).where(eq(mediaRequests.id, id));
+  return row;
+}
+
+/**
+ * The active request that blocks a new one for (type, tmdbId, season): the same key, or — for a
+ * single season — an active whole-series request (10-data.md §10).
+ */
+export async function findBlockingRequest(
+  db: Database,
+  key: { type: string; tmdbId: number; season: number },
+): Promise<MediaRequestRow | undefined> {
+  const seasons = key.type === 'TV' && key.season > 0 ? [key.season, 0] : [key.season];
+  const [row] = await db
+    .select()
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.type, key.type),
+        eq(mediaRequests.tmdbId, key.tmdbId),
+        inArray(mediaRequests.season, seasons),
+        inArray(mediaRequests.status, ['PENDING', 'APPROVED', 'INGESTED']),
+      ),
+    )
+    // The exact key first, so the reply names the request the member asked about.
+    .orderBy(sql`case when ${mediaRequests.season} = ${key.season} then 0 else 1 end`)
+    .limit(1);
+  return row;
+}
+
+/** Serialises creations for one title (every season) until the transaction ends. */
+export async function lockTitle(db: Database, type: string, tmdbId: number): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`media-request:${type}:${tmdbId}`}))`,
+  );
+}
+
+export async function countPending(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(mediaRequests)
+    .where(and(eq(mediaRequests.userId, userId), eq(mediaRequests.status, 'PENDING')));
+  return row?.n ?? 0;
+}
+
+/** The member's automatic quota approvals since `since` (start of the business day). */
+export async function countQuotaApprovals(
+  db: Database,
+  userId: string,
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.userId, userId),
+        eq(mediaRequests.reviewSource, 'auto_quota'),
+        sql`${mediaRequests.reviewedAt} >= ${since.toISOString()}`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** Whether a newer request already resubmits `id` (only the newest of a chain may resubmit). */
+export async function hasResubmission(db: Database, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: mediaRequests.id })
+    .from(mediaRequests)
+    .where(eq(mediaRequests.retryFromId, id))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The approval copies the bot can still edit (a message id, not deleted). */
+export async function editableAdminMessages(db: Database, requestId: string) {
+  const rows = await db
+    .select({
+      chatId: requestAdminMessages.chatId,
+      messageId: requestAdminMessages.messageId,
+      hasPhoto: requestAdminMessages.hasPhoto,
+    })
+    .from(requestAdminMessages)
+    .where(
+      and(
+        eq(requestAdminMessages.requestId, requestId),
+        isNotNull(requestAdminMessages.messageId),
+        or(
+          eq(requestAdminMessages.deliveryStatus, 'sent'),
+          eq(requestAdminMessages.deliveryStatus, 'edit_failed'),
+        ),
+      ),
+    )
+    .orderBy(requestAdminMessages.createdAt);
+  return rows.map((r) => ({ chatId: r.chatId, messageId: r.messageId!, hasPhoto: r.hasPhoto }));
+}

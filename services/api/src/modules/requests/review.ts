@@ -1,0 +1,201 @@
+import { and, eq } from 'drizzle-orm';
+import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { botPendingActions, mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { dispatchAfterApproval } from './dispatch.js';
+import { notifyRequestEvent } from './events.js';
+import { assertRequestId } from './dto.js';
+import { findRequest } from './queries.js';
+
+/** Who decides: an admin on the web, or an approver pressing a bot button. */
+export interface Reviewer {
+  via: 'web' | 'messenger';
+  /** The Usher account of the reviewer (the admin, or the one bound to the Telegram id). */
+  userId: string | null;
+  messengerId: number | null;
+  actor: AuditActor;
+  meta: RequestMeta;
+}
+
+export interface ReviewResult {
+  row: MediaRequestRow;
+  /** False when the request was no longer PENDING; `row` then shows its current state. */
+  changed: boolean;
+}
+
+export async function mustFind(ctx: ModuleContext, id: string): Promise<MediaRequestRow> {
+  assertRequestId(id);
+  const row = await findRequest(ctx.db, id);
+  if (!row) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
+  return row;
+}
+
+export function stateChanged(row: MediaRequestRow): AppError {
+  return new AppError('REQUEST_STATE_CHANGED', `The request is already ${row.status}`, {
+    details: { status: row.status },
+  });
+}
+
+/**
+ * PENDING → APPROVED with `UPDATE … WHERE status='PENDING'` (10-data.md §10), so of two
+ * reviewers exactly one wins. After commit: the `approved` event and the automation hand-off.
+ */
+export async function approveRequest(
+  ctx: ModuleContext,
+  id: string,
+  reviewer: Reviewer,
+): Promise<ReviewResult> {
+  assertRequestId(id);
+  const now = ctx.now();
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(mediaRequests)
+      .set({
+        status: 'APPROVED',
+        reviewSource: 'manual',
+        reviewedAt: now,
+        reviewedBy: reviewer.userId,
+        reviewedVia: reviewer.via,
+        reviewerMessengerId: reviewer.messengerId,
+        updatedAt: now,
+      })
+      .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
+      .returning();
+    if (!row) return undefined;
+    await recordAudit(tx, {
+      actor: reviewer.actor,
+      action: 'request.approve',
+      target: { type: 'media_request', id },
+      details: { from: 'PENDING', to: 'APPROVED', via: reviewer.via },
+      ip: reviewer.meta.ip,
+      requestId: reviewer.meta.requestId,
+    });
+    return row;
+  });
+  if (!updated) return { row: await mustFind(ctx, id), changed: false };
+  notifyRequestEvent(ctx, id, { event: 'approved' }, reviewer.meta.requestId);
+  dispatchAfterApproval(ctx, id);
+  return { row: updated, changed: true };
+}
+
+/**
+ * PENDING → REJECTED with the same atomic guard. A bot reject names its `reject_reason` pending
+ * action, which is consumed in the same transaction whatever the outcome.
+ */
+export async function rejectRequest(
+  ctx: ModuleContext,
+  id: string,
+  reason: string,
+  reviewer: Reviewer,
+  pendingActionId?: string,
+): Promise<ReviewResult> {
+  assertRequestId(id);
+  const now = ctx.now();
+  const updated = await ctx.db.transaction(async (tx) => {
+    if (pendingActionId) {
+      await tx
+        .delete(botPendingActions)
+        .where(
+          and(
+            eq(botPendingActions.id, pendingActionId),
+            eq(botPendingActions.kind, 'reject_reason'),
+          ),
+        );
+    }
+    const [row] = await tx
+      .update(mediaRequests)
+      .set({
+        status: 'REJECTED',
+        rejectReason: reason,
+        reviewSource: 'manual',
+        reviewedAt: now,
+        reviewedBy: reviewer.userId,
+        reviewedVia: reviewer.via,
+        reviewerMessengerId: reviewer.messengerId,
+        updatedAt: now,
+      })
+      .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
+      .returning();
+    if (!row) return undefined;
+    await recordAudit(tx, {
+      actor: reviewer.actor,
+      action: 'request.reject',
+      target: { type: 'media_request', id },
+      details: { from: 'PENDING', to: 'REJECTED', via: reviewer.via, reason },
+      ip: reviewer.meta.ip,
+      requestId: reviewer.meta.requestId,
+    });
+    return row;
+  });
+  if (!updated) return { row: await mustFind(ctx, id), changed: false };
+  notifyRequestEvent(ctx, id, { event: 'rejected' }, reviewer.meta.requestId);
+  return { row: updated, changed: true };
+}
+
+/** `DELETE /media-requests/:id`: the owner withdraws a request still waiting for review. */
+export async function cancelRequest(
+  ctx: ModuleContext,
+  id: string,
+  userId: string,
+  actor: AuditActor,
+  meta: RequestMeta,
+): Promise<void> {
+  assertRequestId(id);
+  await ctx.db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(mediaRequests)
+      .where(
+        and(
+          eq(mediaRequests.id, id),
+          eq(mediaRequests.userId, userId),
+          eq(mediaRequests.status, 'PENDING'),
+        ),
+      )
+      .returning();
+    if (!gone) {
+      const row = await findRequest(tx, id);
+      if (!row || row.userId !== userId) {
+        throw new AppError('REQUEST_NOT_FOUND', 'No such request');
+      }
+      throw stateChanged(row);
+    }
+    await recordAudit(tx, {
+      actor,
+      action: 'request.cancel',
+      target: { type: 'media_request', id },
+      details: { type: gone.type, tmdbId: gone.tmdbId, season: gone.season, name: gone.name },
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+  });
+}
+
+/** `DELETE /admin/media-requests/:id`: any status. */
+export async function deleteRequest(
+  ctx: ModuleContext,
+  id: string,
+  actor: AuditActor,
+  meta: RequestMeta,
+): Promise<void> {
+  assertRequestId(id);
+  await ctx.db.transaction(async (tx) => {
+    const [gone] = await tx.delete(mediaRequests).where(eq(mediaRequests.id, id)).returning();
+    if (!gone) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
+    await recordAudit(tx, {
+      actor,
+      action: 'request.delete',
+      target: { type: 'media_request', id },
+      details: {
+        type: gone.type,
+        tmdbId: gone.tmdbId,
+        season: gone.season,
+        name: gone.name,
+        status: gone.status,
+        requester: gone.requesterName,
+      },
+      ip: meta.ip,
+      requestId: meta.requestId,
+    });
+  });
+}

@@ -1,0 +1,73 @@
+import type { SettingGroup, SettingsTestReply, SettingsTestRequest } from '@usher/contracts';
+import type { Logger } from 'pino';
+import type { Config } from '../../../config/env.js';
+import { AppError } from '../../../http/errors.js';
+import { redact } from '../../../integrations/errors.js';
+import type { IntegrationMetrics } from '../../../integrations/http/client.js';
+import type { SettingsStore } from '../../../settings/store.js';
+import { testAutomation } from './automation.js';
+import type { GroupTest } from './check.js';
+import { draftSettings, groupSecrets } from './draft.js';
+import { testEmail } from './email.js';
+import { testMediaServer } from './media-server.js';
+import { testMessenger } from './messenger.js';
+import { testMetadata } from './metadata.js';
+import { testPayment } from './payment.js';
+import { testSchedule } from './schedule.js';
+
+/** Every group's bound per check except the media server's own (30-settings.md §6). */
+export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
+
+const TESTS: Partial<Record<SettingGroup, GroupTest>> = {
+  media_server: testMediaServer,
+  metadata: testMetadata,
+  automation: testAutomation,
+  email: testEmail,
+  payment: testPayment,
+  messenger: testMessenger,
+  schedule: testSchedule,
+};
+
+export interface ConnectionTestDeps {
+  store: SettingsStore;
+  config: Config;
+  metrics?: IntegrationMetrics;
+  logger?: Logger;
+  now: () => Date;
+}
+
+/**
+ * `POST /admin/settings/:group/test`: validates the draft like a PUT, overlays it on the stored
+ * values (nothing is saved) and runs the group's checks. Failures are data in the reply.
+ */
+export async function testSettingsGroup(
+  deps: ConnectionTestDeps,
+  group: string,
+  request: SettingsTestRequest,
+): Promise<SettingsTestReply> {
+  const test = Object.hasOwn(TESTS, group) ? TESTS[group as SettingGroup] : undefined;
+  if (!test) {
+    throw new AppError(
+      'SETTING_TEST_UNSUPPORTED',
+      `The settings group ${group.slice(0, 40)} has no connection test`,
+    );
+  }
+  const settings = draftSettings(deps.store, group, request.values);
+  const timeoutMs =
+    group === 'media_server'
+      ? Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')) * 1000
+      : DEFAULT_TEST_TIMEOUT_MS;
+  const checks = await test({
+    settings,
+    deps: { metrics: deps.metrics, logger: deps.logger },
+    config: deps.config,
+    env: deps.store.env,
+    timeoutMs,
+    now: deps.now,
+    to: request.to,
+  });
+  // Adapters never put secrets in messages; this is the last line of defence.
+  const secrets = await groupSecrets(settings, group);
+  const scrubbed = checks.map((c) => ({ ...c, message: redact(c.message, secrets) }));
+  return { ok: scrubbed.every((c) => c.status !== 'fail'), checks: scrubbed };
+}

@@ -1,0 +1,61 @@
+import type { SettingCheck } from '@usher/contracts';
+import type { SettingsReader } from '../../../integrations/common.js';
+import { IntegrationError } from '../../../integrations/errors.js';
+import { createMediaServer } from '../../../integrations/media-server/factory.js';
+import type { MediaServerConfig } from '../../../integrations/media-server/factory.js';
+import { testMediaServerConnection } from '../../../integrations/media-server/probe.js';
+import type { GroupTest } from './check.js';
+
+/**
+ * The whole media-server test may take a few of its calls: the server check (with its one GET
+ * retry), libraries, and the playback query at three times the timeout. Past this bound it
+ * answers rather than leave the admin waiting.
+ */
+const CALLS_BOUND = 8;
+
+async function mediaServerConfig(settings: SettingsReader): Promise<MediaServerConfig> {
+  return {
+    kind: (await settings.getString('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby',
+    url: await settings.getString('MEDIA_SERVER_URL'),
+    apiKey: await settings.getString('MEDIA_SERVER_API_KEY'),
+    timeoutSeconds: Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')),
+    timeZone:
+      (await settings.getString('MEDIA_SERVER_TIMEZONE')) ||
+      (await settings.getString('SCHEDULE_TIMEZONE')),
+  };
+}
+
+const serverFailure = (message: string, latencyMs = 0): SettingCheck[] => [
+  { target: 'server', status: 'fail', message, latencyMs },
+];
+
+/** `server`, `libraries`, `playback_reporting`, `webhook` (30-settings.md §6), from the adapter. */
+export const testMediaServer: GroupTest = async (ctx) => {
+  const config = await mediaServerConfig(ctx.settings);
+  let adapter;
+  try {
+    adapter = createMediaServer(config, ctx.deps);
+  } catch (err) {
+    // Missing URL or key is reported as the server check's result, like any other failure.
+    if (!(err instanceof IntegrationError)) throw err;
+    return serverFailure(err.message);
+  }
+  const input = {
+    memberLibraryIds: (await ctx.settings.get<string[]>('MEMBER_LIBRARY_IDS')) ?? [],
+    rankingLibraryIds: (await ctx.settings.get<string[]>('RANKING_LIBRARY_IDS')) ?? [],
+    webhookTokenPresent: (await ctx.settings.getString('MEDIA_SERVER_WEBHOOK_TOKEN')) !== '',
+  };
+  const boundMs = ctx.timeoutMs * CALLS_BOUND;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<SettingCheck[]>((resolve) => {
+    timer = setTimeout(
+      () => resolve(serverFailure(`No answer within ${boundMs / 1000} s`, boundMs)),
+      boundMs,
+    );
+  });
+  try {
+    return await Promise.race([testMediaServerConnection(adapter, input), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+};

@@ -1,0 +1,83 @@
+import type { SettingCheck } from '@usher/contracts';
+import { Cron } from 'croner';
+import type { SettingsReader } from '../../../integrations/common.js';
+import { fail, ok, runCheck, warn, type CheckResult, type GroupTest } from './check.js';
+
+/** Every editable cron key (30-settings.md §4.8). */
+export const CRON_KEYS = [
+  'EXPIRY_CHECK_CRON',
+  'CALENDAR_SYNC_CRON',
+  'RANKING_DAILY_CRON',
+  'RANKING_WEEKLY_CRON',
+  'CLEANUP_CRON',
+] as const;
+const RANKING_KEYS = new Set(['RANKING_DAILY_CRON', 'RANKING_WEEKLY_CRON']);
+const PREVIEW_RUNS = 3;
+
+/** `2025-03-01 20:00 Sat` in `timeZone`. */
+function formatIn(timeZone: string, at: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.weekday}`;
+}
+
+/** The next fire times of one expression; an unparsable one fails. */
+export function previewCron(
+  key: string,
+  expression: string,
+  timeZone: string,
+  from: Date,
+  note = '',
+): CheckResult {
+  let runs: Date[];
+  try {
+    runs = new Cron(expression, { timezone: timeZone, paused: true }).nextRuns(PREVIEW_RUNS, from);
+  } catch (err) {
+    // croner reports an unparsable pattern or zone only by throwing.
+    return fail(`${key}: cannot parse "${expression}" (${(err as Error).message})`);
+  }
+  if (runs.length === 0) return warn(`${key} "${expression}" never fires`);
+  const times = runs.map((at) => formatIn(timeZone, at)).join(', ');
+  return ok(`${key} "${expression}": ${times} (${timeZone})${note}`);
+}
+
+async function previews(settings: SettingsReader, now: Date, timeoutMs: number) {
+  const timeZone = (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC';
+  const rankings = (await settings.get<boolean>('RANKING_ENABLED')) === true;
+  const checks: SettingCheck[] = [];
+  for (const key of CRON_KEYS) {
+    const expression = await settings.getString(key);
+    const note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
+    checks.push(
+      await runCheck('preview', timeoutMs, async () =>
+        previewCron(key, expression, timeZone, now, note),
+      ),
+    );
+  }
+  return checks;
+}
+
+/** `preview`: the next 3 fire times of each cron key in `SCHEDULE_TIMEZONE` (30-settings §6). */
+export const testSchedule: GroupTest = async (ctx) => {
+  const checks = await previews(ctx.settings, ctx.now(), ctx.timeoutMs);
+  if ((await ctx.settings.get<boolean>('JOBS_ENABLED')) === false) {
+    checks.unshift(
+      await runCheck('preview', ctx.timeoutMs, async () =>
+        warn('JOBS_ENABLED is off: no timer fires (manual runs still work)'),
+      ),
+    );
+  }
+  return checks;
+};

@@ -1,0 +1,100 @@
+// `POST /admin/users` (20-api.md §6, §8.1 without codes and bot event): the local account and,
+// for members, the media-server account are created all or nothing.
+import type { AdminUser, CreateAdminUserRequest } from '@usher/contracts';
+import { sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit } from '../../audit/audit.js';
+import { generatePassword, hashPassword } from '../../auth/passwords.js';
+import { users } from '../../db/schema/index.js';
+import type { AuthContext } from '../../http/context.js';
+import { AppError } from '../../http/errors.js';
+import {
+  assertUsernameAvailable,
+  compensate,
+  isUsernameTakenLocally,
+  provisionMediaUser,
+  usernameTaken,
+} from '../accounts/provision.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { toAdminUser } from './dto.js';
+import { adminActor, isUniqueViolation } from './service.js';
+
+const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email');
+
+export async function createUser(
+  ctx: ModuleContext,
+  input: CreateAdminUserRequest,
+  caller: { auth: AuthContext; meta: RequestMeta },
+): Promise<{ user: AdminUser; generatedPassword?: string }> {
+  const now = ctx.now();
+  const isMember = input.role === 'user';
+  const wantsMedia = isMember && input.createMediaUser !== false;
+  const expiresAt = isMember && input.expiresAt ? new Date(input.expiresAt) : null;
+  const accessOff = isMember && input.mediaAccessDisabled === true;
+  const password = input.password ?? generatePassword();
+
+  // §8.1 step 2: nothing is written until the name and the address are known to be free.
+  if (wantsMedia) await assertUsernameAvailable(ctx, input.username);
+  else if (await isUsernameTakenLocally(ctx.db, input.username)) throw usernameTaken();
+  if (input.email) {
+    const taken = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`${users.email} = ${input.email}`);
+    if (taken.length > 0) throw emailTaken();
+  }
+
+  const disabled = (expiresAt !== null && expiresAt.getTime() <= now.getTime()) || accessOff;
+  const media = wantsMedia
+    ? await provisionMediaUser(ctx, { username: input.username, password, disabled })
+    : null;
+  const passwordHash = await hashPassword(password);
+  try {
+    const row = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          id: uuidv7(),
+          username: input.username,
+          email: input.email ?? null,
+          passwordHash,
+          role: input.role,
+          // A generated password was seen by the admin only: the owner picks their own.
+          mustChangePassword: input.password === undefined,
+          expiresAt,
+          mediaUserId: media?.mediaUserId ?? null,
+          mediaDisabled: media?.disabled ?? false,
+          mediaAccessDisabled: accessOff,
+          registeredVia: 'admin',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await recordAudit(tx, {
+        actor: adminActor(caller.auth),
+        action: 'user.create',
+        target: { type: 'user', id: created!.id },
+        details: {
+          username: created!.username,
+          role: created!.role,
+          expiresAt: expiresAt?.toISOString() ?? null,
+          mediaUserId: created!.mediaUserId,
+          mediaAccessDisabled: accessOff,
+          generatedPassword: input.password === undefined,
+        },
+        ...caller.meta,
+      });
+      return created!;
+    });
+    return {
+      user: toAdminUser(row, now),
+      ...(input.password === undefined ? { generatedPassword: password } : {}),
+    };
+  } catch (err) {
+    // §8.1 step 6: the local insert failed after the media user exists — remove it again.
+    if (media) await compensate(ctx, media.mediaUserId);
+    if (isUniqueViolation(err, 'users_username_lower_uq')) throw usernameTaken();
+    if (isUniqueViolation(err, 'users_email_uq')) throw emailTaken();
+    throw err;
+  }
+}

@@ -1,0 +1,149 @@
+import type { AdminUserListQuery, MediaState } from '@usher/contracts';
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { users, type UserRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+import { AppError } from '../../http/errors.js';
+import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+
+type Reader = Pick<Database, 'select' | 'execute'>;
+
+export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
+
+/** A malformed or unknown id is simply not found (20-api.md §1.1). */
+export async function findUser(db: Reader, id: string): Promise<UserRow> {
+  if (!z.uuid().safeParse(id).success) throw userNotFound();
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  if (!row) throw userNotFound();
+  return row;
+}
+
+/** Locks the user row for the rest of the transaction. */
+export async function lockUser(db: Reader, id: string): Promise<UserRow> {
+  if (!z.uuid().safeParse(id).success) throw userNotFound();
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+  if (!row) throw userNotFound();
+  return row;
+}
+
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The derived media state (users/dto.ts `mediaState`) as a SQL condition. */
+function mediaStateFilter(state: MediaState, now: Date): SQL {
+  const at = now.toISOString();
+  const expired = sql`(${users.expiresAt} is not null and ${users.expiresAt} <= ${at})`;
+  const linked = sql`${users.mediaUserId} is not null`;
+  switch (state) {
+    case 'unlinked':
+      return sql`${users.mediaUserId} is null`;
+    case 'disabled_by_admin':
+      return sql`${linked} and ${users.role} = 'user' and ${users.mediaAccessDisabled}`;
+    case 'disabled_expired':
+      return sql`${linked} and ${users.role} = 'user' and not ${users.mediaAccessDisabled}
+        and ${expired}`;
+    case 'enabled':
+      return sql`${linked} and (${users.role} = 'admin'
+        or (not ${users.mediaAccessDisabled} and not ${expired}))`;
+  }
+}
+
+const SORT_COLUMNS = {
+  createdAt: users.createdAt,
+  expiresAt: users.expiresAt,
+  username: sql`lower(${users.username})`,
+  lastLoginAt: users.lastLoginAt,
+} as const;
+
+/** `GET /admin/users`: filters, sort (nulls last either way, ties by id) and one page. */
+export async function listUsers(
+  db: Reader,
+  query: AdminUserListQuery,
+  now: Date,
+  timeZone: string,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const at = now.toISOString();
+  const filters: SQL[] = [];
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    filters.push(or(ilike(users.username, pattern), ilike(users.email, pattern))!);
+  }
+  if (query.role) filters.push(eq(users.role, query.role));
+  if (query.isActive !== undefined) filters.push(eq(users.isActive, query.isActive));
+  if (query.status === 'never') filters.push(sql`${users.expiresAt} is null`);
+  if (query.status === 'active') filters.push(sql`${users.expiresAt} > ${at}`);
+  if (query.status === 'expired') filters.push(sql`${users.expiresAt} <= ${at}`);
+  if (query.mediaState) filters.push(mediaStateFilter(query.mediaState, now));
+  if (query.expiresBefore) {
+    const v = query.expiresBefore;
+    const bound = isDay(v) ? startOfZonedDay(nextDay(v), timeZone) : new Date(v);
+    filters.push(sql`${users.expiresAt} < ${bound.toISOString()}`);
+  }
+  if (query.expiresAfter) {
+    const v = query.expiresAfter;
+    const bound = isDay(v) ? startOfZonedDay(v, timeZone) : new Date(v);
+    filters.push(
+      isDay(v)
+        ? sql`${users.expiresAt} >= ${bound.toISOString()}`
+        : sql`${users.expiresAt} > ${bound.toISOString()}`,
+    );
+  }
+  const where = filters.length ? and(...filters) : undefined;
+  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const column = SORT_COLUMNS[query.sort];
+  const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(
+      sql`${column} ${direction} nulls last`,
+      query.order === 'asc' ? asc(users.id) : desc(users.id),
+    )
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Whether a table exists yet (payments and media requests arrive with later capabilities). */
+export async function tableExists(db: Reader, name: string): Promise<boolean> {
+  const [row] = await queryRows<{ t: string | null }>(
+    db,
+    sql`select to_regclass(${`public.${name}`})::text as t`,
+  );
+  return Boolean(row?.t);
+}
+
+/** The counts on the admin detail page; tables not created yet count 0. */
+export async function userCounts(
+  db: Reader,
+  userId: string,
+): Promise<{ redemptions: number; payments: number; activeRequests: number }> {
+  const countIn = async (table: string, extra: SQL = sql``) => {
+    if (!(await tableExists(db, table))) return 0;
+    const [row] = await queryRows<{ n: number | string }>(
+      db,
+      sql`select count(*) as n from ${sql.identifier(table)} where user_id = ${userId} ${extra}`,
+    );
+    return Number(row?.n ?? 0);
+  };
+  return {
+    redemptions: await countIn('redemptions'),
+    payments: await countIn('payments'),
+    // "Active" as 10-data.md §4 uses the word: every status but REJECTED.
+    activeRequests: await countIn(
+      'media_requests',
+      sql`and status in ('PENDING', 'APPROVED', 'INGESTED')`,
+    ),
+  };
+}
+
+/** Active administrators other than `exceptId` (the LAST_ADMIN rule). */
+export async function otherActiveAdmins(db: Reader, exceptId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.isActive, true), sql`${users.id} <> ${exceptId}`));
+  return row?.n ?? 0;
+}

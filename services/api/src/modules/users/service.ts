@@ -1,0 +1,357 @@
+// Admin actions on accounts (20-api.md §6 "Users"). Each checks the rules, writes its change and
+// its audit row in one transaction, and runs media access sync (§8.2) after the commit.
+import type {
+  AdminUser,
+  AdminUserDetail,
+  MediaSyncOutcome,
+  UpdateAdminUserRequest,
+} from '@usher/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { recordAudit } from '../../audit/audit.js';
+import { generatePassword, hashPassword } from '../../auth/passwords.js';
+import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
+import type { AuthContext } from '../../http/context.js';
+import { AppError } from '../../http/errors.js';
+import type { ModuleContext, RequestMeta } from '../context.js';
+import { lockForRenewal, writeExtension, type Tx } from '../membership/renewal.js';
+import { toAdminUser } from './dto.js';
+import { assertManagedMedia, forceMediaSync, viaMediaServer } from './media.js';
+import { findUser, lockUser, otherActiveAdmins, tableExists, userCounts } from './queries.js';
+
+export const adminActor = (auth: AuthContext) => ({
+  type: 'admin' as const,
+  id: auth.userId,
+  label: auth.username,
+});
+
+interface Caller {
+  auth: AuthContext;
+  meta: RequestMeta;
+}
+
+const audit = (
+  tx: Tx,
+  { auth, meta }: Caller,
+  action: string,
+  userId: string,
+  details: Record<string, unknown>,
+) =>
+  recordAudit(tx, {
+    actor: adminActor(auth),
+    action,
+    target: { type: 'user', id: userId },
+    details,
+    ...meta,
+  });
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** Postgres unique violation (23505), as either driver reports it, for one index. */
+export function isUniqueViolation(err: unknown, index: string): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint, message } = e as {
+      code?: string;
+      constraint?: string;
+      message?: string;
+    };
+    if (code === '23505' && (constraint === index || message?.includes(index))) return true;
+  }
+  return false;
+}
+
+const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email');
+
+/** Serialises the LAST_ADMIN checks, so two admins cannot demote each other at once. */
+async function lockAdminSet(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('usher:admins'))`);
+}
+
+async function assertNotLastAdmin(tx: Tx, row: UserRow): Promise<void> {
+  if (row.role !== 'admin' || !row.isActive) return;
+  if ((await otherActiveAdmins(tx, row.id)) === 0) {
+    throw new AppError('LAST_ADMIN', 'At least one active administrator must remain');
+  }
+}
+
+function assertNotSelf(auth: AuthContext, id: string, what: string): void {
+  if (auth.userId === id) {
+    throw new AppError('CANNOT_MODIFY_SELF', `You cannot ${what} your own account`);
+  }
+}
+
+async function reload(ctx: ModuleContext, id: string): Promise<AdminUser> {
+  return toAdminUser(await findUser(ctx.db, id), ctx.now());
+}
+
+export async function userDetail(ctx: ModuleContext, id: string): Promise<AdminUserDetail> {
+  const row = await findUser(ctx.db, id);
+  return { ...toAdminUser(row, ctx.now()), counts: await userCounts(ctx.db, row.id) };
+}
+
+/**
+ * `PATCH /admin/users/:id`. A role change revokes the target's tokens; promotion clears the
+ * expiry and leaves the media account alone from then on; an expiry change re-syncs media access.
+ */
+export async function updateUser(
+  ctx: ModuleContext,
+  id: string,
+  patch: UpdateAdminUserRequest,
+  caller: Caller,
+): Promise<AdminUser> {
+  await findUser(ctx.db, id);
+  const now = ctx.now();
+  const { syncNeeded } = await ctx.db.transaction(async (tx) => {
+    if (patch.role !== undefined) await lockAdminSet(tx);
+    const row = await lockUser(tx, id);
+    const set: Partial<UserRow> = {};
+    const role = patch.role ?? row.role;
+    if (patch.role !== undefined && patch.role !== row.role) {
+      assertNotSelf(caller.auth, id, 'change the role of');
+      if (patch.role === 'user') await assertNotLastAdmin(tx, row);
+      set.role = patch.role;
+    }
+    if (patch.email !== undefined && patch.email !== row.email) {
+      if (patch.email !== null) {
+        const [other] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(sql`${users.email} = ${patch.email} and ${users.id} <> ${id}`);
+        if (other) throw emailTaken();
+      }
+      set.email = patch.email;
+    }
+    if (role === 'admin') {
+      if (patch.expiresAt !== undefined) {
+        throw new AppError('VALIDATION_FAILED', 'The request is not valid', {
+          details: [{ path: 'expiresAt', message: 'Administrators never expire' }],
+        });
+      }
+      if (row.expiresAt !== null) set.expiresAt = null;
+    } else if (patch.expiresAt !== undefined || patch.neverExpires) {
+      const next = patch.expiresAt ? new Date(patch.expiresAt) : null;
+      if (next?.getTime() !== row.expiresAt?.getTime()) set.expiresAt = next;
+    }
+    if (Object.keys(set).length === 0) return { syncNeeded: false };
+    const roleChanged = set.role !== undefined;
+    const [updated] = await tx
+      .update(users)
+      .set({
+        ...set,
+        ...(roleChanged ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+        updatedAt: now,
+      })
+      .where(eq(users.id, id))
+      .returning()
+      .catch((err: unknown) => {
+        // The pre-check above can lose a race with a concurrent write of the same address.
+        throw isUniqueViolation(err, 'users_email_uq') ? emailTaken() : err;
+      });
+    const before = Object.fromEntries(
+      Object.keys(set).map((k) => [k, (row as Record<string, unknown>)[k]]),
+    );
+    await audit(tx, caller, 'user.update', id, { before, after: set });
+    // Demotion hands the media account to Usher; an expiry change moves the desired state.
+    return { syncNeeded: updated!.role === 'user' && (roleChanged || 'expiresAt' in set) };
+  });
+  if (syncNeeded) await ctx.accessSync(id, 'admin_access');
+  return reload(ctx, id);
+}
+
+/** `POST /admin/users/:id/extend`: the shared renewal routine (§8.2). */
+export async function extendUser(ctx: ModuleContext, id: string, days: number, caller: Caller) {
+  await findUser(ctx.db, id);
+  const extension = await ctx.db.transaction(async (tx) => {
+    const row = await lockForRenewal(tx, id);
+    const result = await writeExtension(tx, row, days, ctx.now());
+    await audit(tx, caller, 'user.extend', id, {
+      days,
+      previousExpiresAt: iso(result.previousExpiresAt),
+      expiresAt: result.expiresAt.toISOString(),
+    });
+    return result;
+  });
+  const mediaSync = await ctx.accessSync(id, 'renewal');
+  return {
+    user: await reload(ctx, id),
+    previousExpiresAt: iso(extension.previousExpiresAt),
+    expiresAt: extension.expiresAt.toISOString(),
+    mediaSync,
+  };
+}
+
+/** `PUT /admin/users/:id/active`: the web-login switch; switching off revokes every token. */
+export async function setActive(
+  ctx: ModuleContext,
+  id: string,
+  isActive: boolean,
+  caller: Caller,
+): Promise<AdminUser> {
+  await findUser(ctx.db, id);
+  assertNotSelf(caller.auth, id, isActive ? 'activate' : 'deactivate');
+  await ctx.db.transaction(async (tx) => {
+    await lockAdminSet(tx);
+    const row = await lockUser(tx, id);
+    if (!isActive) await assertNotLastAdmin(tx, row);
+    await tx
+      .update(users)
+      .set({
+        isActive,
+        ...(isActive ? {} : { tokenVersion: sql`${users.tokenVersion} + 1` }),
+        updatedAt: ctx.now(),
+      })
+      .where(eq(users.id, id));
+    await audit(tx, caller, isActive ? 'user.activate' : 'user.deactivate', id, {
+      before: { isActive: row.isActive },
+      after: { isActive },
+    });
+  });
+  return reload(ctx, id);
+}
+
+/** `PUT /admin/users/:id/media-access`: the admin switch, independent of the expiry. */
+export async function setMediaAccess(
+  ctx: ModuleContext,
+  id: string,
+  enabled: boolean,
+  caller: Caller,
+): Promise<{ user: AdminUser; mediaSync: MediaSyncOutcome }> {
+  await findUser(ctx.db, id);
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockUser(tx, id);
+    assertManagedMedia(row);
+    await tx
+      .update(users)
+      .set({ mediaAccessDisabled: !enabled, updatedAt: ctx.now() })
+      .where(eq(users.id, id));
+    await audit(tx, caller, 'user.media_access', id, {
+      before: { mediaAccessDisabled: row.mediaAccessDisabled },
+      after: { mediaAccessDisabled: !enabled },
+    });
+  });
+  const mediaSync = await ctx.accessSync(id, 'admin_access');
+  return { user: await reload(ctx, id), mediaSync };
+}
+
+/** `POST /admin/users/:id/media-sync`: write the state now (and the template with `policy`). */
+export async function syncMediaNow(
+  ctx: ModuleContext,
+  id: string,
+  policy: boolean,
+  caller: Caller,
+): Promise<{ user: AdminUser; mediaSync: MediaSyncOutcome }> {
+  const row = await forceMediaSync(ctx, id, policy, (tx, updated, disabled) =>
+    audit(tx, caller, 'user.media_sync', updated.id, { policy, disabled }),
+  );
+  return { user: toAdminUser(row, ctx.now()), mediaSync: 'applied' };
+}
+
+/**
+ * `POST /admin/users/:id/reset-password` (§8.3): a member's media-server password is set first,
+ * and when that fails nothing local changes; then the hash, token_version+1.
+ */
+export async function resetPassword(
+  ctx: ModuleContext,
+  id: string,
+  input: { newPassword?: string; requireChange: boolean },
+  caller: Caller,
+): Promise<{ generatedPassword?: string }> {
+  const row = await findUser(ctx.db, id);
+  const password = input.newPassword ?? generatePassword();
+  const mediaUserId = row.role === 'user' ? row.mediaUserId : null;
+  if (mediaUserId) {
+    await viaMediaServer(async () =>
+      (await ctx.integrations.mediaServer.get()).setPassword(mediaUserId, password),
+    );
+  }
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        passwordHash,
+        mustChangePassword: input.requireChange,
+        tokenVersion: sql`${users.tokenVersion} + 1`,
+        updatedAt: ctx.now(),
+      })
+      .where(eq(users.id, id));
+    await audit(tx, caller, 'user.password_reset', id, {
+      generated: input.newPassword === undefined,
+      requireChange: input.requireChange,
+      mediaServer: mediaUserId !== null,
+    });
+  });
+  return input.newPassword === undefined ? { generatedPassword: password } : {};
+}
+
+/**
+ * `DELETE /admin/users/:id`. The local delete commits together with a pending `delete` row for
+ * the member's media account, so a crash or a media-server failure never leaves an orphan; the
+ * immediate call then either completes the row (`deleted`) or leaves it to the worker (`queued`).
+ */
+export async function deleteUser(
+  ctx: ModuleContext,
+  id: string,
+  caller: Caller,
+): Promise<{ mediaCleanup: 'deleted' | 'queued' | 'none' }> {
+  await findUser(ctx.db, id);
+  assertNotSelf(caller.auth, id, 'delete');
+  const now = ctx.now();
+  const cleanup = await ctx.db.transaction(async (tx) => {
+    await lockAdminSet(tx);
+    const row = await lockUser(tx, id);
+    await assertNotLastAdmin(tx, row);
+    let expiredPayments = 0;
+    if (await tableExists(tx, 'payments')) {
+      const result = (await tx.execute(sql`
+        update payments set status = 'expired', status_reason = 'user deleted', updated_at = now()
+        where user_id = ${id} and status = 'pending'`)) as unknown as {
+        rowCount?: number;
+        affectedRows?: number;
+      };
+      expiredPayments = result.rowCount ?? result.affectedRows ?? 0;
+    }
+    let queued: { id: string; mediaUserId: string } | null = null;
+    if (row.role === 'user' && row.mediaUserId) {
+      queued = { id: uuidv7(), mediaUserId: row.mediaUserId };
+      await tx.insert(mediaServerRetryQueue).values({
+        id: queued.id,
+        operation: 'delete',
+        mediaUserId: row.mediaUserId,
+        userId: null,
+        origin: 'user_delete',
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(now.getTime() + 30_000),
+      });
+    }
+    await tx.delete(users).where(eq(users.id, id));
+    await audit(tx, caller, 'user.delete', id, {
+      username: row.username,
+      role: row.role,
+      mediaUserId: row.mediaUserId,
+      expiredPayments,
+    });
+    return queued;
+  });
+  if (!cleanup) return { mediaCleanup: 'none' };
+  try {
+    await (await ctx.integrations.mediaServer.get()).deleteUser(cleanup.mediaUserId);
+  } catch (err) {
+    // Any failure (down, not configured, refused) leaves the committed row to the retry worker.
+    await ctx.db
+      .update(mediaServerRetryQueue)
+      .set({ lastError: String((err as Error).message).slice(0, 500), updatedAt: ctx.now() })
+      .where(eq(mediaServerRetryQueue.id, cleanup.id));
+    ctx.logger.warn(
+      { userId: id, err: (err as Error).message },
+      'media-server user delete failed; queued for retry',
+    );
+    return { mediaCleanup: 'queued' };
+  }
+  await ctx.db
+    .update(mediaServerRetryQueue)
+    .set({ status: 'done', attempts: 0, updatedAt: ctx.now() })
+    .where(eq(mediaServerRetryQueue.id, cleanup.id));
+  return { mediaCleanup: 'deleted' };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Metadata search (TMDB) as the API exposes it (20-api.md §2 `MetadataResult`, §4). */
+
+export const METADATA_SEARCH_TYPES = ['multi', 'movie', 'tv'] as const;
+export const METADATA_PAGE_SIZE = 20;
+
+export const metadataResultSchema = z
+  .object({
+    tmdbId: z.number().int(),
+    mediaType: z.enum(['movie', 'tv']),
+    title: z.string(),
+    originalTitle: z.string(),
+    year: z.number().int().nullable(),
+    overview: z.string(),
+    /** TMDB path; the poster URL is `tmdbImageBase` + `/w500` + this path. */
+    posterPath: z.string().nullable(),
+    voteAverage: z.number(),
+  })
+  .meta({ id: 'MetadataResult' });
+export type MetadataResult = z.infer<typeof metadataResultSchema>;
+
+export const metadataSearchQuerySchema = z.strictObject({
+  query: z.string().trim().min(1).max(100),
+  type: z.enum(METADATA_SEARCH_TYPES).default('multi'),
+  page: z.coerce.number().int().min(1).max(50).default(1),
+});
+export type MetadataSearchQuery = z.infer<typeof metadataSearchQuerySchema>;
+
+export const metadataSearchReplySchema = z.object({
+  data: z.array(metadataResultSchema),
+  total: z.number().int().min(0),
+  page: z.number().int().min(1),
+  pageSize: z.literal(METADATA_PAGE_SIZE),
+});
+export type MetadataSearchReply = z.infer<typeof metadataSearchReplySchema>;
+
+export const tvSeasonsParamsSchema = z.strictObject({
+  tmdbId: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
+});
+
+export const tvSeasonsReplySchema = z
+  .object({
+    tmdbId: z.number().int(),
+    name: z.string(),
+    status: z.string(),
+    seasons: z.array(
+      z.object({
+        seasonNumber: z.number().int().min(1),
+        name: z.string(),
+        episodeCount: z.number().int().min(0),
+        airDate: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'TvSeasons' });
+export type TvSeasons = z.infer<typeof tvSeasonsReplySchema>;

@@ -1,0 +1,258 @@
+/**
+ * Journey 5 (60-web.md §7.2, issue 7 "must show"): a member searches the fake TMDB, picks TV
+ * season 2 and submits (the library already has part of it, so the existing-title confirmation
+ * shows); the admin approves in /admin/requests; the fake Emby gets the missing episodes and
+ * fires its "item added" webhook; the member's card then says "In library".
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type FakeMediaServer,
+  type FakeTmdb,
+  startFakeMediaServer,
+  startFakeTmdb,
+} from '@usher/testkit';
+import type { Page } from 'playwright-core';
+import { apiCall, readyAdmin } from './support/admin-session.js';
+import { type ApiStack, startApiStack } from './support/api-stack.js';
+import {
+  type Browser,
+  PageProblems,
+  accessibilityProblems,
+  hasChromium,
+  horizontalOverflow,
+  launchBrowser,
+  screenshot,
+} from './support/browser.js';
+
+const PHONE = { width: 360, height: 780 };
+const DESKTOP = { width: 1280, height: 800 };
+const ADMIN_PASSWORD = 'e2e-requests-admin-1';
+const MEMBER = 'wren';
+const MEMBER_PASSWORD = 'e2e-member-password-1';
+const MEDIA_KEY = 'e2eRequestsMediaKey0123456789AB';
+const SEVERANCE = 95396;
+/** Dune (2021): on the fake TMDB, not on the fake media server. */
+const DUNE = 438631;
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+const journey = hasChromium ? describe : describe.skip;
+
+journey('request → approve → ingest (Chromium)', () => {
+  let tmdb: FakeTmdb;
+  let media: FakeMediaServer;
+  let stack: ApiStack;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  const webhookToken = hex(32);
+
+  beforeAll(async () => {
+    tmdb = await startFakeTmdb({ apiKey: hex(16) });
+    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
+    stack = await startApiStack({
+      env: {
+        MEDIA_SERVER_KIND: 'emby',
+        MEDIA_SERVER_URL: media.url,
+        MEDIA_SERVER_API_KEY: MEDIA_KEY,
+        MEDIA_SERVER_WEBHOOK_TOKEN: webhookToken,
+        TMDB_API_KEY: tmdb.apiKey,
+        TMDB_API_BASE: tmdb.apiBase,
+        TMDB_IMAGE_BASE: tmdb.imageBase,
+        // Posters come from the fake's image server (60-web.md §7.2 "CSP_IMG_EXTRA").
+        CSP_IMG_EXTRA: new URL(tmdb.imageBase).origin,
+      },
+    });
+    const admin = await readyAdmin(stack, ADMIN_PASSWORD);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const created = await apiCall(
+      stack,
+      'POST',
+      '/admin/users',
+      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
+      admin,
+    );
+    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
+    browser = await launchBrowser();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.setDefaultTimeout(15_000);
+    problems = new PageProblems(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await media?.close();
+    await tmdb?.close();
+  });
+
+  afterEach(() => {
+    const left = problems.list();
+    problems.expect(/[^]*/);
+    expect(left).toEqual([]);
+  });
+
+  const url = (path: string) => `${stack.baseUrl}${path}`;
+  const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
+
+  async function signIn(username: string, password: string): Promise<void> {
+    await page.goto(url('/login'));
+    await byTestId('username').fill(username);
+    await byTestId('password').fill(password);
+    await byTestId('sign-in').click();
+    await page.waitForURL(url('/console/overview'));
+  }
+
+  async function signOut(): Promise<void> {
+    await byTestId('user-menu').click();
+    await byTestId('sign-out').click();
+    await page.waitForURL(url('/login'));
+  }
+
+  it('lets the member search TMDB and pick season 2', async () => {
+    await page.setViewportSize(DESKTOP);
+    await signIn(MEMBER, MEMBER_PASSWORD);
+    await page.locator('#app-nav a[href="/console/requests"]').click();
+    await page.waitForURL(url('/console/requests'));
+    await byTestId('requests-empty').waitFor();
+    await byTestId('new-request').click();
+    await page.waitForURL(url('/console/requests/new'));
+    await byTestId('search-input').fill('Severance');
+    await byTestId(`result-tv-${SEVERANCE}`).click();
+    await byTestId('season-2').click();
+    await page.locator('[data-testid="season-2"].mat-mdc-chip-selected').waitFor();
+    await byTestId('request-note').fill('The second season, please');
+    await page.waitForURL(/q=Severance/);
+    await screenshot(page, 'new-request-1280');
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it('confirms the partly present season and submits it', async () => {
+    await byTestId('submit-request').click();
+    // Two of the six aired episodes are already on the fake server: the member is asked.
+    await expect(byTestId('dialog-detail').textContent()).resolves.toContain(
+      'Season 2 of "Severance" is in the library (2 episodes)',
+    );
+    await screenshot(page, 'new-request-1280-existing');
+    await byTestId('dialog-confirm').click();
+    await page.waitForURL(url('/console/requests'));
+    const card = page.locator('app-request-card', { hasText: 'Severance' });
+    await expect(card.textContent()).resolves.toContain('Season 2');
+    await expect(card.locator('[data-testid="request-status"]').textContent()).resolves.toContain(
+      'Pending',
+    );
+    await screenshot(page, 'requests-1280-pending');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'requests-360-pending');
+    const overflow = await horizontalOverflow(page);
+    await page.setViewportSize(DESKTOP);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  it('lets the admin approve it in /admin/requests', async () => {
+    await signOut();
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.locator('#app-nav a[href="/admin/requests"]').click();
+    await page.waitForURL(url('/admin/requests'));
+    await byTestId('tab-PENDING').click();
+    const card = page.locator('app-request-card', { hasText: 'Severance' });
+    await expect(
+      card.locator('[data-testid="request-requester"]').textContent(),
+    ).resolves.toContain(MEMBER);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await card.locator('[data-testid="approve-request"]').click();
+    await byTestId('review-empty').waitFor();
+    await byTestId('tab-APPROVED').click();
+    await expect(card.locator('[data-testid="request-status"]').textContent()).resolves.toContain(
+      'Approved',
+    );
+    await screenshot(page, 'admin-requests-1280-approved');
+    await signOut();
+  });
+
+  it('marks it ingested when the fake media server reports the new episodes', async () => {
+    const series = media.seeded!.series.severance.series;
+    let last = '';
+    for (const episode of [3, 4, 5, 6]) {
+      const reply = await fetch(`${media.url}/__fake/items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'Episode',
+          name: `Severance S02E0${episode}`,
+          seriesId: series.id,
+          season: 2,
+          episode,
+          webhook: false,
+        }),
+      });
+      expect(reply.status).toBe(201);
+      last = ((await reply.json()) as { item: { Id: string } }).item.Id;
+    }
+    const delivery = await media.emitItemAdded(
+      last,
+      url(`/api/v1/webhooks/media-server?token=${webhookToken}`),
+    );
+    expect(delivery.status).toBe(200);
+
+    await signIn(MEMBER, MEMBER_PASSWORD);
+    await page.goto(url('/console/requests?status=INGESTED'));
+    const card = page.locator('app-request-card', { hasText: 'Severance' });
+    await expect(card.locator('[data-testid="request-status"]').textContent()).resolves.toContain(
+      'In library',
+    );
+    await screenshot(page, 'requests-1280-ingested');
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it('fits a phone: search, the season sheet and the list', async () => {
+    await page.setViewportSize(PHONE);
+    await page.goto(url('/console/requests/new?q=Severance&type=tv'));
+    await byTestId(`result-tv-${SEVERANCE}`).click();
+    await byTestId('season-1').waitFor();
+    await screenshot(page, 'new-request-360-sheet');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.goto(url('/console/requests'));
+    await page.locator('app-request-card', { hasText: 'Severance' }).waitFor();
+    await screenshot(page, 'requests-360-ingested');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it('lets the admin reject a movie with a reason, and the member resubmit it with a note', async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(url('/console/requests/new?q=Dune&type=movie'));
+    await byTestId(`result-movie-${DUNE}`).click();
+    await byTestId('submit-request').click();
+    await page.waitForURL(url('/console/requests'));
+    await signOut();
+
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.goto(url('/admin/requests?status=PENDING'));
+    const pending = page.locator('app-request-card', { hasText: 'Dune' });
+    await pending.locator('[data-testid="reject-request"]').click();
+    await byTestId('dialog-text').fill('Only the 4K release is wanted; none exists yet');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await byTestId('dialog-confirm').click();
+    await byTestId('review-empty').waitFor();
+    await signOut();
+
+    await signIn(MEMBER, MEMBER_PASSWORD);
+    await page.goto(url('/console/requests?status=REJECTED'));
+    const rejected = page.locator('app-request-card', { hasText: 'Dune' });
+    await expect(
+      rejected.locator('[data-testid="reject-reason"]').textContent(),
+    ).resolves.toContain('Only the 4K release is wanted');
+    await rejected.locator('[data-testid="resubmit-request"]').click();
+    await byTestId('dialog-text').fill('The 4K release is out now');
+    await byTestId('dialog-confirm').click();
+    await page.locator('simple-snack-bar', { hasText: 'Request sent again.' }).waitFor();
+    await byTestId('tab-PENDING').click();
+    // A resubmission is a new request linked to the rejected one, which stays as it was.
+    const again = page.locator('app-request-card', { hasText: 'The 4K release is out now' });
+    await expect(again.locator('[data-testid="request-status"]').textContent()).resolves.toContain(
+      'Pending',
+    );
+    await screenshot(page, 'requests-1280-resubmitted');
+  });
+});

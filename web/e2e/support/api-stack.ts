@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The real API, on a fresh embedded database, serving the production web build at `/`. */
+export interface ApiStack {
+  baseUrl: string;
+  /** The bootstrap admin's one-time password, read from the API log. */
+  temporaryPassword: string;
+  /** Everything the API printed, for failure reports. */
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+const repoRoot = join(import.meta.dirname, '../../..');
+export const WEB_DIST = join(repoRoot, 'web/dist/web/browser');
+const API_MAIN = join(repoRoot, 'services/api/dist/main.js');
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The bootstrap password line is a pino JSON line; its message names user and password. */
+const PASSWORD_LINE = /TEMPORARY PASSWORD for user "admin": (\S{20})/;
+
+function waitForPassword(child: ChildProcess, output: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no TEMPORARY PASSWORD line in 60 s')), 60_000);
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        let message = line;
+        try {
+          message = String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
+        } catch {
+          // Not JSON (a stray print): match the raw line.
+        }
+        const match = PASSWORD_LINE.exec(message);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      }
+    });
+    child.on('exit', (code) =>
+      reject(new Error(`API exited early (${code}):\n${output.join('\n')}`)),
+    );
+  });
+}
+
+async function waitForHealth(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${baseUrl}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('API /health did not answer 200 within 60 s');
+}
+
+export interface ApiStackOptions {
+  /**
+   * Extra environment for the API: runtime settings through their same-name env fallbacks
+   * (30-settings.md §1), such as the testkit media-server fake's URL and key.
+   */
+  env?: Record<string, string>;
+}
+
+export async function startApiStack(options: ApiStackOptions = {}): Promise<ApiStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'usher-e2e-db-'));
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, [API_MAIN], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env['PATH'],
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PGLITE_DATA_DIR: dataDir,
+      WEB_DIST_DIR: WEB_DIST,
+      DATABASE_PASSWORD: hex(16),
+      JWT_SECRET: hex(32),
+      CONFIG_ENCRYPTION_KEY: hex(32),
+      INTERNAL_API_SECRET: hex(32),
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const temporaryPassword = await waitForPassword(child, output);
+    await waitForHealth(baseUrl);
+    return { baseUrl, temporaryPassword, log: () => output.join('\n'), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

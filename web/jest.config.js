@@ -1,0 +1,21 @@
+// Unit specs: jest-preset-angular (CommonJS transform, zoneless env). The browser e2e has its own
+// config in e2e/ and never runs here, so `npm test` stays fast and needs no browser.
+import presets from 'jest-preset-angular/presets/index.js';
+
+const preset = presets.createCjsPreset({ tsconfig: '<rootDir>/tsconfig.spec.json' });
+
+/** @type {import('jest').Config} */
+export default {
+  ...preset,
+  displayName: 'web',
+  testEnvironment: 'jest-preset-angular/environments/jest-jsdom-env',
+  setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
+  // Angular ships .mjs; @jsverse/utils ships ESM as .js — both need transforming.
+  transformIgnorePatterns: ['node_modules/(?!(.*\\.mjs$|@jsverse/utils/))'],
+  moduleNameMapper: {
+    '^@usher/contracts$': '<rootDir>/../services/contracts/src/index.ts',
+    // contracts import siblings as `./x.js` (nodenext); resolve them to the .ts source.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+};

@@ -1,0 +1,36 @@
+// `nx run web:build`: the production bundle in dist/web/browser, stamped with the version and
+// commit (footer, i18n cache key), then the bundle-size report with its gzip budget.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(readFileSync(join(web, 'package.json'), 'utf8'));
+
+function commit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=7', 'HEAD'], {
+      cwd: web,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    // Not a git checkout (a source tarball, a Docker context without .git): say so.
+    return 'unknown';
+  }
+}
+
+const build = JSON.stringify({ version: process.env.USHER_VERSION || version, commit: commit() });
+const ng = join(web, '../node_modules/@angular/cli/bin/ng.js');
+const result = spawnSync(
+  process.execPath,
+  [ng, 'build', '--configuration=production', `--define=USHER_BUILD=${build}`],
+  { cwd: web, stdio: 'inherit', env: { ...process.env, NG_CLI_ANALYTICS: 'false' } },
+);
+if (result.status !== 0) process.exit(result.status ?? 1);
+
+const report = spawnSync(process.execPath, [join(web, 'scripts/bundle-size.mjs')], {
+  cwd: web,
+  stdio: 'inherit',
+});
+process.exit(report.status ?? 1);

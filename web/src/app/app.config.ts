@@ -1,0 +1,66 @@
+import { provideHttpClient, withFetch, withInterceptors } from '@angular/common/http';
+import {
+  type ApplicationConfig,
+  ErrorHandler,
+  inject,
+  provideAppInitializer,
+  provideBrowserGlobalErrorListeners,
+  provideZonelessChangeDetection,
+} from '@angular/core';
+import {
+  TitleStrategy,
+  provideRouter,
+  withComponentInputBinding,
+  withInMemoryScrolling,
+} from '@angular/router';
+import { MatIconRegistry } from '@angular/material/icon';
+import { routes } from './app.routes';
+import {
+  apiErrorInterceptor,
+  bearerTokenInterceptor,
+  requestIdInterceptor,
+} from './core/api/interceptors';
+import { AppErrorHandler } from './core/error-handler';
+import { provideI18n } from './core/i18n/i18n';
+import { LanguageSwitch } from './core/i18n/language';
+import { SessionStore } from './core/session/session-store';
+import { TranslatedTitleStrategy } from './core/shell/title-strategy';
+import { SiteStore } from './core/site/site-store';
+import { ThemeSwitch } from './core/theme/theme';
+
+/**
+ * Before the first render: the language file (so nothing flashes untranslated), the site
+ * branding and, with a stored token, `GET /me` (60-web.md §2.1). They run in parallel.
+ */
+async function bootstrapState(): Promise<void> {
+  inject(ThemeSwitch);
+  // Icons come from the self-hosted Material Symbols font (60-web.md §1), by ligature name.
+  inject(MatIconRegistry).setDefaultFontSetClass('material-symbols-outlined');
+  const language = inject(LanguageSwitch);
+  const site = inject(SiteStore);
+  const session = inject(SessionStore);
+  // A language file that fails to load must not stop the app: it then shows keys, not nothing.
+  const translated = language.init().catch(() => undefined);
+  await Promise.all([translated, site.load(), session.bootstrap()]);
+}
+
+export const appConfig: ApplicationConfig = {
+  providers: [
+    provideBrowserGlobalErrorListeners(),
+    provideZonelessChangeDetection(),
+    provideHttpClient(
+      withFetch(),
+      // Order matters (60-web.md §1): token, then request id, then error mapping.
+      withInterceptors([bearerTokenInterceptor, requestIdInterceptor, apiErrorInterceptor]),
+    ),
+    provideRouter(
+      routes,
+      withComponentInputBinding(),
+      withInMemoryScrolling({ scrollPositionRestoration: 'enabled', anchorScrolling: 'enabled' }),
+    ),
+    { provide: TitleStrategy, useClass: TranslatedTitleStrategy },
+    { provide: ErrorHandler, useClass: AppErrorHandler },
+    ...provideI18n(),
+    provideAppInitializer(bootstrapState),
+  ],
+};

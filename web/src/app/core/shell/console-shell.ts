@@ -1,0 +1,104 @@
+import { BreakpointObserver } from '@angular/cdk/layout';
+import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
+import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatIcon } from '@angular/material/icon';
+import {
+  MatListItem,
+  MatListItemIcon,
+  MatListItemMeta,
+  MatListItemTitle,
+  MatNavList,
+} from '@angular/material/list';
+import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
+import { MatSidenav, MatSidenavContainer, MatSidenavContent } from '@angular/material/sidenav';
+import { MatToolbar } from '@angular/material/toolbar';
+import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { filter, map } from 'rxjs';
+import { BUILD_INFO } from '../../../build-info';
+import { LocalDatePipe } from '../../shared/local-date';
+import { SessionStore } from '../session/session-store';
+import { SiteStore } from '../site/site-store';
+import { LanguageMenu } from './language-menu';
+import { ADMIN_NAV, CONSOLE_NAV } from './nav';
+import { ThemeMenu } from './theme-menu';
+
+/** Below this width the navigation is a drawer, from it on it is docked (60-web.md §6.2). */
+const COMPACT = '(max-width: 959.98px)';
+
+/** The frame of every `/console` and `/admin` page (60-web.md §1 "Shell"). */
+@Component({
+  selector: 'app-console-shell',
+  imports: [
+    MatButton,
+    MatIconButton,
+    MatIcon,
+    MatListItem,
+    MatListItemIcon,
+    MatListItemMeta,
+    MatListItemTitle,
+    MatNavList,
+    MatMenu,
+    MatMenuItem,
+    MatMenuTrigger,
+    MatSidenav,
+    MatSidenavContainer,
+    MatSidenavContent,
+    MatToolbar,
+    RouterLink,
+    RouterLinkActive,
+    RouterOutlet,
+    TranslocoDirective,
+    LanguageMenu,
+    ThemeMenu,
+    LocalDatePipe,
+  ],
+  templateUrl: './console-shell.html',
+  styleUrl: './console-shell.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class ConsoleShell {
+  private readonly session = inject(SessionStore);
+  private readonly drawer = viewChild<MatSidenav>('drawer');
+  protected readonly site = inject(SiteStore).site;
+  protected readonly me = this.session.me;
+  protected readonly isAdmin = this.session.isAdmin;
+  /** During the forced password change only sign-out and language stay usable (§2.3). */
+  protected readonly locked = this.session.mustChangePassword;
+  protected readonly expiredOn = computed(() => {
+    const me = this.me();
+    return me?.isExpired && me.expiresAt ? me.expiresAt : null;
+  });
+  protected readonly consoleNav = CONSOLE_NAV;
+  protected readonly adminNav = ADMIN_NAV;
+  protected readonly build = BUILD_INFO;
+  protected readonly compact = toSignal(
+    inject(BreakpointObserver)
+      .observe(COMPACT)
+      .pipe(map((state) => state.matches)),
+    { initialValue: matchMedia(COMPACT).matches },
+  );
+
+  constructor() {
+    // A drawer that stays open over the page it just opened would hide it.
+    inject(Router)
+      .events.pipe(
+        filter((event) => event instanceof NavigationEnd),
+        takeUntilDestroyed(),
+      )
+      .subscribe(() => {
+        // The first NavigationEnd comes before the view exists, hence the optional drawer.
+        if (this.compact()) void this.drawer()?.close();
+      });
+  }
+
+  protected skipToMain(event: Event): void {
+    event.preventDefault();
+    document.getElementById('main')?.focus();
+  }
+
+  protected signOut(): Promise<void> {
+    return this.session.signOut();
+  }
+}

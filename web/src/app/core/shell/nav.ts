@@ -1,0 +1,28 @@
+/** One entry of the side navigation. `key` is the translation key of its label. */
+export interface NavItem {
+  key: string;
+  icon: string;
+  link: string;
+  /** Whether the link leaves the SPA (opened in a new tab). */
+  external?: boolean;
+}
+
+/**
+ * Member pages (60-web.md §1 shell, §3). Entries appear as their pages are built; the spec's
+ * order is Overview, Requests, Calendar, Rankings, Renewal, My playback, Account.
+ */
+export const CONSOLE_NAV: readonly NavItem[] = [
+  { key: 'nav.overview', icon: 'space_dashboard', link: '/console/overview' },
+  { key: 'requests.nav', icon: 'movie_filter', link: '/console/requests' },
+  { key: 'nav.renewal', icon: 'autorenew', link: '/console/renewal' },
+  { key: 'nav.account', icon: 'manage_accounts', link: '/console/account' },
+];
+
+/** The admin back office, shown to role `admin` only. */
+export const ADMIN_NAV: readonly NavItem[] = [
+  { key: 'nav.users', icon: 'group', link: '/admin/users' },
+  { key: 'nav.redeemCodes', icon: 'redeem', link: '/admin/redeem-codes' },
+  { key: 'adminRequests.title', icon: 'fact_check', link: '/admin/requests' },
+  { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
+  { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },
+];

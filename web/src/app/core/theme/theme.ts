@@ -1,0 +1,41 @@
+import { DOCUMENT } from '@angular/common';
+import { Injectable, inject, signal } from '@angular/core';
+
+export const THEME_KEY = 'usher.theme';
+export const THEME_MODES = ['system', 'light', 'dark'] as const;
+export type ThemeMode = (typeof THEME_MODES)[number];
+
+const isMode = (value: unknown): value is ThemeMode =>
+  (THEME_MODES as readonly unknown[]).includes(value);
+
+/**
+ * System / Light / Dark (60-web.md §6.1). The M3 theme is built with `color-scheme`, so switching
+ * only sets `color-scheme` on `<html>`; `public/theme-init.js` does the same before first paint.
+ * Keep the two in step: same key, same attribute.
+ */
+@Injectable({ providedIn: 'root' })
+export class ThemeSwitch {
+  private readonly root = inject(DOCUMENT).documentElement;
+  readonly modes = THEME_MODES;
+  readonly mode = signal<ThemeMode>(this.readStored());
+
+  constructor() {
+    this.apply(this.mode());
+  }
+
+  use(mode: ThemeMode): void {
+    localStorage.setItem(THEME_KEY, mode);
+    this.mode.set(mode);
+    this.apply(mode);
+  }
+
+  private readStored(): ThemeMode {
+    const stored = localStorage.getItem(THEME_KEY);
+    return isMode(stored) ? stored : 'system';
+  }
+
+  private apply(mode: ThemeMode): void {
+    this.root.dataset['theme'] = mode;
+    this.root.style.colorScheme = mode === 'system' ? 'light dark' : mode;
+  }
+}

@@ -1,0 +1,78 @@
+import { HttpClient } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+import type { AdminUser, BindCode, EmailCodeSent, User } from '@usher/contracts';
+import { firstValueFrom } from 'rxjs';
+import { checkReply } from '../../core/api/check-reply';
+
+export type { BindCode };
+
+/** One account of `GET /admin/media-server/users` (live from the media server). */
+export interface MediaServerAccount {
+  mediaUserId: string;
+  name: string;
+  isAdministrator: boolean;
+  isDisabled: boolean;
+  boundTo?: { userId: string; username: string };
+  available: boolean;
+}
+
+/** What the account page needs from `GET /auth/register/mode`. */
+export interface AccountRules {
+  allowedEmailDomains: string[];
+  passwordMinLength: number;
+}
+
+/** The account-center routes (20-api.md §5 "Account"). */
+@Injectable({ providedIn: 'root' })
+export class AccountApi {
+  private readonly http = inject(HttpClient);
+
+  rules(): Promise<AccountRules> {
+    return firstValueFrom(this.http.get<AccountRules>('/api/v1/auth/register/mode'));
+  }
+
+  async sendEmailCode(newEmail: string): Promise<EmailCodeSent> {
+    const reply = await firstValueFrom(
+      this.http.post<EmailCodeSent>('/api/v1/me/email/send-code', { newEmail }),
+    );
+    return checkReply('emailCodeSentSchema', reply);
+  }
+
+  async changeEmail(newEmail: string, code: string): Promise<User> {
+    const reply = await firstValueFrom(this.http.put<User>('/api/v1/me/email', { newEmail, code }));
+    return checkReply('userSchema', reply);
+  }
+
+  async bindCode(): Promise<BindCode> {
+    const reply = await firstValueFrom(
+      this.http.post<BindCode>('/api/v1/me/messenger/bind-code', {}),
+    );
+    return checkReply('bindCodeSchema', reply);
+  }
+
+  async unbind(): Promise<void> {
+    await firstValueFrom(this.http.delete('/api/v1/me/messenger'));
+  }
+
+  /** Admins only: media-server accounts whose name contains `query` (2–64 characters). */
+  async mediaServerUsers(query: string): Promise<MediaServerAccount[]> {
+    const reply = await firstValueFrom(
+      this.http.get<{ data: MediaServerAccount[] }>('/api/v1/admin/media-server/users', {
+        params: { query },
+      }),
+    );
+    return (await checkReply('mediaServerUserListSchema', reply)).data;
+  }
+
+  /** Admins only: links the signed-in admin to an existing media-server account. */
+  async bindMediaUser(mediaUserId: string): Promise<AdminUser> {
+    const reply = await firstValueFrom(
+      this.http.put<AdminUser>('/api/v1/admin/current/media-binding', { mediaUserId }),
+    );
+    return checkReply('adminUserSchema', reply);
+  }
+
+  async unbindMediaUser(): Promise<void> {
+    await firstValueFrom(this.http.delete('/api/v1/admin/current/media-binding'));
+  }
+}

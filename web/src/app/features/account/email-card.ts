@@ -1,0 +1,244 @@
+import { ChangeDetectionStrategy, Component, DestroyRef, inject, signal } from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
+import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
+import { Countdown } from '../../shared/countdown';
+import { AccountApi } from './account-api';
+
+/** Codes that belong on the new-address field rather than in the card's error line. */
+const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMAIN_NOT_ALLOWED']);
+
+/**
+ * E-mail (60-web.md §4.2): a code goes to the new address, typing it makes the change. Two
+ * steps in the card itself rather than a dialog, so the resend countdown stays in view.
+ */
+@Component({
+  selector: 'app-email-card',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardTitle,
+    MatError,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatInput,
+    MatProgressSpinner,
+    TranslocoDirective,
+  ],
+  template: `
+    <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
+      <mat-card-header>
+        <mat-card-title
+          ><h2>{{ t('accountCenter.email.title') }}</h2></mat-card-title
+        >
+      </mat-card-header>
+      <mat-card-content>
+        <p data-testid="email-current">
+          {{ me()?.email ?? t('account.profile.noEmail') }}
+        </p>
+        @if (!editing()) {
+          <button mat-stroked-button type="button" (click)="start()" data-testid="email-change">
+            {{ t('accountCenter.email.change') }}
+          </button>
+        } @else {
+          <form [formGroup]="form" (ngSubmit)="confirm()" novalidate class="stack">
+            <mat-form-field appearance="outline">
+              <mat-label>{{ t('accountCenter.email.new') }}</mat-label>
+              <input
+                matInput
+                type="email"
+                formControlName="newEmail"
+                autocomplete="email"
+                data-testid="email-new"
+              />
+              @if (domains().length) {
+                <mat-hint>{{
+                  t('register.domainHint', { domains: domains().join(', ') })
+                }}</mat-hint>
+              }
+              @if (form.controls.newEmail.hasError('api')) {
+                <mat-error data-testid="email-new-error">{{
+                  form.controls.newEmail.getError('api')
+                }}</mat-error>
+              } @else if (form.controls.newEmail.hasError('required')) {
+                <mat-error>{{ t('validation.required') }}</mat-error>
+              } @else if (form.controls.newEmail.hasError('email')) {
+                <mat-error>{{ t('validation.email') }}</mat-error>
+              }
+            </mat-form-field>
+            <div class="row">
+              <button
+                mat-stroked-button
+                type="button"
+                [disabled]="sending() || resend.remaining() > 0"
+                (click)="send()"
+                data-testid="email-send-code"
+              >
+                @if (sending()) {
+                  <mat-progress-spinner mode="indeterminate" diameter="18" />
+                }
+                @if (resend.remaining() > 0) {
+                  {{ t('register.resendIn', { seconds: resend.remaining() }) }}
+                } @else {
+                  {{ t(sentTo() ? 'register.resendCode' : 'register.sendCode') }}
+                }
+              </button>
+            </div>
+            @if (sentTo(); as sentTo) {
+              <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
+              <mat-form-field appearance="outline">
+                <mat-label>{{ t('register.emailCode') }}</mat-label>
+                <input
+                  matInput
+                  formControlName="code"
+                  inputmode="numeric"
+                  autocomplete="one-time-code"
+                  maxlength="6"
+                  data-testid="email-code"
+                />
+                @if (form.controls.code.hasError('api')) {
+                  <mat-error data-testid="email-code-error">{{
+                    form.controls.code.getError('api')
+                  }}</mat-error>
+                } @else if (form.controls.code.hasError('pattern')) {
+                  <mat-error>{{ t('validation.sixDigits') }}</mat-error>
+                } @else if (form.controls.code.hasError('required')) {
+                  <mat-error>{{ t('validation.required') }}</mat-error>
+                }
+              </mat-form-field>
+            }
+            <div role="alert">
+              @if (error(); as error) {
+                <p class="form-error">
+                  {{ error.message }}
+                  @if (error.reference) {
+                    <span class="reference">{{ error.reference }}</span>
+                  }
+                </p>
+              }
+            </div>
+            <div class="row end">
+              <button mat-button type="button" (click)="cancel()">
+                {{ t('dialogs.cancel') }}
+              </button>
+              <button
+                mat-flat-button
+                type="submit"
+                [disabled]="!sentTo() || saving()"
+                data-testid="email-confirm"
+              >
+                @if (saving()) {
+                  <mat-progress-spinner mode="indeterminate" diameter="18" />
+                }
+                {{ t('accountCenter.email.confirm') }}
+              </button>
+            </div>
+          </form>
+        }
+      </mat-card-content>
+    </mat-card>
+  `,
+  styleUrl: './cards.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class EmailCard {
+  private readonly api = inject(AccountApi);
+  private readonly session = inject(SessionStore);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  protected readonly me = this.session.me;
+  protected readonly editing = signal(false);
+  protected readonly domains = signal<string[]>([]);
+  protected readonly sending = signal(false);
+  protected readonly saving = signal(false);
+  protected readonly sentTo = signal<string | null>(null);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly resend = new Countdown(inject(DestroyRef));
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    newEmail: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+    code: ['', [Validators.required, Validators.pattern(/^\d{6}$/)]],
+  });
+
+  protected start(): void {
+    this.editing.set(true);
+    // Only a hint: the API enforces the list either way.
+    this.api.rules().then(
+      (rules) => this.domains.set(rules.allowedEmailDomains),
+      () => undefined,
+    );
+  }
+
+  protected cancel(): void {
+    this.editing.set(false);
+    this.sentTo.set(null);
+    this.error.set(null);
+    this.form.reset();
+  }
+
+  protected async send(): Promise<void> {
+    const control = this.form.controls.newEmail;
+    control.markAsTouched();
+    if (control.invalid || this.sending()) return;
+    const email = control.value.trim();
+    this.sending.set(true);
+    this.error.set(null);
+    try {
+      const sent = await this.api.sendEmailCode(email);
+      this.sentTo.set(email);
+      this.resend.start(sent.resendAfterSeconds);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
+        this.resend.start(retryAfterSeconds(error) ?? 60);
+      }
+      this.showError(error);
+    } finally {
+      this.sending.set(false);
+    }
+  }
+
+  protected async confirm(): Promise<void> {
+    const email = this.sentTo();
+    if (!email || this.saving()) return;
+    const code = this.form.controls.code;
+    code.markAsTouched();
+    if (code.invalid) return;
+    this.saving.set(true);
+    this.error.set(null);
+    try {
+      this.session.me.set(await this.api.changeEmail(email, code.value.trim()));
+      this.notifier.show('accountCenter.email.changed');
+      this.cancel();
+    } catch (error) {
+      this.showError(error);
+    } finally {
+      this.saving.set(false);
+    }
+  }
+
+  private showError(error: unknown): void {
+    const message = this.errors.describe(error).message;
+    if (error instanceof ApiError && EMAIL_FIELD_CODES.has(error.code)) {
+      const control = this.form.controls.newEmail;
+      control.setErrors({ api: message });
+      control.markAsTouched();
+    } else if (error instanceof ApiError && error.code === 'EMAIL_CODE_INVALID') {
+      const control = this.form.controls.code;
+      control.setErrors({ api: message });
+      control.markAsTouched();
+    } else {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+}

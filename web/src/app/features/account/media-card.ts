@@ -1,0 +1,151 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { AdminUser } from '@usher/contracts';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
+import { confirmAction } from '../../shared/confirm-dialog';
+import { LocalDatePipe } from '../../shared/local-date';
+import { MEDIA_CHIPS } from '../../shared/membership-view';
+import { StatusChip } from '../../shared/status-chip';
+import { AccountApi } from './account-api';
+import { MediaLinkDialog } from './media-link-dialog';
+
+/**
+ * Media-server link (60-web.md §4.2, §2.4): the state, and in plain words why access is off and
+ * what the member can do about it — renew when expired, ask an administrator when switched off.
+ */
+@Component({
+  selector: 'app-media-card',
+  imports: [
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardTitle,
+    RouterLink,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+  ],
+  template: `
+    @if (me(); as me) {
+      <mat-card appearance="outlined" *transloco="let t" data-testid="media-card">
+        <mat-card-header>
+          <mat-card-title
+            ><h2>{{ t('accountCenter.media.title') }}</h2></mat-card-title
+          >
+        </mat-card-header>
+        <mat-card-content>
+          <app-status-chip
+            data-testid="media-state"
+            [tone]="chips[me.media.state].tone"
+            [icon]="chips[me.media.state].icon"
+            [label]="t(chips[me.media.state].key)"
+          />
+          @if (me.role === 'admin') {
+            <p class="explain" data-testid="media-explain">
+              {{
+                t(
+                  me.media.linked
+                    ? 'accountCenter.media.adminLinked'
+                    : 'accountCenter.media.adminUnlinked'
+                )
+              }}
+            </p>
+            <div class="row">
+              @if (me.media.linked) {
+                <button
+                  mat-stroked-button
+                  type="button"
+                  [disabled]="busy()"
+                  (click)="unlink()"
+                  data-testid="media-unlink"
+                >
+                  {{ t('accountCenter.media.unlink') }}
+                </button>
+              } @else {
+                <button mat-flat-button type="button" (click)="link()" data-testid="media-link">
+                  {{ t('accountCenter.media.link') }}
+                </button>
+              }
+            </div>
+            <div role="alert">
+              @if (error(); as error) {
+                <p class="form-error">{{ error.message }}</p>
+              }
+            </div>
+          } @else {
+            <p class="explain" data-testid="media-explain">
+              {{
+                t('accountCenter.media.explain.' + me.media.state, {
+                  date: me.expiresAt | localDate,
+                })
+              }}
+            </p>
+          }
+          @if (renewable()) {
+            <div class="row">
+              <a mat-flat-button routerLink="/console/renewal" data-testid="media-renew">{{
+                t('accountCenter.media.renew')
+              }}</a>
+            </div>
+          }
+        </mat-card-content>
+      </mat-card>
+    }
+  `,
+  styleUrl: './cards.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class MediaCard {
+  private readonly session = inject(SessionStore);
+  private readonly dialog = inject(MatDialog);
+  private readonly api = inject(AccountApi);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  protected readonly me = this.session.me;
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly chips = MEDIA_CHIPS;
+  protected readonly renewable = computed(() => this.me()?.media.state === 'disabled_expired');
+
+  /** Admins: pick an existing media-server account to link (60-web.md §4.2). */
+  protected link(): void {
+    const ref = this.dialog.open<MediaLinkDialog, void, AdminUser | null>(MediaLinkDialog, {
+      maxWidth: '560px',
+      width: 'calc(100vw - 32px)',
+      autoFocus: 'first-tabbable',
+    });
+    ref.afterClosed().subscribe((linked) => {
+      if (!linked) return;
+      this.notifier.show('accountCenter.media.linked');
+      void this.session.refreshMe().catch(() => undefined);
+    });
+  }
+
+  protected async unlink(): Promise<void> {
+    const confirmed = await confirmAction(this.dialog, {
+      titleKey: 'accountCenter.media.unlinkTitle',
+      consequenceKeys: ['accountCenter.media.unlinkConsequence'],
+      confirmKey: 'accountCenter.media.unlink',
+      destructive: true,
+    });
+    if (!confirmed) return;
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      await this.api.unbindMediaUser();
+      await this.session.refreshMe();
+      this.notifier.show('accountCenter.media.unlinked');
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import {
+  MatDialogActions,
+  MatDialogClose,
+  MatDialogContent,
+  MatDialogRef,
+  MatDialogTitle,
+} from '@angular/material/dialog';
+import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import type { AdminUser } from '@usher/contracts';
+import { ApiError } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { AccountApi, type MediaServerAccount } from './account-api';
+
+/**
+ * "Link my media-server account" (60-web.md §4.2, admins): search the media server by name
+ * (2–64 characters), pick an available account, confirm. The bound account is never managed
+ * by Usher (20-api.md §6), so this only records the link.
+ */
+@Component({
+  selector: 'app-media-link-dialog',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatDialogActions,
+    MatDialogClose,
+    MatDialogContent,
+    MatDialogTitle,
+    MatError,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatIcon,
+    MatInput,
+    MatProgressSpinner,
+    TranslocoDirective,
+  ],
+  template: `
+    <ng-container *transloco="let t">
+      <h2 mat-dialog-title>{{ t('accountCenter.media.linkTitle') }}</h2>
+      <mat-dialog-content>
+        <form class="search" [formGroup]="form" (ngSubmit)="search()" novalidate>
+          <mat-form-field appearance="outline">
+            <mat-label>{{ t('accountCenter.media.searchName') }}</mat-label>
+            <input matInput formControlName="query" autocomplete="off" data-testid="media-search" />
+            <mat-hint>{{ t('accountCenter.media.searchHint') }}</mat-hint>
+            @if (form.controls.query.invalid) {
+              <mat-error>{{ t('validation.range', { min: 2, max: 64 }) }}</mat-error>
+            }
+          </mat-form-field>
+          <button
+            mat-stroked-button
+            type="submit"
+            [disabled]="busy()"
+            data-testid="media-search-go"
+          >
+            @if (busy()) {
+              <mat-progress-spinner mode="indeterminate" diameter="18" />
+            }
+            {{ t('accountCenter.media.search') }}
+          </button>
+        </form>
+        @if (results(); as results) {
+          @if (results.length === 0) {
+            <p class="hint">{{ t('accountCenter.media.noMatch') }}</p>
+          } @else {
+            <ul class="accounts" data-testid="media-results">
+              @for (account of results; track account.mediaUserId) {
+                <li>
+                  <span class="name">
+                    {{ account.name }}
+                    @if (account.isAdministrator) {
+                      <span class="tag">{{ t('accountCenter.media.serverAdmin') }}</span>
+                    }
+                  </span>
+                  @if (account.available) {
+                    <button
+                      mat-flat-button
+                      type="button"
+                      [disabled]="busy()"
+                      (click)="link(account)"
+                      [attr.data-testid]="'media-link-' + account.name"
+                    >
+                      {{ t('accountCenter.media.linkThis') }}
+                    </button>
+                  } @else {
+                    <span class="hint">
+                      @if (account.boundTo) {
+                        {{ t('accountCenter.media.boundTo', { name: account.boundTo.username }) }}
+                      } @else {
+                        {{ t('accountCenter.media.unavailable') }}
+                      }
+                    </span>
+                  }
+                </li>
+              }
+            </ul>
+          }
+        }
+        <div role="alert">
+          @if (error(); as error) {
+            <p class="form-error">
+              <mat-icon aria-hidden="true">error</mat-icon>
+              {{ error.message }}
+            </p>
+          }
+        </div>
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" [mat-dialog-close]="null">
+          {{ t('dialogs.cancel') }}
+        </button>
+      </mat-dialog-actions>
+    </ng-container>
+  `,
+  styles: `
+    .search {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+      align-items: flex-start;
+      mat-form-field {
+        flex: 1 1 220px;
+      }
+      button {
+        min-height: 56px;
+      }
+    }
+    .accounts {
+      margin: 8px 0 0;
+      padding: 0;
+      list-style: none;
+      li {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 8px;
+        align-items: center;
+        justify-content: space-between;
+        padding: 8px 0;
+        border-bottom: 1px solid var(--mat-sys-outline-variant);
+      }
+    }
+    .tag {
+      margin-inline-start: 8px;
+      font: var(--mat-sys-label-small);
+      color: var(--mat-sys-on-surface-variant);
+    }
+    .hint {
+      color: var(--mat-sys-on-surface-variant);
+    }
+    .form-error {
+      display: flex;
+      gap: 8px;
+      margin: 8px 0 0;
+      padding: 12px;
+      border-radius: 12px;
+      background: var(--mat-sys-error-container);
+      color: var(--mat-sys-on-error-container);
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class MediaLinkDialog {
+  private readonly api = inject(AccountApi);
+  private readonly errors = inject(ErrorTexts);
+  private readonly transloco = inject(TranslocoService);
+  private readonly ref = inject<MatDialogRef<MediaLinkDialog, AdminUser | null>>(MatDialogRef);
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    query: ['', [Validators.required, Validators.minLength(2), Validators.maxLength(64)]],
+  });
+  protected readonly busy = signal(false);
+  protected readonly results = signal<MediaServerAccount[] | null>(null);
+  protected readonly error = signal<ErrorText | null>(null);
+
+  protected async search(): Promise<void> {
+    if (this.form.invalid || this.busy()) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      this.results.set(await this.api.mediaServerUsers(this.form.controls.query.value.trim()));
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async link(account: MediaServerAccount): Promise<void> {
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      this.ref.close(await this.api.bindMediaUser(account.mediaUserId));
+    } catch (error) {
+      const other = (error as ApiError).details as { username?: unknown } | undefined;
+      if (
+        error instanceof ApiError &&
+        error.code === 'MEDIA_USER_ALREADY_BOUND' &&
+        typeof other?.username === 'string'
+      ) {
+        this.error.set({
+          message: this.transloco.translate('accountCenter.media.boundTo', {
+            name: other.username,
+          }),
+          reference: null,
+        });
+      } else {
+        this.error.set(this.errors.describe(error));
+      }
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MatCard,
+  MatCardActions,
+  MatCardContent,
+  MatCardHeader,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { MatIcon } from '@angular/material/icon';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { ApiError } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
+import { confirmAction } from '../../shared/confirm-dialog';
+import { Countdown, minutesSeconds } from '../../shared/countdown';
+import { LocalDatePipe } from '../../shared/local-date';
+import { StatusChip } from '../../shared/status-chip';
+import { AccountApi, type BindCode } from './account-api';
+
+/**
+ * Messenger (60-web.md §4.2): bound → "Linked" + Unlink; not bound → a 6-digit code with a live
+ * expiry countdown, to be sent to the bot as `/bind CODE`.
+ */
+@Component({
+  selector: 'app-messenger-card',
+  imports: [
+    MatButton,
+    MatCard,
+    MatCardActions,
+    MatCardContent,
+    MatCardHeader,
+    MatCardTitle,
+    MatIcon,
+    MatProgressSpinner,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+  ],
+  template: `
+    @if (me(); as me) {
+      <mat-card appearance="outlined" *transloco="let t" data-testid="messenger-card">
+        <mat-card-header>
+          <mat-card-title
+            ><h2>{{ t('accountCenter.messenger.title') }}</h2></mat-card-title
+          >
+        </mat-card-header>
+        <mat-card-content>
+          @if (me.messenger.bound) {
+            <app-status-chip
+              tone="success"
+              icon="link"
+              [label]="t('accountCenter.messenger.linked')"
+            />
+            @if (me.messenger.boundAt) {
+              <p class="hint">
+                {{ t('accountCenter.messenger.since', { date: me.messenger.boundAt | localDate }) }}
+              </p>
+            }
+          } @else if (code(); as code) {
+            @if (expiresIn() > 0) {
+              <p class="bind-code" data-testid="bind-code">{{ code.code }}</p>
+              <p role="timer" aria-live="off" data-testid="bind-code-expiry">
+                {{ t('accountCenter.messenger.expiresIn', { time: clock(expiresIn()) }) }}
+              </p>
+              <p class="explain">
+                {{ t('accountCenter.messenger.instruction', { code: code.code }) }}
+              </p>
+            } @else {
+              <p class="hint" role="status" data-testid="bind-code-expired">
+                {{ t('accountCenter.messenger.codeExpired') }}
+              </p>
+            }
+          } @else {
+            <app-status-chip
+              tone="neutral"
+              icon="link_off"
+              [label]="t('accountCenter.messenger.notLinked')"
+            />
+            <p class="explain">{{ t('accountCenter.messenger.explain') }}</p>
+          }
+          <div role="alert">
+            @if (error(); as error) {
+              <p class="form-error">
+                {{ error.message }}
+                @if (error.reference) {
+                  <span class="reference">{{ error.reference }}</span>
+                }
+              </p>
+            }
+          </div>
+        </mat-card-content>
+        <mat-card-actions>
+          @if (me.messenger.bound) {
+            <button
+              mat-stroked-button
+              type="button"
+              [disabled]="busy()"
+              (click)="unbind()"
+              data-testid="messenger-unbind"
+            >
+              {{ t('accountCenter.messenger.unlink') }}
+            </button>
+          } @else {
+            @if (code() && expiresIn() > 0) {
+              <button mat-stroked-button type="button" (click)="copy()" data-testid="bind-copy">
+                <mat-icon aria-hidden="true">content_copy</mat-icon>
+                {{ t('common.copy') }}
+              </button>
+            }
+            <button
+              mat-flat-button
+              type="button"
+              [disabled]="busy()"
+              (click)="getCode()"
+              data-testid="bind-get-code"
+            >
+              @if (busy()) {
+                <mat-progress-spinner mode="indeterminate" diameter="18" />
+              }
+              {{
+                t(code() ? 'accountCenter.messenger.newCode' : 'accountCenter.messenger.getCode')
+              }}
+            </button>
+          }
+        </mat-card-actions>
+      </mat-card>
+    }
+  `,
+  styleUrl: './cards.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class MessengerCard {
+  private readonly api = inject(AccountApi);
+  private readonly session = inject(SessionStore);
+  private readonly dialog = inject(MatDialog);
+  private readonly clipboard = inject(Clipboard);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  protected readonly me = this.session.me;
+  protected readonly code = signal<BindCode | null>(null);
+  private readonly countdown = new Countdown(inject(DestroyRef));
+  protected readonly expiresIn = computed(() => this.countdown.remaining());
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly clock = minutesSeconds;
+
+  /** `POST /me/messenger/bind-code`: a fresh code replaces any earlier one. */
+  protected async getCode(): Promise<void> {
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      const code = await this.api.bindCode();
+      this.code.set(code);
+      this.countdown.until(code.expiresAt);
+    } catch (error) {
+      // Bound from another device meanwhile: show the current state instead of an error.
+      if (error instanceof ApiError && error.code === 'MESSENGER_ALREADY_BOUND') {
+        await this.session.refreshMe().catch(() => undefined);
+      } else {
+        this.error.set(this.errors.describe(error));
+      }
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected copy(): void {
+    const code = this.code();
+    if (code && this.clipboard.copy(`/bind ${code.code}`)) this.notifier.show('common.copied');
+  }
+
+  protected async unbind(): Promise<void> {
+    const confirmed = await confirmAction(this.dialog, {
+      titleKey: 'accountCenter.messenger.unlinkTitle',
+      consequenceKeys: ['accountCenter.messenger.unlinkConsequence'],
+      confirmKey: 'accountCenter.messenger.unlink',
+      destructive: true,
+    });
+    if (!confirmed) return;
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      await this.api.unbind();
+      this.code.set(null);
+      await this.session.refreshMe();
+      this.notifier.show('accountCenter.messenger.unlinked');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'MESSENGER_NOT_BOUND') {
+        await this.session.refreshMe().catch(() => undefined);
+      } else {
+        this.error.set(this.errors.describe(error));
+      }
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

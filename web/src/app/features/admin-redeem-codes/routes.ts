@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'redeemCodes.title', loadComponent: () => import('./redeem-codes-page') },
+] satisfies Routes;

@@ -1,0 +1,243 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  input,
+  signal,
+  untracked,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatFormField, MatLabel, MatPrefix } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatOption, MatSelect } from '@angular/material/select';
+import { MatSlideToggle } from '@angular/material/slide-toggle';
+import { Router, RouterLink } from '@angular/router';
+import { firstValueFrom } from 'rxjs';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { AdminMediaRequest, RequestType } from '@usher/contracts';
+import { ApiError } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { RequestCard } from '../../shared/requests/request-card';
+import { openRequestDialog } from '../../shared/requests/request-dialog';
+import { REQUEST_TABS, parsePage, parseRequestTab } from '../../shared/requests/request-status';
+import { type AdminRequestPage, AdminRequestsApi } from './admin-requests-api';
+import { CandidatesDialog, type CandidatesOutcome } from './candidates-dialog';
+
+const PAGE_SIZE = 20;
+const SEARCH_DEBOUNCE_MS = 350;
+/** Conflicts meaning someone else (another admin, the bot) acted first. */
+const HANDLED_ELSEWHERE = new Set([
+  'REQUEST_STATE_CHANGED',
+  'NOT_REDISPATCHABLE',
+  'REQUEST_NOT_FOUND',
+]);
+
+/** `/admin/requests?status=&type=&search=&userId=&automationError=&page=` (60-web.md §4.3). */
+@Component({
+  selector: 'app-request-review',
+  imports: [
+    MatButton,
+    MatFormField,
+    MatLabel,
+    MatPrefix,
+    MatIcon,
+    MatInput,
+    MatProgressBar,
+    MatOption,
+    MatSelect,
+    MatSlideToggle,
+    RouterLink,
+    TranslocoDirective,
+    RequestCard,
+  ],
+  templateUrl: './request-review.html',
+  styleUrl: '../../shared/requests/request-pages.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class RequestReview {
+  private readonly api = inject(AdminRequestsApi);
+  private readonly errors = inject(ErrorTexts);
+  private readonly notifier = inject(Notifier);
+  private readonly dialog = inject(MatDialog);
+  private readonly router = inject(Router);
+
+  readonly status = input<string | undefined>();
+  readonly type = input<string | undefined>();
+  readonly search = input<string | undefined>();
+  readonly userId = input<string | undefined>();
+  readonly automationError = input<string | undefined>();
+  readonly page = input<string | undefined>();
+
+  protected readonly tabs = REQUEST_TABS;
+  protected readonly filters = computed(() => ({
+    status: parseRequestTab(this.status()) || null,
+    type: (this.type() === 'MOVIE' || this.type() === 'TV'
+      ? this.type()
+      : null) as RequestType | null,
+    search: this.search() ?? '',
+    userId: this.userId() || null,
+    automationError: this.automationError() === 'true',
+    page: parsePage(this.page()),
+    pageSize: PAGE_SIZE,
+  }));
+  protected readonly result = signal<AdminRequestPage | null>(null);
+  protected readonly loading = signal(true);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly busyId = signal<string | null>(null);
+  /** False once the API said manual search needs MoviePilot (503 NOT_SUPPORTED). */
+  protected readonly searchSupported = signal(true);
+  protected readonly lastPage = computed(() => {
+    const result = this.result();
+    return result ? Math.max(1, Math.ceil(result.total / result.pageSize)) : 1;
+  });
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    effect(() => {
+      const filters = this.filters();
+      untracked(() => void this.load(filters));
+    });
+  }
+
+  protected reload(): void {
+    void this.load(this.filters());
+  }
+
+  /** Changes one filter in the URL (the list follows); any filter change goes back to page 1. */
+  protected setFilter(params: Record<string, string | null>): void {
+    void this.router.navigate([], {
+      queryParams: { page: null, ...params },
+      queryParamsHandling: 'merge',
+    });
+  }
+
+  protected setSearch(event: Event): void {
+    const value = (event.target as HTMLInputElement).value;
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(
+      () => this.setFilter({ search: value.trim() || null }),
+      SEARCH_DEBOUNCE_MS,
+    );
+  }
+
+  protected goToPage(page: number): void {
+    void this.router.navigate([], {
+      queryParams: { page: page > 1 ? page : null },
+      queryParamsHandling: 'merge',
+    });
+  }
+
+  protected approve(request: AdminMediaRequest): Promise<void> {
+    return this.act(request, async () => {
+      await this.api.approve(request.id);
+      this.notifier.show('adminRequests.approved', { name: request.name });
+    });
+  }
+
+  protected async reject(request: AdminMediaRequest): Promise<void> {
+    const reason = await openRequestDialog(this.dialog, {
+      titleKey: 'adminRequests.reject.title',
+      params: { name: request.name, user: request.requester.username },
+      messageKey: 'adminRequests.reject.message',
+      inputLabelKey: 'adminRequests.reject.reason',
+      confirmKey: 'adminRequests.reject.confirm',
+      destructive: true,
+    });
+    if (typeof reason !== 'string') return;
+    await this.act(request, async () => {
+      await this.api.reject(request.id, reason);
+      this.notifier.show('adminRequests.rejected', { name: request.name });
+    });
+  }
+
+  protected redispatch(request: AdminMediaRequest): Promise<void> {
+    return this.act(request, async () => {
+      await this.api.redispatch(request.id);
+      this.notifier.show('adminRequests.redispatched', { name: request.name });
+    });
+  }
+
+  protected verify(request: AdminMediaRequest): Promise<void> {
+    return this.act(request, async () => {
+      try {
+        await this.api.verifyIngest(request.id);
+        this.notifier.show('adminRequests.ingested', { name: request.name });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'NOT_IN_LIBRARY') throw error;
+        const progress = (error.details as { progress?: { have?: number; total?: number } })
+          ?.progress;
+        this.notifier.show('adminRequests.notInLibrary', {
+          have: progress?.have ?? 0,
+          total: progress?.total ?? 0,
+        });
+      }
+    });
+  }
+
+  /** MoviePilot manual search and dispatch, in a dialog; the list reloads after a send. */
+  protected async searchCandidates(request: AdminMediaRequest): Promise<void> {
+    const ref = this.dialog.open<CandidatesDialog, AdminMediaRequest, CandidatesOutcome>(
+      CandidatesDialog,
+      { data: request, maxWidth: '720px', width: 'calc(100vw - 32px)' },
+    );
+    const outcome = await firstValueFrom(ref.afterClosed());
+    if (outcome === 'unsupported') {
+      this.searchSupported.set(false);
+      this.notifier.show('adminRequests.candidates.unsupported');
+    } else if (outcome === 'sent') {
+      this.notifier.show('adminRequests.candidates.sent', { name: request.name });
+      await this.load(this.filters());
+    }
+  }
+
+  protected async remove(request: AdminMediaRequest): Promise<void> {
+    const confirmed = await openRequestDialog(this.dialog, {
+      titleKey: 'adminRequests.delete.title',
+      messageKey: 'adminRequests.delete.message',
+      params: { name: request.name, user: request.requester.username },
+      confirmKey: 'adminRequests.delete.confirm',
+      destructive: true,
+    });
+    if (!confirmed) return;
+    await this.act(request, async () => {
+      await this.api.remove(request.id);
+      this.notifier.show('adminRequests.deleted', { name: request.name });
+    });
+  }
+
+  private async act(request: AdminMediaRequest, action: () => Promise<void>): Promise<void> {
+    this.busyId.set(request.id);
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof ApiError && HANDLED_ELSEWHERE.has(error.code)) {
+        this.notifier.show('adminRequests.handledElsewhere');
+      } else {
+        this.notifier.show('requests.actionFailed', {
+          reason: this.errors.describe(error).message,
+        });
+      }
+    } finally {
+      this.busyId.set(null);
+    }
+    await this.load(this.filters());
+  }
+
+  private async load(filters: ReturnType<typeof this.filters>): Promise<void> {
+    this.loading.set(true);
+    this.error.set(null);
+    try {
+      this.result.set(await this.api.list(filters));
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    } finally {
+      this.loading.set(false);
+    }
+  }
+}

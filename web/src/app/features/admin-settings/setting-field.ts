@@ -1,0 +1,165 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  input,
+  untracked,
+} from '@angular/core';
+import { CdkCopyToClipboard } from '@angular/cdk/clipboard';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import {
+  type MatChipInputEvent,
+  MatChipGrid,
+  MatChipInput,
+  MatChipRemove,
+  MatChipRow,
+} from '@angular/material/chips';
+import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatOption, MatSelect } from '@angular/material/select';
+import { MatSlideToggle } from '@angular/material/slide-toggle';
+import { MatTooltip } from '@angular/material/tooltip';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { SettingItem, SettingValue } from '@usher/contracts';
+import { LocalDatePipe } from '../../shared/local-date';
+import { SettingsEditor } from './settings-editor';
+import {
+  LIBRARY_KEYS,
+  addToList,
+  htmlInputType,
+  inputKind,
+  parseInteger,
+  shownValue,
+  sourceKey,
+} from './settings-logic';
+import { SettingText } from './setting-text';
+
+/** One setting: label, badges, the input for its type, its error and its history. */
+@Component({
+  selector: 'app-setting-field',
+  imports: [
+    CdkCopyToClipboard,
+    MatButton,
+    MatIconButton,
+    MatChipGrid,
+    MatChipInput,
+    MatChipRemove,
+    MatChipRow,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatIcon,
+    MatInput,
+    MatOption,
+    MatSelect,
+    MatSlideToggle,
+    MatTooltip,
+    TranslocoDirective,
+    LocalDatePipe,
+  ],
+  templateUrl: './setting-field.html',
+  styleUrl: './setting-field.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class SettingField {
+  private readonly editor = inject(SettingsEditor);
+  protected readonly text = inject(SettingText);
+  readonly item = input.required<SettingItem>();
+
+  protected readonly kind = computed(() => {
+    const kind = inputKind(this.item());
+    return kind === 'chips' && this.libraryOptions() ? 'libraries' : kind;
+  });
+  /** Libraries to pick from (plus any stored id the server no longer lists), or null. */
+  protected readonly libraryOptions = computed(() => {
+    if (!LIBRARY_KEYS.has(this.item().key)) return null;
+    const libraries = this.editor.libraries();
+    if (!libraries) return null;
+    const known = new Set(libraries.map((l) => l.id));
+    const unknown = this.listValue().filter((id) => !known.has(id));
+    return [
+      ...libraries.map((l) => ({ id: l.id, name: l.name })),
+      ...unknown.map((id) => ({ id, name: id })),
+    ];
+  });
+  protected readonly inputType = computed(() => htmlInputType(this.item()));
+  protected readonly sourceKey = computed(() => sourceKey(this.item()));
+  protected readonly id = computed(() => `setting-${this.item().key}`);
+  private readonly draft = computed(() => this.editor.drafts()[this.item().group] ?? {});
+  protected readonly edited = computed(() => this.item().key in this.draft());
+  protected readonly cleared = computed(
+    () => this.edited() && this.draft()[this.item().key] === null,
+  );
+  protected readonly value = computed(() => shownValue(this.item(), this.draft()));
+  protected readonly textValue = computed(() => {
+    const value = this.value();
+    return value === null || value === undefined ? '' : String(value);
+  });
+  protected readonly listValue = computed(() => {
+    const value = this.value();
+    return Array.isArray(value) ? value : [];
+  });
+  protected readonly error = computed(
+    () => this.editor.fieldErrors()[this.item().group]?.[this.item().key] ?? null,
+  );
+  protected readonly hint = computed(() => {
+    const { fallbackHint } = this.item();
+    return fallbackHint ?? null;
+  });
+  protected readonly defaultText = computed(() => {
+    const value = this.item().default;
+    if (value === null || value === undefined || value === '') return null;
+    return Array.isArray(value) ? value.join(', ') : String(value);
+  });
+  protected readonly isWebhookToken = computed(
+    () => this.item().key === 'MEDIA_SERVER_WEBHOOK_TOKEN',
+  );
+  protected readonly isWebhookUrl = computed(() => this.item().key === 'MEDIA_SERVER_WEBHOOK_URL');
+  protected readonly generatedUrl = this.editor.generatedWebhookUrl;
+
+  constructor() {
+    effect(() => {
+      const wanted = LIBRARY_KEYS.has(this.item().key) && this.item().editable;
+      if (wanted && this.editor.mediaServerConfigured()) {
+        untracked(() => void this.editor.loadLibraries());
+      }
+    });
+  }
+
+  protected set(value: SettingValue): void {
+    this.editor.edit(this.item(), value);
+  }
+
+  protected setText(event: Event): void {
+    this.set((event.target as HTMLInputElement).value);
+  }
+
+  protected setInteger(event: Event): void {
+    this.set(parseInteger((event.target as HTMLInputElement).value));
+  }
+
+  protected addChips(event: MatChipInputEvent): void {
+    const next = addToList(this.listValue(), event.value);
+    event.chipInput.clear();
+    if (next.length !== this.listValue().length) this.set(next);
+  }
+
+  protected removeChip(entry: string): void {
+    this.set(this.listValue().filter((v) => v !== entry));
+  }
+
+  protected clear(): void {
+    this.editor.clear(this.item());
+  }
+
+  protected undo(): void {
+    this.editor.undo(this.item());
+  }
+
+  protected generate(): void {
+    this.editor.generateWebhookToken(this.item());
+  }
+}

@@ -1,0 +1,87 @@
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import {
+  MAT_DIALOG_DATA,
+  MatDialogActions,
+  MatDialogClose,
+  MatDialogContent,
+  MatDialogRef,
+  MatDialogTitle,
+} from '@angular/material/dialog';
+import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
+import { TranslocoDirective } from '@jsverse/transloco';
+
+export interface DaysDialogData {
+  titleKey: string;
+  params?: Record<string, unknown>;
+}
+
+/** "Extend N days" (default 30, 1–3650), for one user or a selection. */
+@Component({
+  selector: 'app-days-dialog',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatDialogActions,
+    MatDialogClose,
+    MatDialogContent,
+    MatDialogTitle,
+    MatError,
+    MatFormField,
+    MatLabel,
+    MatInput,
+    TranslocoDirective,
+  ],
+  template: `
+    <form *transloco="let t" [formGroup]="form" (ngSubmit)="submit()" novalidate>
+      <h2 mat-dialog-title>{{ t(data.titleKey, data.params ?? {}) }}</h2>
+      <mat-dialog-content>
+        <mat-form-field appearance="outline" class="full">
+          <mat-label>{{ t('adminUsers.days') }}</mat-label>
+          <input
+            matInput
+            type="number"
+            min="1"
+            max="3650"
+            formControlName="days"
+            data-testid="extend-days"
+          />
+          @if (form.controls.days.invalid) {
+            <mat-error>{{ t('validation.range', { min: 1, max: 3650 }) }}</mat-error>
+          }
+        </mat-form-field>
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" [mat-dialog-close]="undefined">
+          {{ t('dialogs.cancel') }}
+        </button>
+        <button mat-flat-button type="submit" data-testid="extend-ok">
+          {{ t('adminUsers.extend') }}
+        </button>
+      </mat-dialog-actions>
+    </form>
+  `,
+  styles: `
+    .full {
+      width: 100%;
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class DaysDialog {
+  protected readonly data = inject<DaysDialogData>(MAT_DIALOG_DATA);
+  private readonly ref = inject<MatDialogRef<DaysDialog, number>>(MatDialogRef);
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    days: [30, [Validators.required, Validators.min(1), Validators.max(3650)]],
+  });
+
+  protected submit(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.ref.close(Math.floor(Number(this.form.controls.days.value)));
+  }
+}

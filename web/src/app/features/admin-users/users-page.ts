@@ -1,0 +1,323 @@
+import { BreakpointObserver } from '@angular/cdk/layout';
+import { NgTemplateOutlet } from '@angular/common';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  input,
+  numberAttribute,
+  signal,
+  untracked,
+} from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormsModule } from '@angular/forms';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatCheckbox } from '@angular/material/checkbox';
+import { MatDialog } from '@angular/material/dialog';
+import { MatFormField, MatLabel } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
+import { MatPaginator, type PageEvent } from '@angular/material/paginator';
+import { MatOption, MatSelect } from '@angular/material/select';
+import { Router, RouterLink } from '@angular/router';
+import { map } from 'rxjs';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { AdminUser, MediaState } from '@usher/contracts';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { membershipOf } from '../../core/session/membership';
+import { SessionStore } from '../../core/session/session-store';
+import { confirmAction } from '../../shared/confirm-dialog';
+import { LocalDatePipe } from '../../shared/local-date';
+import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { EmptyState, ErrorState } from '../../shared/page-state';
+import { StatusChip } from '../../shared/status-chip';
+import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
+import { UserActions } from './user-actions';
+import { type BulkAction, type UserQuery, type UserSort, UsersApi } from './users-api';
+
+const PAGE_SIZES = [10, 20, 50];
+/** Mirrors contracts' MEDIA_STATES: importing the value would pull zod into the bundle. */
+const MEDIA_STATES: readonly MediaState[] = [
+  'enabled',
+  'disabled_expired',
+  'disabled_by_admin',
+  'unlinked',
+];
+const SORTS: readonly UserSort[] = ['createdAt', 'expiresAt', 'username', 'lastLoginAt'];
+const COMPACT = '(max-width: 599.98px)';
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** At most this many users per bulk request (20-api.md §6). */
+export const BULK_LIMIT = 100;
+
+const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[]): T | '' =>
+  value && (allowed as readonly string[]).includes(value) ? (value as T) : '';
+
+/** The list query from the page's query params, invalid values dropped. */
+export function userQueryFrom(p: {
+  search?: string;
+  role?: string;
+  isActive?: string;
+  status?: string;
+  mediaState?: string;
+  expiresBefore?: string;
+  expiresAfter?: string;
+  sort?: string;
+  order?: string;
+  page?: unknown;
+  pageSize?: unknown;
+}): UserQuery {
+  const day = (value: string | undefined) => (value && DAY.test(value) ? value : '');
+  const pageSize = numberAttribute(p.pageSize, 20);
+  return {
+    search: (p.search ?? '').trim(),
+    role: oneOf(p.role, ['admin', 'user'] as const),
+    isActive: oneOf(p.isActive, ['true', 'false'] as const),
+    status: oneOf(p.status, ['active', 'expired', 'never'] as const),
+    mediaState: oneOf(p.mediaState, MEDIA_STATES),
+    expiresBefore: day(p.expiresBefore),
+    expiresAfter: day(p.expiresAfter),
+    sort: oneOf(p.sort, SORTS) || 'createdAt',
+    order: p.order === 'asc' ? 'asc' : 'desc',
+    page: Math.max(1, Math.floor(numberAttribute(p.page, 1))),
+    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+  };
+}
+
+/** `/admin/users` (60-web.md §4.3): filters in the query string, row actions, bulk actions. */
+@Component({
+  selector: 'app-users-page',
+  imports: [
+    FormsModule,
+    NgTemplateOutlet,
+    MatButton,
+    MatCheckbox,
+    MatIconButton,
+    MatFormField,
+    MatLabel,
+    MatIcon,
+    MatInput,
+    MatMenu,
+    MatMenuItem,
+    MatMenuTrigger,
+    MatOption,
+    MatPaginator,
+    MatSelect,
+    RouterLink,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+    EmptyState,
+    ErrorState,
+  ],
+  templateUrl: './users-page.html',
+  styleUrl: './users-page.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class UsersPage {
+  private readonly api = inject(UsersApi);
+  private readonly actions = inject(UserActions);
+  private readonly router = inject(Router);
+  private readonly dialog = inject(MatDialog);
+  private readonly errors = inject(ErrorTexts);
+  private readonly me = inject(SessionStore).me;
+  /** The signed-in admin's own row: no self-deactivation or self-deletion offered. */
+  protected readonly selfId = computed(() => this.me()?.id);
+
+  readonly search = input<string | undefined>();
+  readonly role = input<string | undefined>();
+  readonly isActive = input<string | undefined>();
+  readonly status = input<string | undefined>();
+  readonly mediaState = input<string | undefined>();
+  readonly expiresBefore = input<string | undefined>();
+  readonly expiresAfter = input<string | undefined>();
+  readonly sort = input<string | undefined>();
+  readonly order = input<string | undefined>();
+  readonly page = input<unknown>();
+  readonly pageSize = input<unknown>();
+
+  protected readonly query = computed(() =>
+    userQueryFrom({
+      search: this.search(),
+      role: this.role(),
+      isActive: this.isActive(),
+      status: this.status(),
+      mediaState: this.mediaState(),
+      expiresBefore: this.expiresBefore(),
+      expiresAfter: this.expiresAfter(),
+      sort: this.sort(),
+      order: this.order(),
+      page: this.page(),
+      pageSize: this.pageSize(),
+    }),
+  );
+  protected readonly filtered = computed(() => {
+    const q = this.query();
+    return !!(
+      q.search ||
+      q.role ||
+      q.isActive ||
+      q.status ||
+      q.mediaState ||
+      q.expiresBefore ||
+      q.expiresAfter
+    );
+  });
+
+  protected readonly users = signal<AdminUser[] | null>(null);
+  protected readonly total = signal(0);
+  protected readonly error = signal<ErrorText | null>(null);
+  /** A refused action (LAST_ADMIN, CANNOT_MODIFY_SELF…), explained above the list. */
+  protected readonly actionError = signal<ErrorText | null>(null);
+  protected readonly selected = signal<ReadonlySet<string>>(new Set());
+  protected readonly allSelected = computed(() => {
+    const users = this.users() ?? [];
+    return users.length > 0 && users.every((u) => this.selected().has(u.id));
+  });
+  protected readonly busy = signal(false);
+  /** Below 600 px the filters sit in a folding panel (60-web.md §6.2). */
+  protected readonly compact = toSignal(
+    inject(BreakpointObserver)
+      .observe(COMPACT)
+      .pipe(map((state) => state.matches)),
+    { initialValue: matchMedia(COMPACT).matches },
+  );
+
+  protected readonly pageSizes = PAGE_SIZES;
+  protected readonly sorts = SORTS;
+  protected readonly mediaStates = MEDIA_STATES;
+  protected readonly membershipChips = MEMBERSHIP_CHIPS;
+  protected readonly mediaChips = MEDIA_CHIPS;
+  protected readonly membership = membershipOf;
+
+  constructor() {
+    effect(() => {
+      const query = this.query();
+      untracked(() => void this.load(query));
+    });
+  }
+
+  protected reload(): Promise<void> {
+    return this.load(this.query());
+  }
+
+  private async load(query: UserQuery): Promise<void> {
+    this.error.set(null);
+    this.users.set(null);
+    try {
+      const page = await this.api.list(query);
+      this.users.set(page.data);
+      this.total.set(page.total);
+      // A selection only makes sense for rows still on screen.
+      const ids = new Set(page.data.map((u) => u.id));
+      this.selected.set(new Set([...this.selected()].filter((id) => ids.has(id))));
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+
+  protected navigate(params: Record<string, string | number | null>, resetPage = true): void {
+    void this.router.navigate([], {
+      queryParams: { ...params, ...(resetPage ? { page: null } : {}) },
+      queryParamsHandling: 'merge',
+    });
+  }
+
+  protected changePage(event: PageEvent): void {
+    this.navigate({ page: event.pageIndex + 1, pageSize: event.pageSize }, false);
+  }
+
+  protected clearFilters(): void {
+    this.navigate({
+      search: null,
+      role: null,
+      isActive: null,
+      status: null,
+      mediaState: null,
+      expiresBefore: null,
+      expiresAfter: null,
+    });
+  }
+
+  protected toggle(id: string, on: boolean): void {
+    const next = new Set(this.selected());
+    if (on && next.size < BULK_LIMIT) next.add(id);
+    else next.delete(id);
+    this.selected.set(next);
+  }
+
+  protected toggleAll(on: boolean): void {
+    const users = this.users() ?? [];
+    this.selected.set(on ? new Set(users.slice(0, BULK_LIMIT).map((u) => u.id)) : new Set());
+  }
+
+  protected readonly create = () => this.run((a) => a.create());
+  protected readonly edit = (user: AdminUser) => this.run((a) => a.edit(user));
+  protected readonly extend = (user: AdminUser) => this.run((a) => a.extend(user));
+  protected readonly toggleActive = (user: AdminUser) =>
+    this.run((a) => a.setActive(user, !user.isActive));
+  /** `mediaAccessDisabled` is the admin switch: turning it off means enabling access. */
+  protected readonly toggleMedia = (user: AdminUser) =>
+    this.run((a) => a.setMediaAccess(user, user.mediaAccessDisabled));
+  protected readonly syncMedia = (user: AdminUser) => this.run((a) => a.syncMedia(user));
+  protected readonly resetPassword = (user: AdminUser) => this.run((a) => a.resetPassword(user));
+  protected readonly remove = (user: AdminUser) => this.run((a) => a.remove(user));
+
+  /** Runs one row action; refusals show above the list, success reloads it. */
+  private async run(action: (actions: UserActions) => Promise<boolean>): Promise<void> {
+    this.actionError.set(null);
+    try {
+      if (await action(this.actions)) await this.reload();
+    } catch (error) {
+      this.actionError.set(this.errors.describe(error));
+      await this.reload();
+    }
+  }
+
+  protected async bulk(action: BulkAction): Promise<void> {
+    const ids = [...this.selected()];
+    if (ids.length === 0 || this.busy()) return;
+    let days: number | undefined;
+    if (action === 'extend') {
+      days = await this.actions.askDays({
+        titleKey: 'adminUsers.bulkExtendTitle',
+        params: { count: ids.length },
+      });
+      if (!days) return;
+    } else if (action === 'delete' || action === 'deactivate' || action === 'media_disable') {
+      const confirmed = await confirmAction(this.dialog, {
+        titleKey: `adminUsers.bulkConfirm.${action}`,
+        consequenceKeys: [`adminUsers.bulkConsequence.${action}`],
+        params: { count: ids.length },
+        confirmKey: `adminUsers.bulk.${action}`,
+        destructive: true,
+        ...(action === 'delete' ? { typeToConfirm: String(ids.length) } : {}),
+      });
+      if (!confirmed) return;
+    }
+    this.busy.set(true);
+    this.actionError.set(null);
+    try {
+      const { results } = await this.api.bulk(ids, action, days);
+      const names = new Map((this.users() ?? []).map((u) => [u.id, u.username]));
+      const rows: BulkResultRow[] = results.map((r) => ({
+        username: names.get(r.id) ?? r.id,
+        ok: r.ok,
+        ...(r.code ? { code: r.code } : {}),
+      }));
+      this.dialog.open(BulkResultDialog, {
+        data: rows,
+        maxWidth: '560px',
+        width: 'calc(100vw - 32px)',
+      });
+      this.selected.set(new Set());
+    } catch (error) {
+      this.actionError.set(this.errors.describe(error));
+    } finally {
+      this.busy.set(false);
+    }
+    await this.reload();
+  }
+}

@@ -1,0 +1,69 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
+import { MatIcon } from '@angular/material/icon';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { DAYS_LEFT_WARNING, membershipOf } from '../../core/session/membership';
+import { SessionStore } from '../../core/session/session-store';
+import { LocalDatePipe } from '../../shared/local-date';
+import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { StatusChip } from '../../shared/status-chip';
+
+/**
+ * `/console/overview`, first cut: the member's own record from `GET /me` — membership state and
+ * expiry, media link, messenger. Media cards, stats and the admin checklist come with their APIs.
+ */
+@Component({
+  selector: 'app-overview',
+  imports: [
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardTitle,
+    MatIcon,
+    RouterLink,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+  ],
+  templateUrl: './overview.html',
+  styleUrl: './overview.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class Overview {
+  private readonly session = inject(SessionStore);
+  private readonly errors = inject(ErrorTexts);
+  protected readonly me = this.session.me;
+  protected readonly membership = computed(() => {
+    const me = this.me();
+    return me ? membershipOf(me) : null;
+  });
+  protected readonly showDaysLeft = computed(() => {
+    const m = this.membership();
+    return m?.state === 'active' && m.daysLeft !== null && m.daysLeft <= DAYS_LEFT_WARNING;
+  });
+  protected readonly membershipChips = MEMBERSHIP_CHIPS;
+  protected readonly mediaChips = MEDIA_CHIPS;
+  protected readonly loading = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+
+  constructor() {
+    void this.refresh();
+  }
+
+  /** The record may have changed since sign-in (a renewal by an admin, say): fetch it fresh. */
+  protected async refresh(): Promise<void> {
+    this.loading.set(true);
+    this.error.set(null);
+    try {
+      await this.session.refreshMe();
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    } finally {
+      this.loading.set(false);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent } from '@angular/material/card';
+import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import { ApiError, errorSystem } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { PublicHeader } from '../../core/shell/public-header';
+import { RegistrationApi } from './registration-api';
+
+/**
+ * `/forgot-password` (60-web.md §4.1). The reply is the same whether or not the address is
+ * registered, and so is the page: it never tells a visitor who has an account.
+ */
+@Component({
+  selector: 'app-forgot-password',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatError,
+    MatFormField,
+    MatLabel,
+    MatIcon,
+    MatInput,
+    MatProgressSpinner,
+    RouterLink,
+    TranslocoDirective,
+    PublicHeader,
+  ],
+  template: `
+    <ng-container *transloco="let t">
+      <app-public-header />
+      <main id="main">
+        <mat-card appearance="outlined" class="card">
+          <mat-card-content>
+            <h1 class="title">{{ t('passwordReset.forgotHeading') }}</h1>
+            @if (sentTo(); as email) {
+              <p class="ok" role="status" data-testid="forgot-sent">
+                <mat-icon aria-hidden="true">mark_email_read</mat-icon>
+                <span>{{ t('passwordReset.sent') }}</span>
+              </p>
+              <a
+                mat-flat-button
+                class="submit"
+                routerLink="/reset-password"
+                [queryParams]="{ email }"
+                data-testid="forgot-continue"
+                >{{ t('passwordReset.haveCode') }}</a
+              >
+            } @else {
+              <p class="lead">{{ t('passwordReset.forgotLead') }}</p>
+              <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
+                <mat-form-field appearance="outline">
+                  <mat-label>{{ t('register.email') }}</mat-label>
+                  <input
+                    matInput
+                    type="email"
+                    formControlName="email"
+                    autocomplete="email"
+                    data-testid="forgot-email"
+                  />
+                  @if (form.controls.email.hasError('required')) {
+                    <mat-error>{{ t('validation.required') }}</mat-error>
+                  } @else if (form.controls.email.hasError('email')) {
+                    <mat-error>{{ t('validation.email') }}</mat-error>
+                  }
+                </mat-form-field>
+                <div class="error-slot" role="alert">
+                  @if (error(); as error) {
+                    <p class="form-error" data-testid="forgot-error">
+                      <span>{{ error.message }}</span>
+                      @if (error.reference) {
+                        <span class="reference">{{ error.reference }}</span>
+                      }
+                    </p>
+                  }
+                </div>
+                <button
+                  mat-flat-button
+                  class="submit"
+                  type="submit"
+                  [disabled]="busy()"
+                  data-testid="forgot-submit"
+                >
+                  @if (busy()) {
+                    <mat-progress-spinner mode="indeterminate" diameter="20" />
+                  }
+                  {{ t('passwordReset.send') }}
+                </button>
+              </form>
+            }
+            <p class="links">
+              <a routerLink="/login">{{ t('passwordReset.backToSignIn') }}</a>
+            </p>
+          </mat-card-content>
+        </mat-card>
+      </main>
+    </ng-container>
+  `,
+  styleUrl: './register.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class ForgotPassword {
+  private readonly api = inject(RegistrationApi);
+  private readonly errors = inject(ErrorTexts);
+  private readonly transloco = inject(TranslocoService);
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+  });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly sentTo = signal<string | null>(null);
+
+  protected async submit(): Promise<void> {
+    if (this.form.invalid || this.busy()) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const email = this.form.controls.email.value.trim();
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      await this.api.forgotPassword(email);
+      this.sentTo.set(email);
+    } catch (error) {
+      const smtpMissing =
+        error instanceof ApiError &&
+        error.code === 'NOT_CONFIGURED' &&
+        errorSystem(error) === 'smtp';
+      this.error.set(
+        smtpMissing
+          ? { message: this.transloco.translate('passwordReset.unavailable'), reference: null }
+          : this.errors.describe(error),
+      );
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

@@ -1,0 +1,281 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatCard, MatCardContent } from '@angular/material/card';
+import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { Router, RouterLink } from '@angular/router';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import type { User } from '@usher/contracts';
+import { ApiError, errorSystem, retryAfterSeconds } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { LanguageSwitch } from '../../core/i18n/language';
+import { Notifier } from '../../core/notifier';
+import { OVERVIEW_URL } from '../../core/session/redirect';
+import { SessionStore } from '../../core/session/session-store';
+import { PublicHeader } from '../../core/shell/public-header';
+import { Countdown } from '../../shared/countdown';
+import { ErrorState } from '../../shared/page-state';
+import { codeErrorKey, passwordsMatch, showOnField } from './public-forms';
+import {
+  RegistrationApi,
+  domainAllowed,
+  type InviteCodePreview,
+  type RegisterMode,
+} from './registration-api';
+
+const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
+const USERNAME_FALLBACK = '^[A-Za-z0-9_]+$';
+
+/**
+ * `/register?code=` (60-web.md §4.1). The mode (`GET /auth/register/mode`) decides the fields:
+ * the invite code in invite mode, the e-mail code when verification is on, and the rules
+ * (username pattern, password length, allowed domains).
+ */
+@Component({
+  selector: 'app-register',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatIconButton,
+    MatCard,
+    MatCardContent,
+    MatError,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatSuffix,
+    MatIcon,
+    MatInput,
+    MatProgressBar,
+    MatProgressSpinner,
+    RouterLink,
+    TranslocoDirective,
+    PublicHeader,
+    ErrorState,
+  ],
+  templateUrl: './register.html',
+  styleUrl: './register.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class Register {
+  private readonly api = inject(RegistrationApi);
+  private readonly session = inject(SessionStore);
+  private readonly router = inject(Router);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  private readonly transloco = inject(TranslocoService);
+  private readonly language = inject(LanguageSwitch);
+  private readonly destroyRef = inject(DestroyRef);
+
+  /** Query param `code`: an invite code from a shared link. */
+  readonly code = input<string | undefined>();
+
+  protected readonly mode = signal<RegisterMode | null>(null);
+  protected readonly loadError = signal<ErrorText | null>(null);
+  protected readonly form = inject(NonNullableFormBuilder).group(
+    {
+      code: [''],
+      username: ['', [Validators.required, Validators.minLength(3), Validators.maxLength(32)]],
+      email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+      emailCode: [''],
+      password: ['', [Validators.required, Validators.maxLength(128)]],
+      confirm: ['', [Validators.required]],
+    },
+    { validators: [passwordsMatch] },
+  );
+  protected readonly preview = signal<InviteCodePreview | null>(null);
+  protected readonly checking = signal(false);
+  protected readonly sending = signal(false);
+  /** The address the last e-mail code went to (shown as "Code sent to …"). */
+  protected readonly sentTo = signal<string | null>(null);
+  protected readonly resend = new Countdown(this.destroyRef);
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly showPassword = signal(false);
+
+  private readonly emailValue = toSignal(this.form.controls.email.valueChanges, {
+    initialValue: '',
+  });
+  /** Whether the typed address's domain is outside the allowed list (shown before sending). */
+  protected readonly domainRefused = computed(() => {
+    const mode = this.mode();
+    return !!mode && !domainAllowed(this.emailValue(), mode.allowedEmailDomains);
+  });
+  /** Whether the invite-code field is shown: always in invite mode, with a link code otherwise. */
+  protected readonly showCode = computed(() => this.mode()?.mode === 'invite' || !!this.code());
+  protected readonly minLength = computed(() => this.mode()?.passwordMinLength ?? 8);
+
+  constructor() {
+    void this.loadMode();
+  }
+
+  protected async loadMode(): Promise<void> {
+    this.loadError.set(null);
+    try {
+      const mode = await this.api.mode();
+      this.applyMode(mode);
+      this.mode.set(mode);
+    } catch (error) {
+      this.loadError.set(this.errors.describe(error));
+    }
+  }
+
+  private applyMode(mode: RegisterMode): void {
+    const { code, username, emailCode, password } = this.form.controls;
+    const required = mode.mode === 'invite' ? [Validators.required] : [];
+    code.setValidators([...required, Validators.pattern(CODE_PATTERN)]);
+    username.addValidators(
+      Validators.pattern(new RegExp(mode.usernamePattern || USERNAME_FALLBACK)),
+    );
+    password.addValidators(Validators.minLength(mode.passwordMinLength));
+    emailCode.setValidators(
+      mode.emailVerification ? [Validators.required, Validators.pattern(/^\d{6}$/)] : [],
+    );
+    const linkCode = this.code()?.trim();
+    if (linkCode) code.setValue(linkCode.toUpperCase());
+    for (const control of [code, username, emailCode, password]) {
+      control.updateValueAndValidity();
+    }
+    if (linkCode && CODE_PATTERN.test(linkCode)) void this.checkCode();
+  }
+
+  /** "Check": what the invite code grants and how many uses it has left. */
+  protected async checkCode(): Promise<void> {
+    const control = this.form.controls.code;
+    control.markAsTouched();
+    const code = control.value.trim().toUpperCase();
+    if (!CODE_PATTERN.test(code) || this.checking()) return;
+    this.checking.set(true);
+    this.preview.set(null);
+    try {
+      this.preview.set(await this.api.validateCode(code));
+    } catch (error) {
+      this.showCodeError(error);
+    } finally {
+      this.checking.set(false);
+    }
+  }
+
+  /** "Send code": an e-mail code to the typed address, then the resend countdown. */
+  protected async sendEmailCode(): Promise<void> {
+    const control = this.form.controls.email;
+    control.markAsTouched();
+    if (control.invalid || this.sending() || this.resend.remaining() > 0) return;
+    const email = control.value.trim();
+    this.sending.set(true);
+    this.error.set(null);
+    try {
+      const sent = await this.api.sendCode(email);
+      this.sentTo.set(email);
+      this.resend.start(sent.resendAfterSeconds);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
+        this.resend.start(retryAfterSeconds(error) ?? 60);
+      }
+      this.showError(error);
+    } finally {
+      this.sending.set(false);
+    }
+  }
+
+  protected async submit(): Promise<void> {
+    if (this.form.invalid || this.busy() || !this.mode()) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { code, username, email, emailCode, password } = this.form.getRawValue();
+    const mode = this.mode()!;
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      const reply = await this.api.register({
+        username: username.trim(),
+        email: email.trim(),
+        password,
+        ...(code.trim() ? { code: code.trim().toUpperCase() } : {}),
+        ...(mode.emailVerification ? { emailCode: emailCode.trim() } : {}),
+      });
+      this.session.adopt(reply);
+      this.welcome(reply.user);
+      await this.router.navigateByUrl(OVERVIEW_URL);
+    } catch (error) {
+      this.showError(error);
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  /** The welcome snackbar names the expiry the new account got (60-web.md §4.1). */
+  private welcome(user: User): void {
+    if (!user.expiresAt) {
+      this.notifier.show('register.welcomeNoExpiry');
+      return;
+    }
+    const date = new Intl.DateTimeFormat(this.language.active(), { dateStyle: 'medium' }).format(
+      new Date(user.expiresAt),
+    );
+    this.notifier.show(user.isExpired ? 'register.welcomeExpired' : 'register.welcome', { date });
+  }
+
+  private showCodeError(error: unknown): void {
+    if (error instanceof ApiError && error.code === 'REDEEM_CODE_INVALID') {
+      showOnField(this.form.controls.code, this.transloco.translate(codeErrorKey(error)));
+    } else {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+
+  /** API refusals go on their field where there is one (60-web.md §4.1 "Errors"). */
+  private showError(error: unknown): void {
+    const { controls } = this;
+    const text = () => this.errors.describe(error).message;
+    if (!(error instanceof ApiError)) {
+      this.error.set(this.errors.describe(error));
+      return;
+    }
+    switch (error.code) {
+      case 'USERNAME_TAKEN':
+        return showOnField(controls.username, text());
+      case 'EMAIL_TAKEN':
+      case 'EMAIL_DOMAIN_NOT_ALLOWED':
+        return showOnField(controls.email, text());
+      case 'REGISTRATION_CODE_REQUIRED':
+      case 'REDEEM_CODE_INVALID':
+        this.preview.set(null);
+        return this.showCodeError(error);
+      case 'EMAIL_CODE_REQUIRED':
+      case 'EMAIL_CODE_INVALID':
+        return showOnField(controls.emailCode, text());
+      case 'EMAIL_VERIFICATION_OFF':
+        void this.loadMode();
+        break;
+    }
+    if (error.status === 502 && errorSystem(error) === 'media_server') {
+      this.error.set({
+        message: this.transloco.translate('register.mediaFailed'),
+        reference: null,
+      });
+    } else if (error.code === 'NOT_CONFIGURED' && errorSystem(error) === 'media_server') {
+      this.error.set({ message: this.transloco.translate('register.notOpen'), reference: null });
+    } else {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+
+  private get controls() {
+    return this.form.controls;
+  }
+}

@@ -1,0 +1,211 @@
+import { ChangeDetectionStrategy, Component, effect, inject, input, signal } from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent } from '@angular/material/card';
+import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { Router, RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { ApiError } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../core/session/password-rules';
+import { PublicHeader } from '../../core/shell/public-header';
+import { passwordsMatch, showOnField } from './public-forms';
+import { RegistrationApi } from './registration-api';
+
+/** `/reset-password?email=&code=` (60-web.md §4.1): the e-mailed code sets a new password. */
+@Component({
+  selector: 'app-reset-password',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatError,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatInput,
+    MatProgressSpinner,
+    RouterLink,
+    TranslocoDirective,
+    PublicHeader,
+  ],
+  template: `
+    <ng-container *transloco="let t">
+      <app-public-header />
+      <main id="main">
+        <mat-card appearance="outlined" class="card">
+          <mat-card-content>
+            <h1 class="title">{{ t('passwordReset.resetHeading') }}</h1>
+            <p class="lead">{{ t('passwordReset.resetLead') }}</p>
+            <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
+              <mat-form-field appearance="outline">
+                <mat-label>{{ t('register.email') }}</mat-label>
+                <input
+                  matInput
+                  type="email"
+                  formControlName="email"
+                  autocomplete="email"
+                  data-testid="reset-email"
+                />
+                @if (form.controls.email.hasError('required')) {
+                  <mat-error>{{ t('validation.required') }}</mat-error>
+                } @else if (form.controls.email.hasError('email')) {
+                  <mat-error>{{ t('validation.email') }}</mat-error>
+                }
+              </mat-form-field>
+              <mat-form-field appearance="outline">
+                <mat-label>{{ t('passwordReset.code') }}</mat-label>
+                <input
+                  matInput
+                  formControlName="code"
+                  inputmode="numeric"
+                  autocomplete="one-time-code"
+                  maxlength="6"
+                  data-testid="reset-code"
+                />
+                @if (form.controls.code.hasError('api')) {
+                  <mat-error data-testid="reset-code-error">{{
+                    form.controls.code.getError('api')
+                  }}</mat-error>
+                } @else if (form.controls.code.hasError('required')) {
+                  <mat-error>{{ t('validation.required') }}</mat-error>
+                } @else if (form.controls.code.hasError('pattern')) {
+                  <mat-error>{{ t('validation.sixDigits') }}</mat-error>
+                }
+              </mat-form-field>
+              <mat-form-field appearance="outline">
+                <mat-label>{{ t('account.password.new') }}</mat-label>
+                <input
+                  matInput
+                  type="password"
+                  formControlName="password"
+                  autocomplete="new-password"
+                  data-testid="reset-password"
+                />
+                <mat-hint>{{ t('account.password.hint', { min: minLength }) }}</mat-hint>
+                @if (form.controls.password.hasError('required')) {
+                  <mat-error>{{ t('validation.required') }}</mat-error>
+                } @else if (form.controls.password.hasError('minlength')) {
+                  <mat-error>{{ t('validation.minLength', { min: minLength }) }}</mat-error>
+                } @else if (form.controls.password.hasError('maxlength')) {
+                  <mat-error>{{ t('validation.tooLong') }}</mat-error>
+                }
+              </mat-form-field>
+              <mat-form-field appearance="outline">
+                <mat-label>{{ t('account.password.confirm') }}</mat-label>
+                <input
+                  matInput
+                  type="password"
+                  formControlName="confirm"
+                  autocomplete="new-password"
+                  data-testid="reset-confirm"
+                />
+                @if (form.controls.confirm.hasError('required')) {
+                  <mat-error>{{ t('validation.required') }}</mat-error>
+                } @else if (form.controls.confirm.hasError('mismatch')) {
+                  <mat-error>{{ t('account.password.mismatch') }}</mat-error>
+                }
+              </mat-form-field>
+              <div class="error-slot" role="alert">
+                @if (error(); as error) {
+                  <p class="form-error" data-testid="reset-error">
+                    <span>{{ error.message }}</span>
+                    @if (error.reference) {
+                      <span class="reference">{{ error.reference }}</span>
+                    }
+                  </p>
+                }
+              </div>
+              <button
+                mat-flat-button
+                class="submit"
+                type="submit"
+                [disabled]="busy()"
+                data-testid="reset-submit"
+              >
+                @if (busy()) {
+                  <mat-progress-spinner mode="indeterminate" diameter="20" />
+                }
+                {{ t('passwordReset.submit') }}
+              </button>
+            </form>
+            <p class="links">
+              <a routerLink="/forgot-password">{{ t('passwordReset.newCode') }}</a>
+            </p>
+          </mat-card-content>
+        </mat-card>
+      </main>
+    </ng-container>
+  `,
+  styleUrl: './register.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class ResetPassword {
+  private readonly api = inject(RegistrationApi);
+  private readonly router = inject(Router);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  /** Query params from the e-mail link. */
+  readonly email = input<string | undefined>();
+  readonly code = input<string | undefined>();
+
+  protected readonly minLength = PASSWORD_MIN_LENGTH;
+  protected readonly form = inject(NonNullableFormBuilder).group(
+    {
+      email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+      code: ['', [Validators.required, Validators.pattern(/^\d{6}$/)]],
+      password: [
+        '',
+        [
+          Validators.required,
+          Validators.minLength(PASSWORD_MIN_LENGTH),
+          Validators.maxLength(PASSWORD_MAX_LENGTH),
+        ],
+      ],
+      confirm: ['', [Validators.required]],
+    },
+    { validators: [passwordsMatch] },
+  );
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+
+  constructor() {
+    effect(() => {
+      const email = this.email();
+      const code = this.code();
+      if (email) this.form.controls.email.setValue(email);
+      if (code) this.form.controls.code.setValue(code);
+    });
+  }
+
+  protected async submit(): Promise<void> {
+    if (this.form.invalid || this.busy()) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { email, code, password } = this.form.getRawValue();
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      await this.api.resetPassword({
+        email: email.trim(),
+        code: code.trim(),
+        newPassword: password,
+      });
+      this.notifier.show('passwordReset.done');
+      await this.router.navigateByUrl('/login');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'EMAIL_CODE_INVALID') {
+        showOnField(this.form.controls.code, this.errors.describe(error).message);
+      } else {
+        this.error.set(this.errors.describe(error));
+      }
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

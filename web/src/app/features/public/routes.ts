@@ -1,0 +1,37 @@
+import type { Routes } from '@angular/router';
+import { guestGuard } from '../../core/session/guards';
+
+/** Public entry pages; signed-in visitors are sent to the console (60-web.md §2.2). */
+export default [
+  {
+    path: '',
+    pathMatch: 'full',
+    title: 'home.title',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./home'),
+  },
+  {
+    path: 'login',
+    title: 'login.title',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./login'),
+  },
+  {
+    path: 'register',
+    title: 'register.title',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./register'),
+  },
+  {
+    path: 'forgot-password',
+    title: 'passwordReset.forgotTitle',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./forgot-password'),
+  },
+  {
+    path: 'reset-password',
+    title: 'passwordReset.resetTitle',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./reset-password'),
+  },
+] satisfies Routes;

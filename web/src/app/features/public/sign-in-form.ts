@@ -1,0 +1,122 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatError, MatFormField, MatLabel, MatSuffix } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { Router, RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
+import { SessionStore } from '../../core/session/session-store';
+import { SiteStore } from '../../core/site/site-store';
+
+/**
+ * The sign-in card, used by `/login` and embedded on the home page (60-web.md §4.1).
+ * Success goes to `redirect`, the overview, or the forced password change (§2.3).
+ */
+@Component({
+  selector: 'app-sign-in-form',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatIconButton,
+    MatError,
+    MatFormField,
+    MatLabel,
+    MatSuffix,
+    MatIcon,
+    MatInput,
+    MatProgressSpinner,
+    RouterLink,
+    TranslocoDirective,
+  ],
+  templateUrl: './sign-in-form.html',
+  styleUrl: './sign-in-form.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class SignInForm {
+  private readonly session = inject(SessionStore);
+  private readonly router = inject(Router);
+  private readonly errors = inject(ErrorTexts);
+  protected readonly site = inject(SiteStore).site;
+  /** Where to go after signing in (`/login?redirect=`), sanitised before use. */
+  readonly redirect = input<string | null | undefined>(null);
+  /** Translation key of the card's heading, so home and `/login` can title it differently. */
+  readonly headingKey = input('login.heading');
+  /** Whether the card's heading is the page's `h1` (on `/login`) rather than an `h2`. */
+  readonly primaryHeading = input(false);
+
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    username: ['', [Validators.required, Validators.maxLength(254)]],
+    password: ['', [Validators.required, Validators.maxLength(128)]],
+  });
+  protected readonly busy = signal(false);
+  protected readonly showPassword = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  /** Seconds until a rate-limited sign-in may be tried again (429 countdown). */
+  protected readonly retryIn = signal(0);
+  private countdown: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    inject(DestroyRef).onDestroy(() => clearInterval(this.countdown));
+  }
+
+  protected async submit(): Promise<void> {
+    if (this.form.invalid || this.busy() || this.retryIn() > 0) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { username, password } = this.form.getRawValue();
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      const user = await this.session.signIn(username.trim(), password);
+      const redirect = safeRedirect(this.redirect());
+      if (user.mustChangePassword) {
+        await this.router.navigate(['/console/account'], {
+          queryParams: { section: 'password', ...(redirect ? { redirect } : {}) },
+        });
+      } else {
+        await this.router.navigateByUrl(redirect ?? OVERVIEW_URL);
+      }
+    } catch (error) {
+      this.showError(error);
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  private showError(error: unknown): void {
+    this.error.set(this.errors.describe(error));
+    const wait = error instanceof ApiError ? retryAfterSeconds(error) : null;
+    if (error instanceof ApiError && error.code === 'RATE_LIMITED' && wait) {
+      this.startCountdown(wait);
+    }
+    if (error instanceof ApiError && error.code === 'INVALID_CREDENTIALS') {
+      this.form.controls.password.reset();
+    }
+  }
+
+  private startCountdown(seconds: number): void {
+    clearInterval(this.countdown);
+    this.retryIn.set(seconds);
+    this.countdown = setInterval(() => {
+      const left = this.retryIn() - 1;
+      this.retryIn.set(Math.max(0, left));
+      if (left <= 0) {
+        clearInterval(this.countdown);
+        this.error.set(null);
+      }
+    }, 1000);
+  }
+}

@@ -1,0 +1,222 @@
+import type { ElementRef } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  Injector,
+  afterNextRender,
+  computed,
+  inject,
+  input,
+  signal,
+  viewChild,
+} from '@angular/core';
+import {
+  FormGroupDirective,
+  NonNullableFormBuilder,
+  ReactiveFormsModule,
+  Validators,
+} from '@angular/forms';
+import { MatButton } from '@angular/material/button';
+import { MatCard, MatCardContent } from '@angular/material/card';
+import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatPaginator, type PageEvent } from '@angular/material/paginator';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { MatTab, MatTabGroup } from '@angular/material/tabs';
+import { Router } from '@angular/router';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import type { Redemption } from '@usher/contracts';
+import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { membershipOf } from '../../core/session/membership';
+import { SessionStore } from '../../core/session/session-store';
+import { LocalDatePipe } from '../../shared/local-date';
+import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { EmptyState, ErrorState } from '../../shared/page-state';
+import { StatusChip } from '../../shared/status-chip';
+import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
+
+const TABS = ['redeem', 'history'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Refusals of a code that the page words itself (20-api.md §5 `POST /me/redeem`). */
+export function redeemErrorKey(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === 'REDEEM_CODE_INVALID') {
+    const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+    if (reason === 'not_found' || reason === 'expired' || reason === 'exhausted') {
+      return `renewal.reason.${reason}`;
+    }
+  }
+  if (error.code === 'REDEEM_CODE_ALREADY_USED') return 'renewal.reason.already_used';
+  return null;
+}
+
+/**
+ * `/console/renewal?tab=redeem|history` (60-web.md §4.2): redeem a code (check → preview →
+ * redeem) and the member's redemption history. Plans and Stripe come with the payments work.
+ */
+@Component({
+  selector: 'app-renewal',
+  imports: [
+    ReactiveFormsModule,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatError,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatIcon,
+    MatInput,
+    MatPaginator,
+    MatProgressSpinner,
+    MatTab,
+    MatTabGroup,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+    EmptyState,
+    ErrorState,
+  ],
+  templateUrl: './renewal.html',
+  styleUrl: './renewal.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class Renewal {
+  private readonly api = inject(RenewalApi);
+  private readonly session = inject(SessionStore);
+  private readonly errors = inject(ErrorTexts);
+  private readonly transloco = inject(TranslocoService);
+  private readonly router = inject(Router);
+  private readonly injector = inject(Injector);
+  private readonly codeInput = viewChild<ElementRef<HTMLInputElement>>('codeInput');
+  private readonly formDirective = viewChild(FormGroupDirective);
+
+  /** Query param `tab`. */
+  readonly tab = input<string | undefined>();
+  protected readonly tabIndex = computed(() =>
+    Math.max(0, TABS.indexOf((this.tab() ?? 'redeem') as Tab)),
+  );
+
+  protected readonly me = this.session.me;
+  protected readonly membership = computed(() => {
+    const me = this.me();
+    return me ? membershipOf(me) : null;
+  });
+  /** Admins and never-expiring members have nothing to renew (read-only page). */
+  protected readonly renewable = computed(() => this.membership()?.state !== 'no_expiry');
+  protected readonly chips = MEMBERSHIP_CHIPS;
+
+  protected readonly form = inject(NonNullableFormBuilder).group({
+    code: ['', [Validators.required, Validators.maxLength(64)]],
+  });
+  protected readonly checking = signal(false);
+  protected readonly redeeming = signal(false);
+  protected readonly preview = signal<{ code: string; preview: RedeemPreview } | null>(null);
+  protected readonly result = signal<RedeemResult | null>(null);
+  protected readonly error = signal<ErrorText | null>(null);
+
+  protected readonly history = signal<Redemption[] | null>(null);
+  protected readonly historyTotal = signal(0);
+  protected readonly historyPage = signal(1);
+  protected readonly historyPageSize = signal(10);
+  protected readonly historyError = signal<ErrorText | null>(null);
+  protected readonly mask = maskedCode;
+
+  constructor() {
+    // A changed code needs a new check before it can be redeemed.
+    this.form.controls.code.valueChanges.subscribe(() => this.preview.set(null));
+    void this.loadHistory();
+    // Expired members come here to renew: the code field takes focus (60-web.md §2.4).
+    afterNextRender(
+      () => {
+        if (this.me()?.isExpired && this.tabIndex() === 0) this.codeInput()?.nativeElement.focus();
+      },
+      { injector: this.injector },
+    );
+  }
+
+  protected selectTab(index: number): void {
+    void this.router.navigate([], {
+      queryParams: { tab: TABS[index] },
+      queryParamsHandling: 'merge',
+      replaceUrl: true,
+    });
+  }
+
+  protected async check(): Promise<void> {
+    const code = this.normalised();
+    if (code === null || this.checking()) return;
+    this.checking.set(true);
+    this.error.set(null);
+    this.result.set(null);
+    try {
+      this.preview.set({ code, preview: await this.api.validate(code) });
+    } catch (error) {
+      this.showError(error);
+    } finally {
+      this.checking.set(false);
+    }
+  }
+
+  protected async redeem(): Promise<void> {
+    const checked = this.preview();
+    if (!checked || this.redeeming()) return;
+    this.redeeming.set(true);
+    this.error.set(null);
+    try {
+      const result = await this.api.redeem(checked.code);
+      this.result.set(result);
+      this.preview.set(null);
+      // resetForm also clears "submitted", so the emptied field shows no "Required" error.
+      this.formDirective()?.resetForm();
+      await Promise.all([this.session.refreshMe().catch(() => undefined), this.loadHistory()]);
+    } catch (error) {
+      this.preview.set(null);
+      this.showError(error);
+    } finally {
+      this.redeeming.set(false);
+    }
+  }
+
+  protected async loadHistory(): Promise<void> {
+    this.historyError.set(null);
+    try {
+      const page = await this.api.redemptions(this.historyPage(), this.historyPageSize());
+      this.history.set(page.data);
+      this.historyTotal.set(page.total);
+    } catch (error) {
+      this.historyError.set(this.errors.describe(error));
+    }
+  }
+
+  protected changePage(event: PageEvent): void {
+    this.historyPage.set(event.pageIndex + 1);
+    this.historyPageSize.set(event.pageSize);
+    void this.loadHistory();
+  }
+
+  private normalised(): string | null {
+    const control = this.form.controls.code;
+    control.markAsTouched();
+    if (control.invalid) return null;
+    return control.value.trim().toUpperCase();
+  }
+
+  private showError(error: unknown): void {
+    const key = redeemErrorKey(error);
+    if (key) {
+      this.error.set({ message: this.transloco.translate(key), reference: null });
+    } else if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
+      const seconds = retryAfterSeconds(error) ?? 60;
+      this.error.set({
+        message: this.transloco.translate('errors.RATE_LIMITED', { seconds }),
+        reference: null,
+      });
+    } else {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+}

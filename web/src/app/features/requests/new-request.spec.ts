@@ -1,0 +1,247 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { type ComponentFixture, TestBed } from '@angular/core/testing';
+import { MatDialog } from '@angular/material/dialog';
+import { Router } from '@angular/router';
+import { aUser, errorBody, settle } from '../../../testing/fixtures';
+import { provideTestApp } from '../../../testing/providers';
+import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
+import { aRequest, aResult } from '../../shared/requests/request-fixtures';
+import NewRequest from './new-request';
+
+const SEARCH = '/api/v1/metadata/search';
+const CHECK = '/api/v1/media-requests/check-existing';
+const CREATE = '/api/v1/media-requests';
+const SEASONS = {
+  tmdbId: 1399,
+  name: 'Winter Harbour',
+  status: 'Returning Series',
+  seasons: [
+    { seasonNumber: 1, name: 'Season 1', episodeCount: 8, airDate: '2019-03-01' },
+    { seasonNumber: 2, name: 'Season 2', episodeCount: 10, airDate: '2021-04-02' },
+  ],
+};
+
+describe('NewRequest', () => {
+  let fixture: ComponentFixture<NewRequest>;
+  let http: HttpTestingController;
+  let router: Router;
+  let notifier: { show: jest.Mock };
+  let dialogAnswers: unknown[];
+  let root: HTMLElement;
+
+  async function render(role: 'user' | 'admin' = 'user', expired = false): Promise<void> {
+    notifier = { show: jest.fn() };
+    dialogAnswers = [];
+    const dialog = {
+      open: jest.fn(() => {
+        const answer = dialogAnswers.shift();
+        return {
+          afterClosed: () => ({ subscribe: (o: { next: (v: unknown) => void }) => o.next(answer) }),
+        };
+      }),
+    };
+    TestBed.configureTestingModule({
+      providers: [
+        ...provideTestApp(),
+        { provide: Notifier, useValue: notifier },
+        { provide: MatDialog, useValue: dialog },
+      ],
+    });
+    TestBed.inject(SessionStore).me.set(aUser({ role, isExpired: expired }));
+    http = TestBed.inject(HttpTestingController);
+    router = TestBed.inject(Router);
+    jest.spyOn(router, 'navigate').mockResolvedValue(true);
+    fixture = TestBed.createComponent(NewRequest);
+    root = fixture.nativeElement as HTMLElement;
+    await fixture.whenStable();
+  }
+
+  const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  async function search(text: string): Promise<void> {
+    const input = byTestId('search-input') as HTMLInputElement;
+    input.value = text;
+    input.dispatchEvent(new Event('input'));
+    await fixture.whenStable();
+    await wait(400);
+  }
+
+  async function flush(url: string, body: object | null, status = 200): Promise<void> {
+    http.expectOne(url).flush(body, { status, statusText: 'x' });
+    await settle();
+    await settle();
+    await fixture.whenStable();
+  }
+
+  async function pickSeason2(): Promise<void> {
+    await search('winter');
+    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
+      data: [aResult()],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    });
+    byTestId('result-tv-1399')!.click();
+    await fixture.whenStable();
+    await flush('/api/v1/metadata/tv/1399/seasons', SEASONS);
+    // The chip's primary action (inside the option) takes the click, as in a browser.
+    byTestId('season-2')!.querySelector<HTMLElement>('.mat-mdc-chip-action')!.click();
+    await fixture.whenStable();
+  }
+
+  afterEach(() => http.verify());
+
+  it('should search only from 2 characters, once per pause in typing', async () => {
+    await render();
+    await search('w');
+    http.expectNone((r) => r.url === SEARCH);
+    const input = byTestId('search-input') as HTMLInputElement;
+    for (const text of ['wi', 'win', 'wint']) {
+      input.value = text;
+      input.dispatchEvent(new Event('input'));
+      await wait(50);
+    }
+    await wait(400);
+    await flush(`${SEARCH}?query=wint&type=multi&page=1`, {
+      data: [],
+      total: 0,
+      page: 1,
+      pageSize: 20,
+    });
+    expect(byTestId('search-empty')!.textContent).toContain('Try the original title or the year');
+  });
+
+  it('should request the picked season after check-existing, then go to the list', async () => {
+    await render();
+    await pickSeason2();
+    expect(byTestId('request-sheet')!.textContent).toContain('Season 2 · 10 episodes · 2021');
+    const note = byTestId('request-note') as HTMLTextAreaElement;
+    note.value = 'Subtitles please';
+    note.dispatchEvent(new Event('input'));
+    byTestId('submit-request')!.click();
+    await settle();
+    const check = http.expectOne(CHECK);
+    expect(check.request.body).toEqual({ type: 'TV', tmdbId: 1399, season: 2 });
+    check.flush({ inLibrary: false, detection: 'ok' });
+    await settle();
+    await settle();
+    const create = http.expectOne(CREATE);
+    expect(create.request.body).toEqual({
+      type: 'TV',
+      tmdbId: 1399,
+      season: 2,
+      name: 'Winter Harbour',
+      year: 2019,
+      posterPath: '/winter.jpg',
+      note: 'Subtitles please',
+    });
+    create.flush(
+      { outcome: 'created', request: aRequest() },
+      { status: 201, statusText: 'Created' },
+    );
+    await settle();
+    await settle();
+    expect(notifier.show).toHaveBeenCalledWith('requests.newRequest.created', {
+      name: 'Winter Harbour',
+    });
+    expect(router.navigate).toHaveBeenCalledWith(['/console/requests']);
+  });
+
+  it('should ask before requesting a title already in the library, and send confirmExisting', async () => {
+    await render();
+    await pickSeason2();
+    dialogAnswers.push(true);
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({
+      inLibrary: true,
+      detection: 'ok',
+      summary: {
+        matchType: 'season',
+        mediaItemId: 'm',
+        seasons: [2],
+        episodeCount: 4,
+        message: 'Season 2: 4 episodes',
+      },
+    });
+    await settle();
+    await settle();
+    const create = http.expectOne(CREATE);
+    expect(create.request.body).toMatchObject({ season: 2, confirmExisting: true });
+    create.flush({ outcome: 'auto_approved', request: aRequest({ status: 'APPROVED' }) });
+    await settle();
+    await settle();
+    expect(notifier.show).toHaveBeenCalledWith('requests.newRequest.autoApproved', {
+      name: 'Winter Harbour',
+    });
+  });
+
+  it('should not create when the member backs out of the library confirmation', async () => {
+    await render();
+    await pickSeason2();
+    dialogAnswers.push(undefined);
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({ inLibrary: true, detection: 'ok' });
+    await settle();
+    await settle();
+    http.expectNone(CREATE);
+    expect(router.navigate).not.toHaveBeenCalledWith(['/console/requests']);
+  });
+
+  it('should point to an active request instead of creating a duplicate', async () => {
+    await render();
+    await pickSeason2();
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({
+      inLibrary: false,
+      detection: 'ok',
+      activeRequest: { id: aRequest().id, status: 'APPROVED' },
+    });
+    await settle();
+    await fixture.whenStable();
+    http.expectNone(CREATE);
+    expect(byTestId('already-requested')!.textContent).toContain(
+      'There is already a request for this.',
+    );
+  });
+
+  it('should show a request-limit refusal in the sheet', async () => {
+    await render();
+    await pickSeason2();
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({ inLibrary: false, detection: 'ok' });
+    await settle();
+    await settle();
+    http
+      .expectOne(CREATE)
+      .flush(errorBody('REQUEST_LIMIT_REACHED'), { status: 422, statusText: 'x' });
+    await settle();
+    await fixture.whenStable();
+    expect(byTestId('submit-error')!.textContent).toContain('You have reached your request limit');
+  });
+
+  it('should explain that search is not configured, with a settings link for admins', async () => {
+    await render('admin');
+    await search('winter');
+    await flush(
+      `${SEARCH}?query=winter&type=multi&page=1`,
+      errorBody('NOT_CONFIGURED', 'x', { system: 'tmdb' }),
+      503,
+    );
+    const state = byTestId('search-not-configured')!;
+    expect(state.textContent).toContain('the metadata provider is not configured');
+    expect(state.querySelector('a')!.getAttribute('href')).toBe('/admin/settings?group=metadata');
+  });
+
+  it('should keep the submit disabled for an expired member', async () => {
+    await render('user', true);
+    await pickSeason2();
+    expect((byTestId('submit-request') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId('expired-note')).not.toBeNull();
+  });
+});

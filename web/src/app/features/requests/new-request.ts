@@ -1,0 +1,283 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  type ElementRef,
+  computed,
+  effect,
+  inject,
+  input,
+  signal,
+  untracked,
+  viewChild,
+} from '@angular/core';
+import { takeUntilDestroyed, toObservable } from '@angular/core/rxjs-interop';
+import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
+import { MatChipListbox, MatChipOption } from '@angular/material/chips';
+import { MatDialog } from '@angular/material/dialog';
+import { MatFormField, MatHint, MatLabel, MatPrefix } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
+import { MatInput } from '@angular/material/input';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatProgressSpinner } from '@angular/material/progress-spinner';
+import { Router, RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { MetadataResult, RequestType, SettingGroup, TvSeasons } from '@usher/contracts';
+import { debounceTime, distinctUntilChanged } from 'rxjs';
+import { ApiError, errorSystem } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { settingsGroupFor } from '../../core/api/settings-group';
+import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
+import { SiteStore } from '../../core/site/site-store';
+import { PosterImage } from '../../shared/requests/poster-image';
+import { openRequestDialog } from '../../shared/requests/request-dialog';
+import { parseRequestTab, posterUrl } from '../../shared/requests/request-status';
+import { existingOf, summaryMessage } from './request-errors';
+import { RequestsApi, type SearchType } from './requests-api';
+
+/** `?type=` values of the toggle; the API calls "all" `multi`. */
+const TYPES = { all: 'multi', movie: 'movie', tv: 'tv' } as const satisfies Record<
+  string,
+  SearchType
+>;
+type TypeFilter = keyof typeof TYPES;
+const MIN_QUERY = 2;
+const DEBOUNCE_MS = 350;
+const MAX_NOTE = 500;
+
+/** `/console/requests/new?q=&type=` (60-web.md §4.2 "New request"). */
+@Component({
+  selector: 'app-new-request',
+  imports: [
+    MatButton,
+    MatIconButton,
+    MatButtonToggle,
+    MatButtonToggleGroup,
+    MatChipListbox,
+    MatChipOption,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatPrefix,
+    MatIcon,
+    MatInput,
+    MatProgressBar,
+    MatProgressSpinner,
+    RouterLink,
+    TranslocoDirective,
+    PosterImage,
+  ],
+  templateUrl: './new-request.html',
+  styleUrl: './new-request.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class NewRequest {
+  private readonly api = inject(RequestsApi);
+  private readonly errors = inject(ErrorTexts);
+  private readonly notifier = inject(Notifier);
+  private readonly dialog = inject(MatDialog);
+  private readonly router = inject(Router);
+  private readonly session = inject(SessionStore);
+  private readonly site = inject(SiteStore);
+
+  readonly q = input<string | undefined>();
+  readonly type = input<string | undefined>();
+
+  protected readonly maxNote = MAX_NOTE;
+  protected readonly query = signal('');
+  protected readonly typeFilter = signal<TypeFilter>('all');
+  protected readonly results = signal<MetadataResult[] | null>(null);
+  protected readonly searching = signal(false);
+  protected readonly searchError = signal<ErrorText | null>(null);
+  /** The settings group to fix when search answers 503 NOT_CONFIGURED; null otherwise. */
+  protected readonly notConfigured = signal<SettingGroup | null>(null);
+  protected readonly isAdmin = computed(() => this.session.me()?.role === 'admin');
+  protected readonly expired = computed(() => this.session.me()?.isExpired === true);
+
+  protected readonly selected = signal<MetadataResult | null>(null);
+  protected readonly seasons = signal<TvSeasons | null>(null);
+  protected readonly seasonsError = signal<ErrorText | null>(null);
+  protected readonly season = signal(0);
+  protected readonly note = signal('');
+  protected readonly submitting = signal(false);
+  protected readonly submitError = signal<ErrorText | null>(null);
+  /** The status tab of a request that already exists for the picked title. */
+  protected readonly existingTab = signal<string | null>(null);
+  private readonly sheet = viewChild<ElementRef<HTMLElement>>('sheet');
+
+  constructor() {
+    effect(() => {
+      const q = this.q() ?? '';
+      const type = this.type();
+      untracked(() => {
+        if (q !== this.query()) this.query.set(q);
+        this.typeFilter.set(type === 'movie' || type === 'tv' ? type : 'all');
+      });
+    });
+    toObservable(computed(() => ({ query: this.query().trim(), type: this.typeFilter() })))
+      .pipe(
+        debounceTime(DEBOUNCE_MS),
+        distinctUntilChanged((a, b) => a.query === b.query && a.type === b.type),
+        takeUntilDestroyed(),
+      )
+      .subscribe(({ query, type }) => void this.search(query, type));
+  }
+
+  protected poster(result: MetadataResult): string | null {
+    return posterUrl(this.site.site().tmdbImageBase, result.posterPath);
+  }
+
+  protected setQuery(event: Event): void {
+    this.query.set((event.target as HTMLInputElement).value);
+  }
+
+  protected setType(type: TypeFilter): void {
+    this.typeFilter.set(type);
+  }
+
+  protected setNote(event: Event): void {
+    this.note.set((event.target as HTMLTextAreaElement).value.slice(0, MAX_NOTE));
+  }
+
+  protected async pick(result: MetadataResult): Promise<void> {
+    this.selected.set(result);
+    this.season.set(0);
+    this.note.set('');
+    this.seasons.set(null);
+    this.seasonsError.set(null);
+    this.submitError.set(null);
+    this.existingTab.set(null);
+    setTimeout(() => this.sheet()?.nativeElement.focus());
+    if (result.mediaType !== 'tv') return;
+    try {
+      const seasons = await this.api.seasons(result.tmdbId);
+      if (this.selected() === result) this.seasons.set(seasons);
+    } catch (error) {
+      if (this.selected() === result) this.seasonsError.set(this.errors.describe(error));
+    }
+  }
+
+  protected close(): void {
+    this.selected.set(null);
+  }
+
+  /** check-existing first, then create; an existing title asks before "Submit anyway". */
+  protected async submit(): Promise<void> {
+    const picked = this.selected();
+    if (!picked || this.submitting() || this.expired()) return;
+    const type: RequestType = picked.mediaType === 'tv' ? 'TV' : 'MOVIE';
+    const season = type === 'TV' ? this.season() : 0;
+    this.submitting.set(true);
+    this.submitError.set(null);
+    this.existingTab.set(null);
+    try {
+      const check = await this.api.checkExisting(type, picked.tmdbId, season);
+      if (check.activeRequest) {
+        this.existingTab.set(parseRequestTab(check.activeRequest.status));
+        return;
+      }
+      let confirmExisting = false;
+      if (check.inLibrary) {
+        if (!(await this.confirmExisting(picked, check.summary?.message))) return;
+        confirmExisting = true;
+      }
+      await this.create(picked, type, season, confirmExisting);
+    } catch (error) {
+      await this.handleCreateError(error, picked, type, season);
+    } finally {
+      this.submitting.set(false);
+    }
+  }
+
+  private async create(
+    picked: MetadataResult,
+    type: RequestType,
+    season: number,
+    confirmExisting: boolean,
+  ): Promise<void> {
+    const note = this.note().trim();
+    const reply = await this.api.create({
+      type,
+      tmdbId: picked.tmdbId,
+      season,
+      name: picked.title,
+      year: picked.year,
+      posterPath: picked.posterPath,
+      ...(note ? { note } : {}),
+      ...(confirmExisting ? { confirmExisting: true } : {}),
+    });
+    this.notifier.show(
+      reply.outcome === 'auto_approved'
+        ? 'requests.newRequest.autoApproved'
+        : 'requests.newRequest.created',
+      { name: picked.title },
+    );
+    await this.router.navigate(['/console/requests']);
+  }
+
+  private async handleCreateError(
+    error: unknown,
+    picked: MetadataResult,
+    type: RequestType,
+    season: number,
+  ): Promise<void> {
+    if (error instanceof ApiError && error.code === 'ALREADY_IN_LIBRARY') {
+      // The library changed between the check and the create: ask now.
+      if (!(await this.confirmExisting(picked, summaryMessage(error.details)))) return;
+      try {
+        await this.create(picked, type, season, true);
+      } catch (again) {
+        this.submitError.set(this.errors.describe(again));
+      }
+      return;
+    }
+    if (error instanceof ApiError && error.code === 'REQUEST_EXISTS') {
+      this.existingTab.set(parseRequestTab(existingOf(error.details)?.status));
+      return;
+    }
+    this.submitError.set(this.errors.describe(error));
+  }
+
+  private async confirmExisting(
+    picked: MetadataResult,
+    detail: string | undefined,
+  ): Promise<boolean> {
+    const answer = await openRequestDialog(this.dialog, {
+      titleKey: 'requests.existing.title',
+      messageKey: 'requests.existing.message',
+      ...(detail ? { detail } : {}),
+      params: { name: picked.title },
+      confirmKey: 'requests.existing.submitAnyway',
+    });
+    return answer === true;
+  }
+
+  private async search(query: string, type: TypeFilter): Promise<void> {
+    void this.router.navigate([], {
+      queryParams: { q: query || null, type: type === 'all' ? null : type },
+      queryParamsHandling: 'merge',
+      replaceUrl: true,
+    });
+    if (query.length < MIN_QUERY) {
+      this.results.set(null);
+      this.searchError.set(null);
+      return;
+    }
+    this.searching.set(true);
+    this.searchError.set(null);
+    this.notConfigured.set(null);
+    try {
+      const reply = await this.api.search(query, TYPES[type]);
+      if (query === this.query().trim() && type === this.typeFilter()) this.results.set(reply.data);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'NOT_CONFIGURED') {
+        this.notConfigured.set(settingsGroupFor(errorSystem(error) ?? 'tmdb') ?? 'metadata');
+      }
+      this.searchError.set(this.errors.describe(error));
+      this.results.set(null);
+    } finally {
+      this.searching.set(false);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatIcon } from '@angular/material/icon';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { ErrorText } from '../core/api/error-text';
+
+/** `ErrorState` (60-web.md §1): the message, the reference and Retry. */
+@Component({
+  selector: 'app-error-state',
+  imports: [MatButton, MatIcon, TranslocoDirective],
+  template: `
+    <div class="state error" role="alert" *transloco="let t">
+      <mat-icon aria-hidden="true">error</mat-icon>
+      <div class="text">
+        <p>{{ error().message }}</p>
+        @if (error().reference) {
+          <p class="reference">{{ error().reference }}</p>
+        }
+      </div>
+      <button mat-stroked-button type="button" (click)="retry.emit()">
+        {{ t('common.retry') }}
+      </button>
+    </div>
+  `,
+  styleUrl: './page-state.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class ErrorState {
+  readonly error = input.required<ErrorText>();
+  readonly retry = output();
+}
+
+/** `EmptyState` (60-web.md §1): an icon and one sentence; the main action is projected. */
+@Component({
+  selector: 'app-empty-state',
+  imports: [MatIcon],
+  template: `
+    <div class="state empty">
+      <mat-icon aria-hidden="true">{{ icon() }}</mat-icon>
+      <p class="text">{{ message() }}</p>
+      <ng-content />
+    </div>
+  `,
+  styleUrl: './page-state.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class EmptyState {
+  readonly icon = input('inbox');
+  /** Already translated by the caller. */
+  readonly message = input.required<string>();
+}

@@ -1,0 +1,49 @@
+import { ChangeDetectionStrategy, Component, input, signal } from '@angular/core';
+import { MatIcon } from '@angular/material/icon';
+
+/**
+ * A poster in a fixed 2:3 box (60-web.md §1 `PosterImage`): lazy, and a neutral placeholder when
+ * there is no poster or it fails to load, so a card never collapses or shows a broken image.
+ */
+@Component({
+  selector: 'app-poster-image',
+  imports: [MatIcon],
+  template: `
+    @if (src() && !failed()) {
+      <img [src]="src()" [alt]="alt()" loading="lazy" decoding="async" (error)="failed.set(true)" />
+    } @else {
+      <mat-icon aria-hidden="true">{{ fallbackIcon() }}</mat-icon>
+    }
+  `,
+  styles: `
+    :host {
+      display: flex;
+      align-items: center;
+      justify-content: center;
+      aspect-ratio: 2 / 3;
+      width: 100%;
+      overflow: hidden;
+      border-radius: 8px;
+      background: var(--mat-sys-surface-container-highest);
+      color: var(--mat-sys-on-surface-variant);
+    }
+    img {
+      width: 100%;
+      height: 100%;
+      object-fit: cover;
+    }
+    mat-icon {
+      font-size: 40px;
+      width: 40px;
+      height: 40px;
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class PosterImage {
+  readonly src = input<string | null>(null);
+  /** Already translated; empty when the title is printed next to the poster anyway. */
+  readonly alt = input('');
+  readonly fallbackIcon = input('movie');
+  protected readonly failed = signal(false);
+}

@@ -1,0 +1,71 @@
+import { TestBed } from '@angular/core/testing';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { provideTestI18n } from '../../../testing/providers';
+import { RequestDialog } from './request-dialog';
+import { parsePage, parseRequestTab, posterUrl, seasonText } from './request-status';
+
+describe('request view helpers', () => {
+  it('should accept only known status tabs and positive pages from the URL', () => {
+    expect(parseRequestTab('INGESTED')).toBe('INGESTED');
+    expect(parseRequestTab('DELETED')).toBe('');
+    expect(parseRequestTab(undefined)).toBe('');
+    expect(parsePage('3')).toBe(3);
+    expect(parsePage('0')).toBe(1);
+    expect(parsePage('x')).toBe(1);
+  });
+
+  it('should build TMDB poster URLs as base + size + path, and none without a path', () => {
+    expect(posterUrl('http://127.0.0.1:9/t/p/', '/a.jpg')).toBe(
+      'http://127.0.0.1:9/t/p/w342/a.jpg',
+    );
+    expect(posterUrl('https://image.tmdb.org/t/p', null)).toBeNull();
+  });
+
+  it('should name the season of TV requests only', () => {
+    expect(seasonText({ type: 'TV', season: 0 })).toEqual({
+      key: 'requests.card.allSeasons',
+      season: 0,
+    });
+    expect(seasonText({ type: 'TV', season: 3 })).toEqual({
+      key: 'requests.card.season',
+      season: 3,
+    });
+    expect(seasonText({ type: 'MOVIE', season: 0 })).toBeNull();
+  });
+});
+
+describe('RequestDialog', () => {
+  it('should require a non-blank reason before confirming, and close with the trimmed text', async () => {
+    const ref = { close: jest.fn() };
+    TestBed.configureTestingModule({
+      providers: [
+        ...provideTestI18n(),
+        { provide: MatDialogRef, useValue: ref },
+        {
+          provide: MAT_DIALOG_DATA,
+          useValue: {
+            titleKey: 'adminRequests.reject.title',
+            inputLabelKey: 'adminRequests.reject.reason',
+            confirmKey: 'adminRequests.reject.confirm',
+            params: { name: 'X' },
+          },
+        },
+      ],
+    });
+    const fixture = TestBed.createComponent(RequestDialog);
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const confirm = root.querySelector<HTMLButtonElement>('[data-testid="dialog-confirm"]')!;
+    expect(confirm.disabled).toBe(true);
+    const text = root.querySelector<HTMLTextAreaElement>('[data-testid="dialog-text"]')!;
+    text.value = '   ';
+    text.dispatchEvent(new Event('input'));
+    await fixture.whenStable();
+    expect(confirm.disabled).toBe(true);
+    text.value = '  Not in HD  ';
+    text.dispatchEvent(new Event('input'));
+    await fixture.whenStable();
+    confirm.click();
+    expect(ref.close).toHaveBeenCalledWith('Not in HD');
+  });
+});

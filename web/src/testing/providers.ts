@@ -1,0 +1,41 @@
+import { provideHttpClient, withInterceptors } from '@angular/common/http';
+import { provideHttpClientTesting } from '@angular/common/http/testing';
+import { type EnvironmentProviders, type Provider, importProvidersFrom } from '@angular/core';
+import { provideRouter, type Routes } from '@angular/router';
+import { TranslocoTestingModule, provideTranslocoTranspiler } from '@jsverse/transloco';
+import {
+  apiErrorInterceptor,
+  bearerTokenInterceptor,
+  requestIdInterceptor,
+} from '../app/core/api/interceptors';
+import { IcuTranspiler } from '../app/core/i18n/icu-transpiler';
+import en from '../assets/i18n/en.json';
+import zhCN from '../assets/i18n/zh-CN.json';
+
+/** The real translation files, preloaded, with the app's ICU transpiler. */
+export function provideTestI18n(): (Provider | EnvironmentProviders)[] {
+  return [
+    importProvidersFrom(
+      TranslocoTestingModule.forRoot({
+        langs: { en, 'zh-CN': zhCN },
+        translocoConfig: { availableLangs: ['en', 'zh-CN'], defaultLang: 'en' },
+        preloadLangs: true,
+      }),
+    ),
+    provideTranslocoTranspiler(IcuTranspiler),
+  ];
+}
+
+/** HTTP with the app's interceptors in the app's order, answered by HttpTestingController. */
+export function provideTestHttp(): (Provider | EnvironmentProviders)[] {
+  return [
+    provideHttpClient(
+      withInterceptors([bearerTokenInterceptor, requestIdInterceptor, apiErrorInterceptor]),
+    ),
+    provideHttpClientTesting(),
+  ];
+}
+
+export function provideTestApp(routes: Routes = []): (Provider | EnvironmentProviders)[] {
+  return [...provideTestHttp(), ...provideTestI18n(), provideRouter(routes)];
+}
