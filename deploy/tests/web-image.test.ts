@@ -43,9 +43,15 @@ const PASSWORD_LINE = /TEMPORARY PASSWORD for user "admin": (\S{20})/;
 /** The CSP the API sends when it serves the app itself, read as text (no cross-project import). */
 function apiWebCsp(): string {
   const source = readFileSync(join(ROOT, 'services/api/src/http/web-static.ts'), 'utf8');
-  const body = /export const WEB_CSP\s*=\s*([^;]+(?:;[^;]+)*?);\n/.exec(source)?.[1];
-  if (!body) throw new Error('WEB_CSP not found in web-static.ts');
-  return [...body.matchAll(/"([^"]*)"/g)].map((m) => m[1]).join('');
+  // `webCsp(imgExtra)` returns string pieces joined with `+`; with no extra origins the
+  // `${extra}` placeholder is empty, which is what the image sends when CSP_IMG_EXTRA is unset.
+  const body = /export function webCsp\([^)]*\): string \{[\s\S]*?return \(([\s\S]*?)\);\n\}/.exec(
+    source,
+  )?.[1];
+  if (!body) throw new Error('webCsp() not found in web-static.ts');
+  return [...body.matchAll(/"([^"]*)"|`([^`]*)`/g)]
+    .map((m) => (m[1] ?? m[2] ?? '').replaceAll('${extra}', ''))
+    .join('');
 }
 /** envsubst leaves "tmdb.org ;" when CSP_IMG_EXTRA is empty; browsers ignore that space. */
 const normaliseCsp = (csp: string | null) => (csp ?? '').replace(/\s+;/g, ';').trim();
