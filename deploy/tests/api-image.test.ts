@@ -30,7 +30,7 @@ import {
   waitForStatus,
   type Started,
 } from './support/process.js';
-import { ROOT, onPath } from './support/tools.js';
+import { ROOT, describeWhen, onPath } from './support/tools.js';
 
 const APP_UID = 1000;
 const DEV_ONLY = [
@@ -63,15 +63,11 @@ function filesUnder(dir: string, skip: string[]): string[] {
 }
 
 const canDropPrivileges = process.getuid?.() === 0 && Boolean(onPath('setpriv'));
-const describeSmoke = canDropPrivileges ? describe : describe.skip;
-if (!canDropPrivileges) {
-  process.stderr.write('[deploy] API image smoke SKIPPED: needs root and setpriv (uid 1000)\n');
-}
-const title = canDropPrivileges
-  ? 'API image, container-equivalent smoke'
-  : 'API image, container-equivalent smoke [SKIPPED: needs root and setpriv to run as uid 1000]';
 
-describeSmoke(title, () => {
+const describeSmoke = (title: string, body: () => void) =>
+  describeWhen(canDropPrivileges, title, 'root and setpriv (to run as uid 1000)', body);
+
+describeSmoke('API image, container-equivalent smoke', () => {
   let tmp: string;
   let app: string;
   let node: string;

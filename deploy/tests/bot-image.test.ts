@@ -32,7 +32,7 @@ import {
   waitForStatus,
   type Started,
 } from './support/process.js';
-import { ROOT, onPath } from './support/tools.js';
+import { ROOT, describeWhen, onPath } from './support/tools.js';
 
 const APP_UID = 1000;
 const text = readFileSync(join(ROOT, 'Dockerfile.bot'), 'utf8');
@@ -66,15 +66,11 @@ function runtimeInstallCommand(): string[] {
 }
 
 const canDropPrivileges = process.getuid?.() === 0 && Boolean(onPath('setpriv'));
-const describeSmoke = canDropPrivileges ? describe : describe.skip;
-if (!canDropPrivileges) {
-  process.stderr.write('[deploy] Bot image smoke SKIPPED: needs root and setpriv (uid 1000)\n');
-}
-const title = canDropPrivileges
-  ? 'Bot image, container-equivalent smoke'
-  : 'Bot image, container-equivalent smoke [SKIPPED: needs root and setpriv to run as uid 1000]';
 
-describeSmoke(title, () => {
+const describeSmoke = (title: string, body: () => void) =>
+  describeWhen(canDropPrivileges, title, 'root and setpriv (to run as uid 1000)', body);
+
+describeSmoke('Bot image, container-equivalent smoke', () => {
   let tmp: string;
   let app: string;
   let node: string;

@@ -11,6 +11,12 @@ const root = join(web, '..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (!existsSync(chromium)) {
+  // On CI (`.ci/run` sets CI=true and installs Chromium first) a missing browser is a failure:
+  // a skip there would turn a broken provisioning step into a green run.
+  if (process.env.CI === 'true' || process.env.CI === '1') {
+    process.stderr.write(`web e2e: ${chromium} not found, and CI requires the browser journeys\n`);
+    process.exit(1);
+  }
   process.stdout.write(
     `\nweb e2e SKIPPED: ${chromium} not found. Install Debian's browser ` +
       '(apt-get install -y chromium) to run the browser journeys; .ci/run does this.\n\n',

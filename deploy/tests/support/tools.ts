@@ -57,21 +57,53 @@ export function run(cmd: string, args: string[], options: SpawnSyncOptions = {})
   };
 }
 
-/** `describe`, or `describe.skip` with the missing tool named in the title. */
+/**
+ * On CI (`CI=true`, which `.ci/run` sets) a missing tool is a failure, not a skip: CI installs
+ * every tool first, so a skip there would hide a broken provisioning step behind a green run.
+ */
+export const toolsRequired = process.env.CI === 'true' || process.env.CI === '1';
+
+/**
+ * `describe` when `available`; otherwise a skipped suite with the reason in its title, or on CI
+ * a suite whose single test fails naming what is missing.
+ */
+export function describeWhen(
+  available: boolean,
+  title: string,
+  missing: string,
+  body: () => void,
+): void {
+  if (available) {
+    describe(title, body);
+    return;
+  }
+  if (toolsRequired) {
+    describe(title, () => {
+      it(`needs ${missing}`, () => {
+        throw new Error(`${missing} is required on CI (CI=true) but missing on this machine`);
+      });
+    });
+    return;
+  }
+  const reason = `SKIPPED: needs ${missing}`;
+  // Also on stderr: jest's summary does not list the titles of skipped suites.
+  process.stderr.write(`[deploy] ${title} ${reason}\n`);
+  describe(`${title} [${reason}]`, () => {
+    it.skip(`needs ${missing}`, () => undefined);
+  });
+}
+
+/** `describe` with the tool's path, or (see describeWhen) a skip / CI failure naming the tool. */
 export function describeWithTool(
   tool: string,
   path: string | undefined,
   title: string,
   body: (path: string) => void,
 ): void {
-  if (path) {
-    describe(title, () => body(path));
-  } else {
-    const reason = `SKIPPED: ${tool} not installed — run scripts/tools/ensure-debian-tools / ensure-helm`;
-    // Also on stderr: jest's summary does not list the titles of skipped suites.
-    process.stderr.write(`[deploy] ${title} ${reason}\n`);
-    describe(`${title} [${reason}]`, () => {
-      it.skip(`needs ${tool}`, () => undefined);
-    });
-  }
+  describeWhen(
+    path !== undefined,
+    title,
+    `${tool} (run scripts/tools/ensure-debian-tools / ensure-helm)`,
+    () => body(path as string),
+  );
 }
