@@ -1,0 +1,42 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+import { aUser, storeSession } from '../../../testing/fixtures';
+import { provideTestApp } from '../../../testing/providers';
+import { SessionStore } from '../session/session-store';
+import ConsoleShell from './console-shell';
+import { ADMIN_NAV, CONSOLE_NAV } from './nav';
+
+/** The shell shows the admin group to admins only (60-web.md §1 "Shell"). */
+describe('ConsoleShell navigation', () => {
+  async function render(role: 'user' | 'admin'): Promise<HTMLElement> {
+    storeSession();
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.inject(SessionStore).me.set(aUser({ role }));
+    const fixture = TestBed.createComponent(ConsoleShell);
+    await fixture.whenStable();
+    return fixture.nativeElement as HTMLElement;
+  }
+
+  const hrefs = (root: HTMLElement, selector: string) =>
+    [...root.querySelectorAll<HTMLAnchorElement>(`${selector} a`)].map((a) =>
+      a.getAttribute('href'),
+    );
+
+  afterEach(() => TestBed.inject(HttpTestingController).verify());
+
+  it('should hide the admin group and every admin link from a member', async () => {
+    const root = await render('user');
+    expect(root.querySelector('[data-testid="admin-nav"]')).toBeNull();
+    const links = [...root.querySelectorAll<HTMLAnchorElement>('a')].map((a) =>
+      a.getAttribute('href'),
+    );
+    for (const item of ADMIN_NAV) expect(links).not.toContain(item.link);
+    for (const item of CONSOLE_NAV) expect(links).toContain(item.link);
+  });
+
+  it('should show the admin group with every admin link to an admin', async () => {
+    const root = await render('admin');
+    expect(root.querySelector('[data-testid="admin-nav"]')).not.toBeNull();
+    expect(hrefs(root, '[data-testid="admin-nav"]')).toEqual(ADMIN_NAV.map((item) => item.link));
+  });
+});
