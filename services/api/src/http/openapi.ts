@@ -117,7 +117,11 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): JsonS
             requestBody: {
               required: true,
               content: {
-                'application/json': { schema: collector.convert(route.request.body, 'input') },
+                'application/json': {
+                  schema: route.documentedBody
+                    ? route.documentedBody()
+                    : collector.convert(route.request.body, 'input'),
+                },
               },
             },
           }

@@ -47,6 +47,11 @@ export interface RouteDef<R extends RequestSchemas = RequestSchemas> {
   responses: Record<number, ResponseSpec>;
   /** Error codes this route documents beyond the generic ones of its auth level. */
   errors?: string[];
+  /**
+   * A richer JSON Schema for the OpenAPI request body than the zod schema gives, when the body's
+   * keys come from a registry (validation still uses `request.body`).
+   */
+  documentedBody?: () => Record<string, unknown>;
   handler: (c: Context<AppEnv>, input: RouteInput<R>) => Response | Promise<Response>;
 }
 

@@ -2,6 +2,7 @@ import { errorBodySchema, healthOkSchema } from '@usher/contracts';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';
+import { SETTING_DEFINITIONS } from '../../src/settings/definitions.js';
 
 describe(`HTTP core (${ENGINE})`, () => {
   let database: TestDatabase;
@@ -153,6 +154,40 @@ describe(`OpenAPI document (${ENGINE})`, () => {
     ).requestBody.content['application/json'].schema;
     expect(login.required).toEqual(['username', 'password']);
     expect(login.additionalProperties).toBe(false);
+  });
+
+  it('should document every settings key from the registry in the settings update body', async () => {
+    const res = await t.call('GET', '/api/v1/openapi.json');
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, unknown> } }>>;
+    };
+    const body = doc.paths['/api/v1/admin/settings/{group}']!.put!.requestBody.content[
+      'application/json'
+    ] as {
+      schema: { properties: { values: { properties: Record<string, Record<string, unknown>> } } };
+    };
+    const keys = body.schema.properties.values.properties;
+    expect(Object.keys(keys).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
+    for (const def of SETTING_DEFINITIONS) {
+      const entry = keys[def.key]!;
+      expect([def.key, entry['x-usher-group'], entry['x-usher-sensitive']]).toEqual([
+        def.key,
+        def.group,
+        def.sensitive === true,
+      ]);
+      // A secret's default never appears; a plain key documents its default.
+      expect([def.key, 'default' in entry]).toEqual([def.key, def.sensitive !== true]);
+    }
+    const integer = SETTING_DEFINITIONS.find((d) => d.type === 'integer' && d.max !== undefined)!;
+    expect(keys[integer.key]!.anyOf).toEqual([
+      expect.objectContaining({ type: 'integer', maximum: integer.max }),
+      { type: 'null' },
+    ]);
+    const enumDef = SETTING_DEFINITIONS.find((d) => d.type === 'enum')!;
+    expect(keys[enumDef.key]!.anyOf).toEqual([
+      { type: 'string', enum: [...enumDef.options!] },
+      { type: 'null' },
+    ]);
   });
 
   it('should serve a readable docs page listing the routes', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
+import { settingsUpdateBodySchema } from '../../settings/openapi.js';
 import type { ModuleContext } from '../context.js';
 import { testSettingsGroup } from './connection/index.js';
 
@@ -60,6 +61,7 @@ export function settingsRoutes(ctx: ModuleContext): RouteDef[] {
         params: z.strictObject({ group: z.string() }),
         body: settingsUpdateRequestSchema,
       },
+      documentedBody: settingsUpdateBodySchema,
       responses: {
         200: { description: 'The group after the change', schema: settingsGroupReplySchema },
       },
