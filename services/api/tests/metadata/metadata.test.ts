@@ -1,5 +1,6 @@
 import { metadataSearchReplySchema, tvSeasonsReplySchema } from '@usher/contracts';
 import { tmdbCache } from '../../src/db/schema/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 import { ENGINE } from '../support/database.js';
 import { errorOf, startHarness, type Harness } from '../requests/harness.js';
 
@@ -135,5 +136,93 @@ describe(`metadata rate limit (${ENGINE})`, () => {
       headers: { 'x-internal-secret': h.t.config.INTERNAL_API_SECRET },
     });
     expect(bot.status).toBe(200);
+  });
+});
+
+describe(`metadata cache lifetime (${ENGINE})`, () => {
+  const HOUR = 3_600_000;
+  let h: Harness;
+  let app: TestApp;
+  /** The app's clock (ModuleContext.now); the cache compares `expires_at` with it. */
+  let clock: Date;
+  const advance = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    clock = new Date();
+    // Same database and fakes, with an injected clock and a search lifetime unlike the default.
+    app = createTestApp(h.database.handle, {
+      config: h.t.config,
+      settingsEnv: { ...h.env, METADATA_CACHE_HOURS: '2' },
+      now: () => clock,
+    });
+  });
+  afterAll(async () => {
+    await h.settle(app);
+    await h.close();
+  });
+
+  const tmdbCalls = (path: string) => h.tmdb.requests.filter((r) => r.path.includes(path)).length;
+  const internal = () => ({ 'x-internal-secret': h.t.config.INTERNAL_API_SECRET });
+  const get = async (path: string) => {
+    // The internal twin: same service and cache, no per-IP limit to trip over.
+    const res = await app.call('get', `/api/v1/internal${path}`, { headers: internal() });
+    expect([path, res.status]).toEqual([path, 200]);
+    return res.json();
+  };
+  const expiryOf = async (prefix: string) => {
+    const rows = await h.t.context.db.select().from(tmdbCache);
+    const row = rows.find((r) => r.key.startsWith(prefix));
+    if (!row) throw new Error(`no cache entry ${prefix}`);
+    return row.expiresAt.getTime();
+  };
+
+  it('should serve a search from cache until METADATA_CACHE_HOURS pass, then ask TMDB again', async () => {
+    const search = '/metadata/search?query=severance&type=tv';
+    const first = metadataSearchReplySchema.parse(await get(search));
+    expect(first.data.length).toBeGreaterThan(0);
+    expect(tmdbCalls('/search/tv')).toBe(1);
+    const stored = clock.getTime();
+    expect(await expiryOf('search:tv:')).toBe(stored + 2 * HOUR);
+
+    advance(2 * HOUR - 1000);
+    expect(metadataSearchReplySchema.parse(await get(search))).toEqual(first);
+    expect(tmdbCalls('/search/tv')).toBe(1);
+
+    advance(2000); // now one second past expires_at
+    expect(metadataSearchReplySchema.parse(await get(search))).toEqual(first);
+    expect(tmdbCalls('/search/tv')).toBe(2);
+    // The refetched answer replaced the entry with a new lifetime from the current clock.
+    expect(await expiryOf('search:tv:')).toBe(clock.getTime() + 2 * HOUR);
+    await get(search);
+    expect(tmdbCalls('/search/tv')).toBe(2);
+  });
+
+  it('should keep series details 24 h and empty searches 1 h', async () => {
+    const seasons = '/metadata/tv/1399/seasons';
+    const before = tmdbCalls('/tv/1399');
+    const first = tvSeasonsReplySchema.parse(await get(seasons));
+    expect(tmdbCalls('/tv/1399')).toBe(before + 1);
+    expect(await expiryOf('tv:en-US:1399')).toBe(clock.getTime() + 24 * HOUR);
+
+    const nothing = '/metadata/search?query=zzqx-no-such-title&type=movie';
+    const empty = metadataSearchReplySchema.parse(await get(nothing));
+    expect(empty).toMatchObject({ data: [], total: 0 });
+    const emptyCalls = tmdbCalls('/search/movie');
+    expect(await expiryOf('search:movie:')).toBe(clock.getTime() + HOUR);
+
+    advance(HOUR + 1000);
+    await get(nothing);
+    expect(tmdbCalls('/search/movie')).toBe(emptyCalls + 1);
+    expect(tvSeasonsReplySchema.parse(await get(seasons))).toEqual(first);
+    expect(tmdbCalls('/tv/1399')).toBe(before + 1);
+
+    advance(23 * HOUR);
+    await get(seasons);
+    expect(tmdbCalls('/tv/1399')).toBe(before + 2);
+    await get(seasons);
+    expect(tmdbCalls('/tv/1399')).toBe(before + 2);
   });
 });
