@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { auditLog, redeemCodes } from '../../src/db/schema/index.js';
+import { insertCodes } from '../../src/modules/redeem/codes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';
@@ -185,6 +186,53 @@ describe(`admin redeem codes: list filters and batches (${ENGINE})`, () => {
       expect(new Set((audits[0]!.details as { ids: string[] }).ids)).toEqual(
         new Set(created.map((c) => c.id)),
       );
+    });
+  });
+  describe('insertCodes on a clash', () => {
+    it('should regenerate codes that clash with a stored one or within the batch', async () => {
+      const taken = 'C1A500000000DA4E';
+      await t.context.db.insert(redeemCodes).values({
+        id: uuidv7(),
+        code: taken,
+        days: 1,
+        notes: 'clash',
+        createdBy: adminId,
+      });
+      // The first round draws the stored code twice and one fresh code; later rounds are fresh.
+      const draws = [taken, taken, 'C1A50000000F0001', 'C1A50000000F0002', 'C1A50000000F0003'];
+      const rows = await insertCodes(
+        t.context.db,
+        { days: 7, maxUses: 1, notes: 'clash batch' },
+        3,
+        adminId,
+        () => draws.shift()!,
+      );
+      expect(rows.map((r) => r.code).sort()).toEqual([
+        'C1A50000000F0001',
+        'C1A50000000F0002',
+        'C1A50000000F0003',
+      ]);
+      const stored = await t.context.db
+        .select({ n: count() })
+        .from(redeemCodes)
+        .where(eq(redeemCodes.notes, 'clash batch'));
+      expect(stored[0]!.n).toBe(3);
+    });
+
+    it('should fail, writing nothing in its transaction, when no unused code can be drawn', async () => {
+      const before = await codeRows();
+      await expect(
+        t.context.db.transaction((tx) =>
+          insertCodes(
+            tx,
+            { days: 7, maxUses: 1, notes: 'never' },
+            2,
+            adminId,
+            () => 'C1A500000000DA4E',
+          ),
+        ),
+      ).rejects.toThrow(/could not generate 2 unused redeem codes/);
+      expect(await codeRows()).toBe(before);
     });
   });
 });

@@ -87,21 +87,42 @@ export interface NewCode {
   notes: string;
 }
 
-/** Inserts `count` codes in one statement, regenerating on the (astronomically rare) clash. */
+/** Attempts before a batch gives up on finding unused codes (each clash is ~2^-60 likely). */
+const INSERT_ATTEMPTS = 5;
+
+/**
+ * Inserts `count` codes, regenerating any that clash with an existing code (or with another of
+ * the batch): each round inserts with ON CONFLICT DO NOTHING and retries only the missing ones.
+ * Run inside the caller's transaction, a batch is still all-or-nothing.
+ */
 export async function insertCodes(
   db: Pick<Database, 'insert'>,
   input: NewCode,
   count: number,
   createdBy: string,
+  generate: () => string = generateCode,
 ): Promise<RedeemCodeRow[]> {
-  const values = Array.from({ length: count }, () => ({
-    id: uuidv7(),
-    code: generateCode(),
-    days: input.days,
-    maxUses: input.maxUses,
-    expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-    notes: input.notes,
-    createdBy,
-  }));
-  return db.insert(redeemCodes).values(values).returning();
+  const inserted: RedeemCodeRow[] = [];
+  for (let attempt = 0; attempt < INSERT_ATTEMPTS && inserted.length < count; attempt++) {
+    const values = Array.from({ length: count - inserted.length }, () => ({
+      id: uuidv7(),
+      code: generate(),
+      days: input.days,
+      maxUses: input.maxUses,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      notes: input.notes,
+      createdBy,
+    }));
+    const rows = await db
+      .insert(redeemCodes)
+      .values(values)
+      .onConflictDoNothing({ target: redeemCodes.code })
+      .returning();
+    inserted.push(...rows);
+  }
+  if (inserted.length < count) {
+    throw new Error(`could not generate ${count} unused redeem codes in ${INSERT_ATTEMPTS} rounds`);
+  }
+  // Keep the order the codes were generated in (ids are time-ordered uuidv7).
+  return inserted.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
