@@ -6,7 +6,9 @@
  *
  * bind → search → request → approve (replica B) → the web sees APPROVED → requester DM, and a
  * request made on the web reaching the admins within a second, rejected with a reason typed on
- * the other replica.
+ * the other replica. Then every command of §6.1 with its happy and main error paths against the
+ * same API (accounts and redeem codes seeded through the admin routes), and last the API process
+ * stopped: each command gets the polite "unavailable" reply and the bot keeps serving.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +39,9 @@ import {
   startReplica,
   type Replica,
 } from '../support/harness.js';
+import type { Lang } from '../../src/config.js';
+import { t, type CatalogKey, type Vars } from '../../src/format/i18n/index.js';
+import { formatTime } from '../../src/format/values.js';
 
 const BOT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const API_ROOT = join(BOT_ROOT, '../api');
@@ -57,6 +62,7 @@ let apiUrl: string;
 let apiLog = '';
 let dataDir: string;
 let memberToken: string;
+let adminToken: string;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -176,7 +182,7 @@ beforeAll(async () => {
     return res?.status === 200;
   }, 90_000);
 
-  const adminToken = await session('admin', ADMIN_PASSWORD);
+  adminToken = await session('admin', ADMIN_PASSWORD);
   const created = await call('POST', '/api/v1/admin/users', adminToken, {
     username: 'mia',
     password: 'Mia-passw0rd-e2e',
@@ -188,11 +194,21 @@ beforeAll(async () => {
   memberToken = await session('mia', 'Mia-passw0rd-e2e');
 }, 180_000);
 
-afterAll(async () => {
-  if (apiProcess && apiProcess.exitCode === null) {
-    apiProcess.kill('SIGTERM');
-    await new Promise((r) => apiProcess.once('exit', r));
+/** Stops the API process (once); later calls wait for the same exit. */
+let stopping: Promise<unknown> | null = null;
+function stopApi() {
+  if (!apiProcess || apiProcess.exitCode !== null || apiProcess.signalCode !== null) {
+    return stopping ?? Promise.resolve();
   }
+  stopping ??= new Promise((r) => {
+    apiProcess.once('exit', r);
+    apiProcess.kill('SIGTERM');
+  });
+  return stopping;
+}
+
+afterAll(async () => {
+  await stopApi();
   await a?.close();
   await b?.close();
   await tmdb?.close();
@@ -347,5 +363,313 @@ describe('bot with the real API', () => {
     expect(lastMessage(fake, stranger.id).text).toContain("Your Telegram isn't linked yet.");
     await pushTo(fake, b, commandMessage({ from: stranger, command: 'bind', args: '000000' }));
     expect(lastMessage(fake, stranger.id).text).toContain('This code is unknown or expired');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every command of 40-bot.md §6.1 against the real API: the happy path and the main errors.
+
+const DAY = 86_400_000;
+/** The API's SCHEDULE_TIMEZONE default, which `GET /internal/settings` hands the bot. */
+const TZ = 'UTC';
+
+type TgUser = ReturnType<typeof tgUser>;
+
+/** A catalog text as the fake shows it: Telegram strips the HTML tags from what it stores. */
+const shown = (lang: Lang, key: CatalogKey, vars?: Vars) =>
+  t(lang, key, vars).replace(/<[^>]*>/g, '');
+const textOf = (user: TgUser) => lastMessage(fake, user.id).text ?? '';
+const send = (replica: Replica, from: TgUser, command: string, args?: string) =>
+  pushTo(fake, replica, commandMessage({ from, command, ...(args ? { args } : {}) }));
+const current = (user: TgUser, message: TgMessage) =>
+  fake.state.findMessage(user.id, message.message_id)!.message;
+/** Presses the button labelled `label` of `message` and returns the callback answer. */
+async function press(replica: Replica, from: TgUser, message: TgMessage, label: string) {
+  // The message as it stands now, else the copy the caller holds (a client that has not
+  // caught up with an edit yet, as in a double tap).
+  const copies = [current(from, message), message];
+  const found = copies
+    .map((m) => ({ m, data: m.reply_markup?.inline_keyboard.flat().find((x) => x.text === label) }))
+    .find((c) => c.data?.callback_data);
+  if (!found) throw new Error(`no button "${label}" on: ${JSON.stringify(copies[0])}`);
+  await pushTo(
+    fake,
+    replica,
+    callbackQuery({ from, message: found.m, data: found.data!.callback_data! }),
+  );
+  return fake.callsTo('answerCallbackQuery').at(-1)!;
+}
+
+async function newMember(username: string, fields: Record<string, unknown>) {
+  const password = `${username}-Passw0rd-e2e`;
+  const created = await call('POST', '/api/v1/admin/users', adminToken, {
+    username,
+    password,
+    ...fields,
+  });
+  if (created.status !== 201)
+    throw new Error(`create ${username}: ${created.status} ${JSON.stringify(created.body)}`);
+  return session(username, password);
+}
+
+async function bindCode(token: string) {
+  const res = await call('POST', '/api/v1/me/messenger/bind-code', token);
+  expect(res.status).toBe(201);
+  return String(res.body.code);
+}
+
+async function redeemCode(days: number, maxUses: number) {
+  const res = await call('POST', '/api/v1/admin/redeem-codes', adminToken, { days, maxUses });
+  expect(res.status).toBe(201);
+  return String(res.body.code);
+}
+
+/** `/search` on replica A, then the result whose line matches `row` picked on replica B. */
+async function searchAndPick(user: TgUser, query: string, row: RegExp) {
+  await send(a, user, 'search', query);
+  const list = lastMessage(fake, user.id);
+  const line = list.text!.split('\n').find((l) => row.test(l));
+  if (!line) throw new Error(`no result line matching ${row} in:\n${list.text}`);
+  await press(b, user, list, line.match(/^(\d+)\./)![1]!);
+  return lastMessage(fake, user.id);
+}
+
+const rita = tgUser({ id: 7202, first_name: 'Rita', username: 'rita', language_code: 'en' });
+const noah = tgUser({ id: 7203, first_name: 'Noah', language_code: 'zh-hans' });
+const nobody = tgUser({ id: 7302, first_name: 'Nobody', language_code: 'en' });
+/**
+ * Rita: a media user, 10 days left. Noah: expired 3 days ago, no media user. (The demo media
+ * server already has users named like people, hence the suffix.)
+ */
+const ritaExpiry = new Date(Date.now() + 10 * DAY).toISOString();
+const noahExpiry = new Date(Date.now() - 3 * DAY).toISOString();
+let ritaToken: string;
+let noahToken: string;
+
+describe('every command of §6.1 against the real API', () => {
+  beforeAll(async () => {
+    ritaToken = await newMember('rita_e2e', { expiresAt: ritaExpiry, createMediaUser: true });
+    noahToken = await newMember('noah_e2e', { expiresAt: noahExpiry, createMediaUser: false });
+  }, 30_000);
+
+  it('should answer /start and /help, and link through the /start bind_<code> deep link once', async () => {
+    await send(a, rita, 'start');
+    expect(textOf(rita)).toBe(
+      `${shown('en', 'start.hello', { name: 'Rita' })}\n\n${shown('en', 'help.body')}`,
+    );
+    await send(b, rita, 'help');
+    expect(textOf(rita)).toBe(shown('en', 'help.body'));
+
+    const code = await bindCode(ritaToken);
+    await send(a, rita, 'start', `bind_${code}`);
+    expect(textOf(rita)).toBe('✅ Linked to Usher account rita_e2e.');
+    // The API deleted the code: the same link from another Telegram is refused.
+    await send(b, nobody, 'start', `bind_${code}`);
+    expect(textOf(nobody)).toBe(shown('en', 'bind.invalid'));
+  });
+
+  it('should refuse /bind with a bad argument or from a Telegram linked elsewhere, then link', async () => {
+    const code = await bindCode(noahToken);
+    await send(a, noah, 'bind', '12345');
+    expect(textOf(noah)).toBe(shown('zh-CN', 'usage.bind'));
+    // Rita's Telegram is already linked to rita_e2e: the API refuses and keeps the code.
+    await send(b, rita, 'bind', code);
+    expect(textOf(rita)).toBe(shown('en', 'bind.telegramTaken'));
+    await send(a, noah, 'bind', code);
+    expect(textOf(noah)).toBe('✅ 已绑定 Usher 账号 noah_e2e。');
+    await send(b, noah, 'bind', code);
+    expect(textOf(noah)).toBe(shown('zh-CN', 'bind.invalid'));
+  });
+
+  it('should show an expired account without a media user, with the renew tip', async () => {
+    await send(b, noah, 'info');
+    expect(textOf(noah)).toBe(
+      [
+        shown('zh-CN', 'info.title'),
+        '👤 noah_e2e',
+        shown('zh-CN', 'status.expired'),
+        shown('zh-CN', 'info.validUntil', { expiresAt: formatTime(noahExpiry, TZ) }),
+        '',
+        shown('zh-CN', 'info.renewTip'),
+      ].join('\n'),
+    );
+  });
+
+  it('should move the expiry with a good /redeem code and explain used, unknown and used-up codes', async () => {
+    const month = await redeemCode(30, 2);
+    const week = await redeemCode(7, 1);
+
+    await send(a, rita, 'redeem', month);
+    const renewed = formatTime(new Date(Date.parse(ritaExpiry) + 30 * DAY).toISOString(), TZ);
+    expect(textOf(rita)).toBe(shown('en', 'redeem.ok', { days: 30, expiresAt: renewed }));
+    // Stored: /info reads the new expiry back from the API.
+    await send(b, rita, 'info');
+    expect(textOf(rita)).toContain(shown('en', 'info.validUntil', { expiresAt: renewed }));
+    expect(textOf(rita)).toContain(shown('en', 'status.active'));
+
+    await send(b, rita, 'redeem', month);
+    expect(textOf(rita)).toBe(shown('en', 'redeem.alreadyUsed'));
+    await send(a, rita, 'redeem', 'NOPE-0000');
+    expect(textOf(rita)).toBe(shown('en', 'redeem.notFound'));
+    await send(b, rita, 'redeem', 'a<b');
+    expect(textOf(rita)).toBe(shown('en', 'usage.redeem'));
+
+    // Noah's account had expired: the week counts from now, and it is no longer expired.
+    const from = Date.now();
+    await send(a, noah, 'redeem', week);
+    const to = Date.now();
+    const expected = [from, to].map((ms) =>
+      shown('zh-CN', 'redeem.ok', {
+        days: 7,
+        expiresAt: formatTime(new Date(ms + 7 * DAY).toISOString(), TZ),
+      }),
+    );
+    expect(expected).toContain(textOf(noah));
+    await send(b, noah, 'info');
+    expect(textOf(noah)).toContain(shown('zh-CN', 'status.noMedia'));
+    expect(textOf(noah)).not.toContain(shown('zh-CN', 'info.renewTip'));
+
+    await send(b, rita, 'redeem', week);
+    expect(textOf(rita)).toBe(shown('en', 'redeem.exhausted'));
+    await send(a, nobody, 'redeem', month);
+    expect(textOf(nobody)).toBe(shown('en', 'common.notBound'));
+  });
+
+  it('should /search: no results, usage, unbound, no media user, a series season, a duplicate', async () => {
+    await send(a, rita, 'search', 'Zzyzx Qwerty');
+    expect(textOf(rita)).toBe(shown('en', 'search.none', { query: 'Zzyzx Qwerty' }));
+    await send(b, rita, 'search');
+    expect(textOf(rita)).toBe(shown('en', 'usage.search'));
+    await send(a, nobody, 'search', 'Dune');
+    expect(textOf(nobody)).toBe(shown('en', 'common.notBound'));
+
+    // Noah has no media user: the API refuses the request and the bot says why.
+    const primer = await searchAndPick(noah, 'Primer', /^\d+\. Primer \(2004\)/);
+    expect(primer.text).toContain(
+      shown('zh-CN', 'search.confirm', { title: 'Primer', season: '' }),
+    );
+    await press(a, noah, primer, t('zh-CN', 'button.request'));
+    expect(current(noah, primer).text).toBe(shown('zh-CN', 'search.needAccount'));
+    expect(current(noah, primer).reply_markup).toBeUndefined();
+
+    // A series: seasons without the specials, then the announced season 3 (nothing on disk
+    // can match it, whatever the demo library holds), requested.
+    const seasons = await searchAndPick(rita, 'Severance', /^\d+\. Severance \(2022\)/);
+    expect(seasons.text).toContain(shown('en', 'search.pickSeason'));
+    const labels = seasons.reply_markup!.inline_keyboard.flat().map((x) => x.text);
+    expect(labels).toEqual([
+      'S1',
+      'S2',
+      'S3',
+      t('en', 'search.wholeSeries'),
+      t('en', 'button.back'),
+    ]);
+    await press(a, rita, seasons, 'S3');
+    expect(current(rita, seasons).text).toContain('Request Severance · S3?');
+    await press(b, rita, seasons, t('en', 'button.request'));
+    expect(current(rita, seasons).text).toBe(
+      shown('en', 'search.created', { title: 'Severance', season: ' · S3' }),
+    );
+    expect(current(rita, seasons).reply_markup).toBeUndefined();
+    const mine = await call('GET', '/api/v1/media-requests', ritaToken);
+    expect(mine.body.data).toEqual([
+      expect.objectContaining({ type: 'TV', tmdbId: 95396, season: 3, status: 'PENDING' }),
+    ]);
+
+    // The same season again: the API reports the live request.
+    const again = await searchAndPick(rita, 'Severance', /^\d+\. Severance \(2022\)/);
+    await press(a, rita, again, 'S3');
+    await press(b, rita, again, t('en', 'button.request'));
+    expect(current(rita, again).text).toBe(
+      shown('en', 'search.duplicate', { status: t('en', 'requestStatus.PENDING') }),
+    );
+  });
+
+  it('should /resetpw after confirmation, with /cancel and a stale button, and the password signs in', async () => {
+    await send(a, nobody, 'resetpw');
+    expect(textOf(nobody)).toBe(shown('en', 'common.notBound'));
+
+    await send(a, rita, 'resetpw');
+    const first = lastMessage(fake, rita.id);
+    expect(first.text).toBe(shown('en', 'resetpw.confirm'));
+    await send(b, rita, 'cancel');
+    expect(textOf(rita)).toBe(shown('en', 'common.cancelled'));
+    expect((await press(a, rita, first, 'Reset now')).params.text).toBe(
+      shown('en', 'common.stale'),
+    );
+    await send(b, rita, 'cancel');
+    expect(textOf(rita)).toBe(shown('en', 'common.nothing'));
+
+    await send(a, rita, 'resetpw');
+    const confirm = lastMessage(fake, rita.id);
+    await press(b, rita, confirm, 'Reset now');
+    expect(current(rita, confirm).text).toBe(shown('en', 'resetpw.started'));
+    expect(current(rita, confirm).reply_markup).toBeUndefined();
+    const done = textOf(rita);
+    const password = /^✅ Your new password \(tap to reveal\): ([A-Za-z0-9]{20})\n/.exec(done)?.[1];
+    if (!password) throw new Error(`no password in: ${done}`);
+    // A second tap finds the state gone: no second reset.
+    expect((await press(a, rita, confirm, 'Reset now')).params.text).toBe(
+      shown('en', 'common.stale'),
+    );
+    for (const replica of [a, b]) expect(replica.logs.raw.join('\n')).not.toContain(password);
+
+    // The new password is the account's, and the web asks for a change at sign-in.
+    const signedIn = await login('rita_e2e', password);
+    const me = await call('GET', '/api/v1/me', signedIn.token);
+    expect(me.body).toMatchObject({ mustChangePassword: true });
+  });
+
+  it('should /refresh_menu for an approver and refuse a member', async () => {
+    const sentBefore = fake.callsTo('sendMessage').length;
+    const setBefore = fake.callsTo('setMyCommands').length;
+    const deleteBefore = fake.callsTo('deleteMyCommands').length;
+    await send(b, admin1, 'refresh_menu');
+    const replies = fake
+      .callsTo('sendMessage')
+      .slice(sentBefore)
+      .filter((c) => c.params.chat_id === admin1.id)
+      .map((c) => c.params.text);
+    expect(replies).toEqual([t('en', 'menu.refreshed')]);
+    expect(fake.callsTo('setMyCommands').length - setBefore).toBe(3);
+    expect(fake.callsTo('deleteMyCommands').length - deleteBefore).toBe(3);
+
+    await send(a, rita, 'refresh_menu');
+    expect(textOf(rita)).toBe(shown('en', 'common.noPermission'));
+  });
+});
+
+describe('when the API process is gone', () => {
+  it('should answer every command politely, answer buttons, and keep serving', async () => {
+    await send(a, rita, 'search', 'Dune');
+    const list = lastMessage(fake, rita.id);
+    expect(list.reply_markup).toBeDefined();
+    await stopApi();
+
+    const attempts: [TgUser, Lang, Replica, string, string?][] = [
+      [rita, 'en', a, 'bind', '123456'],
+      [noah, 'zh-CN', b, 'start', 'bind_123456'],
+      [rita, 'en', a, 'info'],
+      [noah, 'zh-CN', b, 'redeem', 'ABCD-1234'],
+      [rita, 'en', a, 'resetpw'],
+      [noah, 'zh-CN', b, 'search', 'Dune'],
+      [rita, 'en', a, 'cancel'],
+    ];
+    for (const [user, lang, replica, command, args] of attempts) {
+      await send(replica, user, command, args);
+      expect([command, textOf(user)]).toEqual([command, shown(lang, 'common.unavailable')]);
+    }
+    // A button of the live menu: answered with the same words; the menu stays for a retry.
+    const answered = await press(b, rita, list, '1');
+    expect(answered.params).toMatchObject({
+      text: shown('en', 'common.unavailable'),
+      show_alert: true,
+    });
+    expect(current(rita, list).reply_markup).toBeDefined();
+
+    // Both replicas go on serving updates and stay healthy.
+    await send(b, rita, 'help');
+    expect(textOf(rita)).toBe(shown('en', 'help.body'));
+    for (const replica of [a, b]) expect((await fetch(`${replica.url}/health`)).status).toBe(200);
   });
 });
