@@ -16,6 +16,8 @@ import {
 } from '@usher/contracts';
 import type { z } from 'zod';
 
+export { existingSummarySchema } from '@usher/contracts';
+
 export const bindReplySchema = messengerBindResponseSchema;
 export type BindReply = z.infer<typeof bindReplySchema>;
 

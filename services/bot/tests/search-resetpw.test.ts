@@ -178,6 +178,22 @@ describe('/search', () => {
     expect(card.reply_markup).toBeUndefined();
   });
 
+  it("should describe a season already on the server in the member's language", async () => {
+    const user = tgUser({ id: 6015, language_code: 'zh-hans' });
+    api.addAccount(user.id);
+    api.seasons = [1, 2];
+    api.inLibrary.add(1399);
+    const list = await startSearch(user);
+    await press(user, list, dataOf(list, '2'));
+    let card = lastMessage(fake, user.id);
+    await press(user, card, dataOf(card, '第2季'));
+    card = lastMessage(fake, user.id);
+    await press(user, card, dataOf(card, '✅ 求片'));
+    card = lastMessage(fake, user.id);
+    expect(card.text).toBe('ℹ️ 媒体库中已有该内容：Dune: Prophecy 第 2 季（8 集），仍要提交吗？');
+    expect(card.text).not.toContain('English');
+  });
+
   it('should offer "request anyway" when the server already has it', async () => {
     const user = tgUser({ id: 6005 });
     api.addAccount(user.id);
@@ -188,9 +204,7 @@ describe('/search', () => {
     let card = lastMessage(fake, user.id);
     await press(user, card, dataOf(card, '✅ Request'));
     card = lastMessage(fake, user.id);
-    expect(card.text).toBe(
-      'ℹ️ The server already has this: Dune (2021), 1080p. Request it anyway?',
-    );
+    expect(card.text).toBe('ℹ️ The server already has this: Dune. Request it anyway?');
     await press(user, card, dataOf(card, '✅ Request anyway'));
     expect(lastMessage(fake, user.id).text).toBe('✅ Request sent: Dune. An admin will review it.');
     expect(api.callsTo('POST', '/api/v1/internal/media-requests').at(-1)!.body).toMatchObject({

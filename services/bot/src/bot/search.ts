@@ -2,10 +2,10 @@
  * `/search <title>` (40-bot.md §6.4): results → pick → (seasons) → confirm → request. The
  * dialogue lives in an API pending action, so any replica can take the next button press.
  */
-import type { MetadataResult } from '../api-schemas.js';
+import { existingSummarySchema, type MetadataResult } from '../api-schemas.js';
 import { callback, type ParsedCallback } from '../format/callback.js';
 import { cut, esc } from '../format/html.js';
-import { t } from '../format/i18n/index.js';
+import { html, t } from '../format/i18n/index.js';
 import { LIMITS } from '../format/cards.js';
 import { seasonSuffix, tmdbUrl, typeLabel } from '../format/values.js';
 import type { Lang } from '../config.js';
@@ -100,6 +100,27 @@ function detailText(r: Result, lang: Lang) {
   ];
   if (r.overview) lines.push('', esc(r.overview));
   return lines.join('\n');
+}
+
+/**
+ * What the library already holds, in the member's language, from the API's structured summary
+ * (`matchType`, seasons, episode count) rather than its English `message`.
+ */
+function existingText(summary: unknown, title: string, season: number, lang: Lang): string {
+  const parsed = existingSummarySchema.safeParse(summary);
+  if (!parsed.success) return '';
+  const { matchType, seasons, episodeCount } = parsed.data;
+  const name = cut(title, 200);
+  if (matchType === 'movie') return t(lang, 'search.existing.movie', { title: name });
+  if (matchType === 'season') {
+    // A season match counts the episodes of the season that was asked for.
+    return t(lang, 'search.existing.season', { title: name, season, episodes: episodeCount });
+  }
+  return t(lang, 'search.existing.series', {
+    title: name,
+    seasons: seasons.length,
+    episodes: episodeCount,
+  });
 }
 
 function confirmText(r: Result, season: number, lang: Lang) {
@@ -337,17 +358,18 @@ export async function handleSearchCallback(ctx: BotContext, deps: BotDeps, data:
     return;
   }
   if (created.kind === 'error' && created.code === 'ALREADY_IN_LIBRARY') {
-    const summary = (created.details as { summary?: { message?: string } | string } | undefined)
-      ?.summary;
-    const text = typeof summary === 'string' ? summary : (summary?.message ?? '');
+    const existing = existingText(
+      (created.details as { summary?: unknown } | undefined)?.summary,
+      result.title,
+      season,
+      lang,
+    );
     await save({ ...state, step: 'exists', season });
     await editText(
       ctx,
       deps,
       messageId,
-      t(lang, 'search.inLibrary', {
-        existing: text ? `${lang === 'zh-CN' ? '：' : ': '}${cut(text, 200)}` : '',
-      }),
+      t(lang, 'search.inLibrary', { existing: html(existing) }),
       [
         [
           { text: t(lang, 'button.requestAnyway'), callback_data: callback.search(id, 'f') },

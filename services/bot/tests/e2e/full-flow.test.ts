@@ -257,7 +257,8 @@ describe('bot with the real API', () => {
     );
     // The demo library already holds Dune: the member confirms anyway.
     const exists = lastMessage(fake, member.id);
-    expect(exists.text).toMatch(/^ℹ️ 媒体库中已有该内容：.+，仍要提交吗？$/);
+    // In the member's language throughout: the title, never the API's English summary.
+    expect(exists.text).toMatch(/^ℹ️ 媒体库中已有该内容：(Dune|沙丘)，仍要提交吗？$/);
     await pushTo(
       fake,
       a,

@@ -316,14 +316,16 @@ export class StubApi {
       if (a instanceof Response) return a;
       if (!a.mediaLinked) return error(c, 422, 'MEDIA_ACCOUNT_UNLINKED');
       if (this.inLibrary.has(b.tmdbId) && !b.confirmExisting) {
+        // The real API's shape (modules/requests/library.ts): a structured summary plus an
+        // English `message` the bot must not show to members.
+        const summary =
+          b.type === 'MOVIE'
+            ? { matchType: 'movie', seasons: [], episodeCount: 0 }
+            : b.season > 0
+              ? { matchType: 'season', seasons: [1, 2], episodeCount: 8 }
+              : { matchType: 'series', seasons: [1, 2], episodeCount: 16 };
         return error(c, 409, 'ALREADY_IN_LIBRARY', {
-          summary: {
-            matchType: 'movie',
-            mediaItemId: 'x',
-            seasons: [],
-            episodeCount: 0,
-            message: 'Dune (2021), 1080p',
-          },
+          summary: { ...summary, mediaItemId: 'x', message: 'Already in the library (English)' },
         });
       }
       const existing = [...this.requests.values()].find(
