@@ -85,6 +85,7 @@ export type {
 // SMTP fake on smtp-server, with a small MIME reader for captured mail (spec 50 §7).
 export {
   FAKE_SMTP_CERT,
+  FAKE_TLS_KEY,
   decodeWords as decodeMimeWords,
   parseAddresses as parseMailAddresses,
   parseMime,

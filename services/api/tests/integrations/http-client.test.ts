@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { FAKE_SMTP_CERT, FAKE_TLS_KEY } from '@usher/testkit';
 import { IntegrationError } from '../../src/integrations/errors.js';
 import { IntegrationHttp } from '../../src/integrations/http/client.js';
 import { createMetrics } from '../../src/http/metrics.js';
@@ -105,5 +107,38 @@ describe('IntegrationHttp', () => {
     expect(() => http.parse(reply, 'get', { safeParse: () => ({ success: false }) })).toThrow(
       expect.objectContaining({ kind: 'invalid_response' }),
     );
+  });
+  it('should name a TLS certificate problem instead of calling the server unreachable', async () => {
+    // The testkit's self-signed certificate (CN=localhost), which no default trust store holds.
+    const tls = createHttpsServer({ cert: FAKE_SMTP_CERT, key: FAKE_TLS_KEY }, (_req, res) =>
+      res.end('{}'),
+    );
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+    const port = (tls.address() as { port: number }).port;
+    try {
+      const { http } = client();
+      const fail = (url: string) =>
+        http.request(url, { operation: 'probe', timeoutMs: 2000 }).then(
+          () => {
+            throw new Error('expected a failure');
+          },
+          (e: unknown) => e as IntegrationError,
+        );
+      const selfSigned = await fail(`https://localhost:${port}/`);
+      expect(selfSigned).toMatchObject({ kind: 'network' });
+      expect(selfSigned.message).toBe(
+        'The metadata provider (TMDB) uses a self-signed certificate (TLS DEPTH_ZERO_SELF_SIGNED_CERT); install a trusted certificate or use the right address',
+      );
+      // https:// against a plain-HTTP server: the TLS handshake reads an HTTP reply.
+      const plain = await fail(`${base.replace('http://', 'https://')}/`);
+      expect(plain.message).toMatch(
+        /^The metadata provider \(TMDB\) did not answer TLS \(.+\): is the address http:\/\/ rather than https:\/\/\?$/,
+      );
+      // A closed port stays "unreachable".
+      const closed = await fail('http://127.0.0.1:1/');
+      expect(closed.message).toBe('The metadata provider (TMDB) is unreachable');
+    } finally {
+      await new Promise((r) => tls.close(r));
+    }
   });
 });

@@ -54,6 +54,33 @@ const RETRYABLE = new Set([502, 503, 504]);
  * 300 ms on a network error or 502/503/504 (writes are never retried), a metric per call, and
  * errors that carry no secret.
  */
+/** Certificate codes Node's TLS layer reports, with what an operator should read. */
+const TLS_CERT_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'uses a self-signed certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'uses a certificate from an untrusted (self-signed) authority',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'uses a certificate that cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'uses a certificate whose issuer is not trusted',
+  CERT_HAS_EXPIRED: 'uses an expired certificate',
+  CERT_NOT_YET_VALID: 'uses a certificate that is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'uses a certificate issued for another host name',
+};
+
+/**
+ * A TLS failure behind fetch's "fetch failed", worded for the settings page (30-settings.md §3:
+ * timeout, 401, wrong URL, TLS each get their own reason), or undefined for other failures.
+ */
+export function tlsProblem(err: unknown): string | undefined {
+  const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  if (typeof code !== 'string') return undefined;
+  const problem = TLS_CERT_PROBLEMS[code];
+  if (problem)
+    return `${problem} (TLS ${code}); install a trusted certificate or use the right address`;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO') {
+    return `did not answer TLS (${code}): is the address http:// rather than https://?`;
+  }
+  return undefined;
+}
+
 export class IntegrationHttp {
   constructor(
     readonly system: UpstreamSystem,
@@ -111,7 +138,7 @@ export class IntegrationHttp {
       record(timeout ? 'timeout' : 'network');
       const what = timeout
         ? `did not answer within ${options.timeoutMs / 1000} s`
-        : 'is unreachable';
+        : (tlsProblem(err) ?? 'is unreachable');
       this.logger?.warn(
         { system: this.system, operation: options.operation, url: redact(url, this.secrets) },
         `${this.system} ${what}`,
