@@ -60,6 +60,8 @@ export interface AppDeps {
   settingsEnv?: Record<string, string | undefined>;
   /** Deadline of one push to the bot (default 5 s, 20-api.md §1.7). */
   notifyTimeoutMs?: number;
+  /** Limit of one settings connection test (default 10 s); tests shorten it. */
+  connectionTestDeadlineMs?: number;
 }
 
 export interface UsherApp {
@@ -144,7 +146,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...authRoutes(context),
     ...jobRoutes(context),
     ...auditRoutes(context),
-    ...settingsRoutes(context),
+    ...settingsRoutes(context, { connectionTestDeadlineMs: deps.connectionTestDeadlineMs }),
     ...redeemRoutes(context),
     ...metadataRoutes(context),
     ...requestRoutes(context),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,8 +117,17 @@ async function main(argv: string[]): Promise<void> {
     logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');
     scheduler.start();
   });
+  const http = server as HttpServer;
 
   let stopping = false;
+  // Replies not yet finished, so a shutdown can end their keep-alive connections with them.
+  const inFlight = new Set<ServerResponse>();
+  http.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    // A request on an open keep-alive connection during the drain is the connection's last.
+    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
+  });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -127,7 +137,7 @@ async function main(argv: string[]): Promise<void> {
       process.exit(0);
     }, DRAIN_MS);
     force.unref();
-    // close() stops accepting and resolves once in-flight requests have finished.
+    // close() stops accepting and calls back once every connection has closed.
     server.close(async () => {
       stopWatching();
       await scheduler.stop(10_000);
@@ -136,9 +146,14 @@ async function main(argv: string[]): Promise<void> {
       clearTimeout(force);
       process.exit(0);
     });
-    // Idle keep-alive sockets would hold close() open until they time out.
-    const http = server as unknown as { closeIdleConnections?: () => void };
-    http.closeIdleConnections?.();
+    // A keep-alive socket left idle by its last reply would hold close() open (and could carry
+    // new requests) until its timeout: replies still being worked on say `Connection: close`, so
+    // Node ends the socket with them; a reply already under way frees its socket when done.
+    for (const res of inFlight) {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      else res.once('finish', () => setImmediate(() => http.closeIdleConnections()));
+    }
+    http.closeIdleConnections();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,8 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type Server as HttpServer,
+} from 'node:http';
+import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  loginResponseSchema,
+  settingsTestReplySchema,
+  tokenResponseSchema,
+} from '@usher/contracts';
+import { startFakeMediaServer } from '@usher/testkit';
 import { build } from 'esbuild';
 import { freshSecrets } from '../support/config.js';
 
@@ -83,6 +94,46 @@ async function waitForHealth(port: number, started: Started): Promise<number> {
 
 const tempLines = (out: string) => out.split('\n').filter((l) => l.includes('TEMPORARY PASSWORD'));
 
+/** Whether a fresh TCP connection to the port is accepted (a new connection, never a pooled one). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * A media server that holds every request until `open()`, then passes it to `target`: a slow
+ * upstream the test controls, so a request to the API stays in flight as long as needed.
+ */
+async function gatedProxy(target: string) {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  let arrive!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  const server: HttpServer = createHttpServer((req, res) => {
+    arrive();
+    void opened.then(() => {
+      const upstream = httpRequest(
+        `${target}${req.url ?? '/'}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url, open, arrived, close: () => new Promise((r) => server.close(r)) };
+}
+
 describe('API process (embedded PGlite)', () => {
   it('should refuse to start, exit 1 and name each broken rule without printing values', async () => {
     const secrets = freshSecrets();
@@ -143,5 +194,85 @@ describe('API process (embedded PGlite)', () => {
     expect(await reset.exited).toBe(0);
     expect(tempLines(reset.out())).toHaveLength(1);
     expect(reset.out()).not.toContain(password);
-  });
+  }, 60_000); // three process starts, each migrating a fresh embedded database
+
+  it('should finish an in-flight request on SIGTERM while refusing new connections, then exit 0', async () => {
+    const mediaKey = 'UsherTestKey0123456789abcdef';
+    const media = await startFakeMediaServer({ flavour: 'jellyfin', apiKey: mediaKey, seed: true });
+    const slow = await gatedProxy(media.url);
+    const port = await freePort();
+    const adminPassword = 'first-Admin-pass-1234';
+    const started = start({
+      ...freshSecrets(),
+      PORT: String(port),
+      PGLITE_DATA_DIR: join(dir, 'drain-db'),
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      expect(await waitForHealth(port, started)).toBe(200);
+      const api = `http://127.0.0.1:${port}/api/v1`;
+      const post = (path: string, body: unknown, token?: string, method = 'POST') =>
+        fetch(`${api}${path}`, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      const login = loginResponseSchema.parse(
+        await (await post('/auth/login', { username: 'admin', password: adminPassword })).json(),
+      );
+      // The first sign-in must change the password before admin routes open.
+      const changed = await post(
+        '/me/password',
+        { currentPassword: adminPassword, newPassword: 'second-Admin-pass-5678' },
+        login.token,
+        'PUT',
+      );
+      expect(changed.status).toBe(200);
+      const { token } = tokenResponseSchema.parse(await changed.json());
+
+      // A connection test against the held media server: in flight until the gate opens.
+      const inFlight = post(
+        '/admin/settings/media_server/test',
+        {
+          values: {
+            MEDIA_SERVER_KIND: 'jellyfin',
+            MEDIA_SERVER_URL: slow.url,
+            MEDIA_SERVER_API_KEY: mediaKey,
+          },
+        },
+        token,
+      );
+      await slow.arrived;
+
+      started.child.kill('SIGTERM');
+      const deadline = Date.now() + 5000;
+      while ((await accepts(port)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await accepts(port)).toBe(false); // no new connections while draining
+      expect(started.child.exitCode).toBeNull(); // still serving the held request
+
+      slow.open();
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      // Its keep-alive connection ends with it, so nothing can be sent on it afterwards.
+      expect(res.headers.get('connection')).toBe('close');
+      const reply = settingsTestReplySchema.parse(await res.json());
+      expect(reply.checks.find((c) => c.target === 'server')).toMatchObject({ status: 'ok' });
+      expect(reply.ok).toBe(true);
+
+      const exitStarted = Date.now();
+      expect(await started.exited).toBe(0);
+      // Exits once drained, not after the 25 s drain limit or an idle keep-alive timeout.
+      expect(Date.now() - exitStarted).toBeLessThan(2500);
+    } finally {
+      if (started.child.exitCode === null) started.child.kill('SIGKILL');
+      slow.open();
+      await Promise.all([slow.close(), media.close()]);
+    }
+  }, 60_000);
 });

@@ -200,6 +200,67 @@ describe(`settings center routes (${ENGINE})`, () => {
     expect(JSON.stringify(await welcome.json())).toContain('must contain {names}');
   });
 
+  it('should refuse a bad secret and an over-long string with SETTING_INVALID and change nothing', async () => {
+    // A stored secret and the current general values, which the refused PUTs must leave alone.
+    const storedKey = 'sk_test_Seeded0123456789';
+    expect((await put('payment', { STRIPE_SECRET_KEY: storedKey })).status).toBe(200);
+    const rowsBefore = await t.context.db.select().from(settings);
+    const auditBefore = await t.context.db.select().from(auditLog);
+    const modeBefore = await t.context.settings.store.get('REGISTRATION_MODE');
+    const otherMode = modeBefore === 'open' ? 'invite' : 'open';
+    const wrongPrefix = 'pk_live_PublishableNotSecret';
+    const overLongWebhook = `whsec_${'a'.repeat(4091)}`; // 4097 characters; the pattern alone passes
+    const overLongApiKey = 'k'.repeat(4097);
+    const cases: [string, Record<string, unknown>, { key: string; message: string }[]][] = [
+      [
+        'payment',
+        { STRIPE_SECRET_KEY: wrongPrefix, STRIPE_WEBHOOK_SECRET: overLongWebhook },
+        [
+          { key: 'STRIPE_SECRET_KEY', message: 'must be sk_test_…, sk_live_… or rk_…' },
+          { key: 'STRIPE_WEBHOOK_SECRET', message: 'must be at most 4096 characters' },
+        ],
+      ],
+      [
+        'automation',
+        { AUTOMATION_API_KEY: overLongApiKey },
+        [{ key: 'AUTOMATION_API_KEY', message: 'must be at most 4096 characters' }],
+      ],
+      [
+        'general',
+        // A valid change beside the bad one: all-or-nothing, so neither is written.
+        { SITE_NAME: 'S'.repeat(61), REGISTRATION_MODE: otherMode },
+        [{ key: 'SITE_NAME', message: 'must be at most 60 characters' }],
+      ],
+    ];
+
+    for (const [group, values, details] of cases) {
+      const res = await put(group, values);
+
+      expect([group, res.status]).toEqual([group, 400]);
+      const body: unknown = await res.json();
+      errorBodySchema.parse(body);
+      expect(body).toEqual({
+        error: {
+          code: 'SETTING_INVALID',
+          message: 'Some values are not valid',
+          requestId: res.headers.get('x-request-id'),
+          details,
+        },
+      });
+      // A refused secret is never echoed back.
+      const text = JSON.stringify(body);
+      for (const secret of [wrongPrefix, overLongWebhook, overLongApiKey]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+
+    expect(await t.context.db.select().from(settings)).toEqual(rowsBefore);
+    expect(await t.context.db.select().from(auditLog)).toHaveLength(auditBefore.length);
+    expect(await t.context.settings.store.get('STRIPE_SECRET_KEY')).toBe(storedKey);
+    expect(await t.context.settings.store.get('SITE_NAME')).toBe('Env Cinema');
+    expect(await t.context.settings.store.get('REGISTRATION_MODE')).toBe(modeBefore);
+  });
+
   it('should answer 404/422 for unknown groups, read-only groups and keys of other groups', async () => {
     const cases: [string, Record<string, unknown>, number, string][] = [
       ['nope', { X: 1 }, 404, 'SETTING_GROUP_NOT_FOUND'],

@@ -29,6 +29,7 @@ export function createTestApp(
     settingsEnv?: Record<string, string>;
     settingsRefreshMs?: number;
     mediaAccess?: () => Promise<MediaAccessWriter>;
+    connectionTestDeadlineMs?: number;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -43,6 +44,7 @@ export function createTestApp(
     settingsEnv: options.settingsEnv,
     settingsRefreshMs: options.settingsRefreshMs,
     mediaAccess: options.mediaAccess,
+    connectionTestDeadlineMs: options.connectionTestDeadlineMs,
   });
   return {
     ...built,

@@ -40,7 +40,12 @@ export async function internalSettings(ctx: ModuleContext): Promise<InternalSett
   };
 }
 
-export function settingsRoutes(ctx: ModuleContext): RouteDef[] {
+export interface SettingsRouteOptions {
+  /** Limit of one connection test (default `TEST_DEADLINE_MS`, 10 s); tests shorten it. */
+  connectionTestDeadlineMs?: number;
+}
+
+export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions = {}): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -108,6 +113,7 @@ export function settingsRoutes(ctx: ModuleContext): RouteDef[] {
               metrics: ctx.metrics.integrations,
               logger: ctx.logger,
               now: ctx.now,
+              deadlineMs: options.connectionTestDeadlineMs,
             },
             params.group,
             body,

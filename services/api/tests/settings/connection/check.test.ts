@@ -1,9 +1,16 @@
 import { IntegrationError } from '../../../src/integrations/errors.js';
-import { ok, runCheck } from '../../../src/modules/settings/connection/check.js';
+import { ok, runCheck, TestDeadline } from '../../../src/modules/settings/connection/check.js';
 
 describe('runCheck', () => {
+  // A whole-test deadline far away, so each check's own bound is what these cases exercise.
+  let deadline: TestDeadline;
+  beforeEach(() => {
+    deadline = new TestDeadline(60_000);
+  });
+  afterEach(() => deadline.dispose());
+
   it('should time a passing check', async () => {
-    const result = await runCheck('tmdb', 1000, async () => ok('fine'));
+    const result = await runCheck('tmdb', { timeoutMs: 1000, deadline }, async () => ok('fine'));
 
     expect(result).toEqual({
       target: 'tmdb',
@@ -16,7 +23,11 @@ describe('runCheck', () => {
   it('should fail a check still running at its bound', async () => {
     const started = Date.now();
 
-    const result = await runCheck('bot', 200, () => new Promise(() => undefined));
+    const result = await runCheck(
+      'bot',
+      { timeoutMs: 200, deadline },
+      () => new Promise(() => undefined),
+    );
 
     expect(result).toMatchObject({ status: 'fail', message: 'No answer within 0.2 s' });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -24,7 +35,7 @@ describe('runCheck', () => {
   });
 
   it('should turn an IntegrationError into a failed check and let bugs through', async () => {
-    const failed = await runCheck('smtp', 1000, async () => {
+    const failed = await runCheck('smtp', { timeoutMs: 1000, deadline }, async () => {
       throw new IntegrationError(
         'smtp',
         'probe',
@@ -32,7 +43,7 @@ describe('runCheck', () => {
         'Not configured: set SMTP_HOST',
       );
     });
-    const bug = runCheck('smtp', 1000, async () => {
+    const bug = runCheck('smtp', { timeoutMs: 1000, deadline }, async () => {
       throw new TypeError('boom');
     });
 

@@ -28,7 +28,7 @@ export interface ConnectionHarness {
 /** An app whose settings come from `settingsEnv` (the fakes' addresses), plus an admin. */
 export async function connectionHarness(
   settingsEnv: Record<string, string>,
-  options: { config?: Config; now?: () => Date } = {},
+  options: { config?: Config; now?: () => Date; connectionTestDeadlineMs?: number } = {},
 ): Promise<ConnectionHarness> {
   const database = await createTestDatabase();
   const t = createTestApp(database.handle, { settingsEnv, ...options });

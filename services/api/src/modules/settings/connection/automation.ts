@@ -16,7 +16,7 @@ export const testAutomation: GroupTest = async (ctx) => {
   const url = settings.kind === 'moviepilot' ? settings.url : settings.movies.url;
   if (!url) {
     return [
-      await runCheck(first, ctx.timeoutMs, async () =>
+      await runCheck(first, ctx, async () =>
         warn('AUTOMATION_URL is empty: approved requests wait for manual action'),
       ),
     ];
@@ -25,17 +25,15 @@ export const testAutomation: GroupTest = async (ctx) => {
   if (missing.length) {
     const message = `Not configured: set ${missing.join(', ')}`;
     const targets = settings.kind === 'moviepilot' ? ['moviepilot'] : ['movies', 'series'];
-    return Promise.all(targets.map((t) => runCheck(t, ctx.timeoutMs, async () => fail(message))));
+    return Promise.all(targets.map((t) => runCheck(t, ctx, async () => fail(message))));
   }
   // A fresh adapter (and token cache) per test, so the login itself is what gets tested.
   const adapter = createAutomation(settings, ctx.deps, { timeoutMs: ctx.timeoutMs });
   if (adapter.kind === 'moviepilot') {
-    return [
-      await runCheck('moviepilot', ctx.timeoutMs, async () => fromProbe(await adapter.probe())),
-    ];
+    return [await runCheck('moviepilot', ctx, async () => fromProbe(await adapter.probe()))];
   }
   const checks: Promise<SettingCheck>[] = (['movies', 'series'] as const).map((role) =>
-    runCheck(role, ctx.timeoutMs, async () => fromProbe(await adapter.probeService(role))),
+    runCheck(role, ctx, async () => fromProbe(await adapter.probeService(role))),
   );
   return Promise.all(checks);
 };

@@ -13,6 +13,8 @@ export interface TestContext {
   env: Record<string, string | undefined>;
   /** The group's bound per check (media server: its own timeout; others 10 s). */
   timeoutMs: number;
+  /** The whole test's limit (10 s): pass it to every `runCheck`, race it where there is none. */
+  deadline: TestDeadline;
   now: () => Date;
   /** Email group: where to send a test message. */
   to?: string;
@@ -33,33 +35,108 @@ export const fail = (message: string): CheckResult => ({ status: 'fail', message
 export const fromProbe = (probe: ProbeResult): CheckResult =>
   probe.ok ? ok(probe.message) : fail(probe.message);
 
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10}`;
+
 /**
- * Runs one check within `timeoutMs` and times it. An `IntegrationError` (for instance
- * `not_configured`) becomes a failed check; a check still running at the bound fails with a
- * timeout message while its call is left to its own, shorter-lived timeout.
+ * One clock for a whole connection test: however many checks a group runs, one after another or
+ * side by side, the reply comes back within `totalMs` (10 s) with a reason for each check cut
+ * short. Build one per test and `dispose()` it when the reply is ready.
+ */
+export class TestDeadline {
+  readonly signal: AbortSignal;
+  private readonly endsAt: number;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(readonly totalMs: number) {
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    this.endsAt = performance.now() + totalMs;
+    this.timer = setTimeout(() => controller.abort(), totalMs);
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.endsAt - performance.now());
+  }
+
+  /** Why a check still waiting at the deadline failed. */
+  get timedOutMessage(): string {
+    const s = seconds(this.totalMs);
+    return `Timed out after ${s} s: no answer before the connection test's ${s} s limit`;
+  }
+
+  /** Why a check due to start after the deadline was not run. */
+  get notRunMessage(): string {
+    return `Not run: the connection test's ${seconds(this.totalMs)} s limit had passed`;
+  }
+
+  /**
+   * `work`'s result, or whichever bound passes first: this deadline (`onDeadline`) or the
+   * caller's own (`own.ms`; left out when the deadline comes first, so one reason is reported).
+   */
+  async race<T>(
+    work: Promise<T>,
+    onDeadline: () => T,
+    own?: { ms: number; onExpiry: () => T },
+  ): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    let listener: (() => void) | undefined;
+    const bounds: Promise<T>[] = [];
+    if (own && own.ms < this.remainingMs()) {
+      bounds.push(
+        new Promise<T>((resolve) => (timer = setTimeout(() => resolve(own.onExpiry()), own.ms))),
+      );
+    }
+    bounds.push(
+      new Promise<T>((resolve) => {
+        listener = () => resolve(onDeadline());
+        if (this.signal.aborted) listener();
+        else this.signal.addEventListener('abort', listener, { once: true });
+      }),
+    );
+    try {
+      return await Promise.race([work, ...bounds]);
+    } finally {
+      clearTimeout(timer);
+      this.signal.removeEventListener('abort', listener!);
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** A check's own bound, and the whole test's deadline (a `TestContext` has both). */
+export interface CheckBounds {
+  timeoutMs: number;
+  deadline: TestDeadline;
+}
+
+/**
+ * Runs one check within `timeoutMs` and the test's `deadline`, and times it. An `IntegrationError`
+ * (for instance `not_configured`) becomes a failed check; a check still running at its bound
+ * fails with a timeout message while its call is left to its own, shorter-lived timeout. A check
+ * due to start after the deadline fails without running.
  */
 export async function runCheck(
   target: string,
-  timeoutMs: number,
+  { timeoutMs, deadline }: CheckBounds,
   run: () => Promise<CheckResult>,
 ): Promise<SettingCheck> {
+  if (deadline.signal.aborted) {
+    return { target, status: 'fail', message: deadline.notRunMessage, latencyMs: 0 };
+  }
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(
-      () => resolve(fail(`No answer within ${Math.round(timeoutMs / 100) / 10} s`)),
-      timeoutMs,
-    );
-  });
   let result: CheckResult;
   try {
-    result = await Promise.race([run(), bound]);
+    result = await deadline.race(run(), () => fail(deadline.timedOutMessage), {
+      ms: timeoutMs,
+      onExpiry: () => fail(`No answer within ${seconds(timeoutMs)} s`),
+    });
   } catch (err) {
     // Adapters signal upstream and configuration problems by throwing; those are results here.
     if (!(err instanceof IntegrationError)) throw err;
     result = fail(err.message);
-  } finally {
-    clearTimeout(timer);
   }
   return {
     target,

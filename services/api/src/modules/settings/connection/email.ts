@@ -17,9 +17,7 @@ export const testEmail: GroupTest = async (ctx) => {
   const missing = missingMailSettings(settings);
   if (missing.length) {
     return [
-      await runCheck('smtp', ctx.timeoutMs, async () =>
-        fail(`Not configured: set ${missing.join(', ')}`),
-      ),
+      await runCheck('smtp', ctx, async () => fail(`Not configured: set ${missing.join(', ')}`)),
     ];
   }
   const timeouts = {
@@ -28,11 +26,12 @@ export const testEmail: GroupTest = async (ctx) => {
     socketTimeout: ctx.timeoutMs,
   };
   const mail = createMail(settings, ctx.deps, { timeouts });
-  const smtp = await runCheck('smtp', ctx.timeoutMs, async () => fromProbe(await mail.probe()));
+  // The two checks run one after the other: the test's deadline bounds them together.
+  const smtp = await runCheck('smtp', ctx, async () => fromProbe(await mail.probe()));
   if (!ctx.to) return [smtp];
   const to = ctx.to;
   const site = await ctx.settings.getString('SITE_NAME');
-  const sent = await runCheck('test_message', ctx.timeoutMs, async () => {
+  const sent = await runCheck('test_message', ctx, async () => {
     if (smtp.status === 'fail') return fail('Not sent: the connection test failed');
     const info = await mail.send({
       to,

@@ -1,4 +1,9 @@
-import type { SettingGroup, SettingsTestReply, SettingsTestRequest } from '@usher/contracts';
+import type {
+  SettingCheck,
+  SettingGroup,
+  SettingsTestReply,
+  SettingsTestRequest,
+} from '@usher/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../../../config/env.js';
 import { AppError } from '../../../http/errors.js';
@@ -6,7 +11,7 @@ import { redact } from '../../../integrations/errors.js';
 import type { IntegrationMetrics } from '../../../integrations/http/client.js';
 import type { SettingsStore } from '../../../settings/store.js';
 import { testAutomation } from './automation.js';
-import type { GroupTest } from './check.js';
+import { TestDeadline, type GroupTest } from './check.js';
 import { draftSettings, groupSecrets } from './draft.js';
 import { testEmail } from './email.js';
 import { testMediaServer } from './media-server.js';
@@ -17,6 +22,9 @@ import { testSchedule } from './schedule.js';
 
 /** Every group's bound per check except the media server's own (30-settings.md §6). */
 export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
+
+/** The whole test's limit, whatever the group: every connection test answers within 10 s. */
+export const TEST_DEADLINE_MS = 10_000;
 
 const TESTS: Partial<Record<SettingGroup, GroupTest>> = {
   media_server: testMediaServer,
@@ -34,11 +42,14 @@ export interface ConnectionTestDeps {
   metrics?: IntegrationMetrics;
   logger?: Logger;
   now: () => Date;
+  /** The whole test's limit; `TEST_DEADLINE_MS` unless a test shortens it. */
+  deadlineMs?: number;
 }
 
 /**
  * `POST /admin/settings/:group/test`: validates the draft like a PUT, overlays it on the stored
- * values (nothing is saved) and runs the group's checks. Failures are data in the reply.
+ * values (nothing is saved) and runs the group's checks. Failures are data in the reply. The
+ * reply comes within the deadline: checks still waiting then fail with a timeout reason.
  */
 export async function testSettingsGroup(
   deps: ConnectionTestDeps,
@@ -57,15 +68,23 @@ export async function testSettingsGroup(
     group === 'media_server'
       ? Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')) * 1000
       : DEFAULT_TEST_TIMEOUT_MS;
-  const checks = await test({
-    settings,
-    deps: { metrics: deps.metrics, logger: deps.logger },
-    config: deps.config,
-    env: deps.store.env,
-    timeoutMs,
-    now: deps.now,
-    to: request.to,
-  });
+  // One clock for the whole test: every check races it, so the reply comes within 10 s.
+  const deadline = new TestDeadline(deps.deadlineMs ?? TEST_DEADLINE_MS);
+  let checks: SettingCheck[];
+  try {
+    checks = await test({
+      settings,
+      deps: { metrics: deps.metrics, logger: deps.logger },
+      config: deps.config,
+      env: deps.store.env,
+      timeoutMs,
+      deadline,
+      now: deps.now,
+      to: request.to,
+    });
+  } finally {
+    deadline.dispose();
+  }
   // Adapters never put secrets in messages; this is the last line of defence.
   const secrets = await groupSecrets(settings, group);
   const scrubbed = checks.map((c) => ({ ...c, message: redact(c.message, secrets) }));

@@ -55,7 +55,7 @@ async function checkChats(settings: SettingsReader): Promise<CheckResult> {
 export const testMessenger: GroupTest = async (ctx) => {
   const base = ctx.config.BOT_NOTIFY_URL?.replace(/\/+$/, '');
   const timeoutMs = Math.min(BOT_HEALTH_TIMEOUT_MS, ctx.timeoutMs);
-  const bot = runCheck('bot', timeoutMs, async () => {
+  const bot = runCheck('bot', { timeoutMs, deadline: ctx.deadline }, async () => {
     if (!base) return warn('BOT_NOTIFY_URL is not set: the API sends no events to the bot');
     const http = new IntegrationHttp('bot', ctx.deps.metrics, ctx.deps.logger);
     const reply = await http.request(`${base}/health`, {
@@ -71,6 +71,6 @@ export const testMessenger: GroupTest = async (ctx) => {
     }
     return ok(`The bot is running (${state})`);
   });
-  const chats = runCheck('chats', ctx.timeoutMs, () => checkChats(ctx.settings));
+  const chats = runCheck('chats', ctx, () => checkChats(ctx.settings));
   return Promise.all([bot, chats]);
 };

@@ -6,7 +6,7 @@ import { fail, fromProbe, runCheck, type GroupTest } from './check.js';
 export const testMetadata: GroupTest = async (ctx) => {
   const settings = await readTmdbSettings(ctx.settings);
   return [
-    await runCheck('tmdb', ctx.timeoutMs, async () => {
+    await runCheck('tmdb', ctx, async () => {
       if (!settings.apiKey) return fail('TMDB_API_KEY is not set');
       const timeoutMs = Math.min(TMDB_TIMEOUT_MS, ctx.timeoutMs);
       const tmdb = createTmdb(settings, ctx.deps, { timeoutMs });

@@ -39,7 +39,7 @@ function checkReturnUrls(successUrl: string, cancelUrl: string): CheckResult {
 export const testPayment: GroupTest = async (ctx) => {
   const apiBase = ctx.env.STRIPE_API_BASE ?? '';
   const settings = await readStripeSettings(ctx.settings, apiBase);
-  const stripe = runCheck('stripe', ctx.timeoutMs, async () => {
+  const stripe = runCheck('stripe', ctx, async () => {
     if (!settings.secretKey) return fail('STRIPE_SECRET_KEY is not set');
     if (apiBase && !parseStripeApiBase(apiBase)) {
       return fail(`STRIPE_API_BASE is not an http(s) address: ${apiBase.slice(0, 100)}`);
@@ -53,7 +53,7 @@ export const testPayment: GroupTest = async (ctx) => {
     const via = apiBase ? ` via STRIPE_API_BASE ${apiBase}` : '';
     return { ...result, message: `${result.message}${via}` };
   });
-  const webhook = runCheck('webhook_secret', ctx.timeoutMs, async () => {
+  const webhook = runCheck('webhook_secret', ctx, async () => {
     if (!settings.webhookSecret) {
       return fail('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused');
     }
@@ -64,7 +64,7 @@ export const testPayment: GroupTest = async (ctx) => {
       `Signing secret set; the Stripe webhook endpoint must use API version ${STRIPE_API_VERSION}`,
     );
   });
-  const urls = runCheck('return_urls', ctx.timeoutMs, async () =>
+  const urls = runCheck('return_urls', ctx, async () =>
     checkReturnUrls(settings.successUrl, settings.cancelUrl),
   );
   return Promise.all([stripe, webhook, urls]);

@@ -1,7 +1,14 @@
 import type { SettingCheck } from '@usher/contracts';
 import { Cron } from 'croner';
-import type { SettingsReader } from '../../../integrations/common.js';
-import { fail, ok, runCheck, warn, type CheckResult, type GroupTest } from './check.js';
+import {
+  fail,
+  ok,
+  runCheck,
+  warn,
+  type CheckResult,
+  type GroupTest,
+  type TestContext,
+} from './check.js';
 
 /** Every editable cron key (30-settings.md §4.8). */
 export const CRON_KEYS = [
@@ -53,7 +60,9 @@ export function previewCron(
   return ok(`${key} "${expression}": ${times} (${timeZone})${note}`);
 }
 
-async function previews(settings: SettingsReader, now: Date, timeoutMs: number) {
+async function previews(ctx: TestContext) {
+  const { settings } = ctx;
+  const now = ctx.now();
   const timeZone = (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC';
   const rankings = (await settings.get<boolean>('RANKING_ENABLED')) === true;
   const checks: SettingCheck[] = [];
@@ -61,9 +70,7 @@ async function previews(settings: SettingsReader, now: Date, timeoutMs: number) 
     const expression = await settings.getString(key);
     const note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
     checks.push(
-      await runCheck('preview', timeoutMs, async () =>
-        previewCron(key, expression, timeZone, now, note),
-      ),
+      await runCheck('preview', ctx, async () => previewCron(key, expression, timeZone, now, note)),
     );
   }
   return checks;
@@ -71,10 +78,10 @@ async function previews(settings: SettingsReader, now: Date, timeoutMs: number) 
 
 /** `preview`: the next 3 fire times of each cron key in `SCHEDULE_TIMEZONE` (30-settings §6). */
 export const testSchedule: GroupTest = async (ctx) => {
-  const checks = await previews(ctx.settings, ctx.now(), ctx.timeoutMs);
+  const checks = await previews(ctx);
   if ((await ctx.settings.get<boolean>('JOBS_ENABLED')) === false) {
     checks.unshift(
-      await runCheck('preview', ctx.timeoutMs, async () =>
+      await runCheck('preview', ctx, async () =>
         warn('JOBS_ENABLED is off: no timer fires (manual runs still work)'),
       ),
     );
