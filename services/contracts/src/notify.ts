@@ -11,7 +11,11 @@ export const NOTIFY_KINDS = ['subscription', 'registration', 'payment', 'ranking
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
 /** Telegram ids: positive for people, negative for groups; ≤ 52 significant bits (10-data.md). */
-const telegramId = z.number().int().min(-(2 ** 53 - 1)).max(2 ** 53 - 1);
+const telegramId = z
+  .number()
+  .int()
+  .min(-(2 ** 53 - 1))
+  .max(2 ** 53 - 1);
 const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** Every body carries these (40-bot.md §2.2). */

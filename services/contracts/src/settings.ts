@@ -113,6 +113,25 @@ export type InternalSettings = z.infer<typeof internalSettingsSchema>;
 /** Outcome of one connection-test check (30-settings.md §6). */
 export const SETTING_CHECK_STATUSES = ['ok', 'warn', 'fail'] as const;
 export type SettingCheckStatus = (typeof SETTING_CHECK_STATUSES)[number];
+/**
+ * Why a check did not pass, as a code the web translates (the `message` keeps the details in
+ * English): the upstream failure kinds of 50-integrations.md §0, plus the test's own deadline.
+ */
+export const SETTING_CHECK_REASONS = [
+  'timeout',
+  'network',
+  'tls',
+  'auth',
+  'not_found',
+  'rejected',
+  'http_4xx',
+  'http_5xx',
+  'invalid_response',
+  'not_configured',
+  'deadline',
+  'not_run',
+] as const;
+export type SettingCheckReason = (typeof SETTING_CHECK_REASONS)[number];
 
 /**
  * `POST /admin/settings/:group/test`: an optional draft overlaid on the stored values (never
@@ -132,6 +151,8 @@ export const settingCheckSchema = z
     status: z.enum(SETTING_CHECK_STATUSES),
     /** Human-readable result; never contains a secret. */
     message: z.string(),
+    /** Set when the status is not `ok` and the cause is known. */
+    reason: z.enum(SETTING_CHECK_REASONS).optional(),
     latencyMs: z.number().int().min(0),
   })
   .meta({ id: 'SettingCheck' });

@@ -6,6 +6,7 @@ export type IntegrationErrorKind =
   | 'not_configured'
   | 'timeout'
   | 'network'
+  | 'tls'
   | 'http_5xx'
   | 'invalid_response'
   | 'auth'

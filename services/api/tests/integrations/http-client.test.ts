@@ -125,18 +125,22 @@ describe('IntegrationHttp', () => {
           (e: unknown) => e as IntegrationError,
         );
       const selfSigned = await fail(`https://localhost:${port}/`);
-      expect(selfSigned).toMatchObject({ kind: 'network' });
+      expect(selfSigned).toMatchObject({ kind: 'tls' });
       expect(selfSigned.message).toBe(
         'The metadata provider (TMDB) uses a self-signed certificate (TLS DEPTH_ZERO_SELF_SIGNED_CERT); install a trusted certificate or use the right address',
       );
       // https:// against a plain-HTTP server: the TLS handshake reads an HTTP reply.
       const plain = await fail(`${base.replace('http://', 'https://')}/`);
+      expect(plain.kind).toBe('tls');
       expect(plain.message).toMatch(
         /^The metadata provider \(TMDB\) did not answer TLS \(.+\): is the address http:\/\/ rather than https:\/\/\?$/,
       );
       // A closed port stays "unreachable".
       const closed = await fail('http://127.0.0.1:1/');
-      expect(closed.message).toBe('The metadata provider (TMDB) is unreachable');
+      expect(closed).toMatchObject({
+        kind: 'network',
+        message: 'The metadata provider (TMDB) is unreachable',
+      });
     } finally {
       await new Promise((r) => tls.close(r));
     }

@@ -136,9 +136,10 @@ export class IntegrationHttp {
       // fetch reports timeouts and socket failures only by rejecting.
       const timeout = (err as Error).name === 'TimeoutError';
       record(timeout ? 'timeout' : 'network');
+      const tls = timeout ? undefined : tlsProblem(err);
       const what = timeout
         ? `did not answer within ${options.timeoutMs / 1000} s`
-        : (tlsProblem(err) ?? 'is unreachable');
+        : (tls ?? 'is unreachable');
       this.logger?.warn(
         { system: this.system, operation: options.operation, url: redact(url, this.secrets) },
         `${this.system} ${what}`,
@@ -146,7 +147,7 @@ export class IntegrationHttp {
       return new IntegrationError(
         this.system,
         options.operation,
-        timeout ? 'timeout' : 'network',
+        timeout ? 'timeout' : tls ? 'tls' : 'network',
         `The ${label(this.system)} ${what}`,
       );
     }

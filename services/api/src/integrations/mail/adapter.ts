@@ -18,7 +18,7 @@ const KIND_BY_CODE: Record<string, IntegrationErrorKind> = {
   ECONNECTION: 'network',
   ESOCKET: 'network',
   EDNS: 'network',
-  ETLS: 'network',
+  ETLS: 'tls',
 };
 
 /** SMTP has no HTTP status; the metric's outcome vocabulary is mapped as closely as it goes. */
@@ -129,7 +129,7 @@ export class MailAdapter {
       new IntegrationError('smtp', operation, k, message, err.responseCode, response ?? detail);
 
     const tlsHint = this.tlsHint(code, detail);
-    if (tlsHint) return fail('network', tlsHint);
+    if (tlsHint) return fail('tls', tlsHint);
     switch (kind) {
       case 'auth':
         return fail(kind, `The mail server refused the login (${reply})`);

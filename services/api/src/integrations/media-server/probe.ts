@@ -1,7 +1,7 @@
 // The media-server "test connection" checks of 30-settings.md §6: server, libraries, Playback
 // Reporting and webhook. Messages are built here from our own wording, never from upstream
 // bodies, so they cannot carry a key or token.
-import { IntegrationError, redact } from '../errors.js';
+import { IntegrationError, redact, type IntegrationErrorKind } from '../errors.js';
 import type { MediaServer } from './port.js';
 import { normaliseId, PRODUCT_NAMES } from './port.js';
 import { MINIMUM_VERSION } from './server-info.js';
@@ -13,6 +13,8 @@ export interface ConnectionCheck {
   target: CheckTarget;
   status: CheckStatus;
   message: string;
+  /** The failure's kind when a call failed (the settings page translates it). */
+  reason?: IntegrationErrorKind;
   latencyMs: number;
 }
 
@@ -25,7 +27,7 @@ export interface ConnectionTestInput {
   webhookTokenPresent: boolean;
 }
 
-type Outcome = { status: CheckStatus; message: string };
+type Outcome = { status: CheckStatus; message: string; reason?: IntegrationErrorKind };
 
 async function timed(
   target: CheckTarget,
@@ -54,7 +56,11 @@ export async function testMediaServerConnection(
   adapter: MediaServer,
   input: ConnectionTestInput,
 ): Promise<ConnectionCheck[]> {
-  const failWith = (status: CheckStatus) => (err: unknown) => ({ status, message: describe(err) });
+  const failWith = (status: CheckStatus) => (err: unknown) => ({
+    status,
+    message: describe(err),
+    ...(err instanceof IntegrationError ? { reason: err.kind } : {}),
+  });
   const skip = (target: CheckTarget, status: CheckStatus): ConnectionCheck => ({
     target,
     status,
@@ -74,6 +80,7 @@ export async function testMediaServerConnection(
         (err) => ({
           status: 'warn',
           message: playbackWarning(err),
+          ...(err instanceof IntegrationError ? { reason: err.kind } : {}),
         }),
       )
     : skip('playback_reporting', 'warn');

@@ -60,6 +60,7 @@ const OUTCOME: Record<IntegrationErrorKind, Outcome> = {
   http_5xx: 'http_5xx',
   timeout: 'timeout',
   network: 'network',
+  tls: 'network',
   invalid_response: 'invalid_response',
   not_configured: 'network',
 };
@@ -247,6 +248,7 @@ export class StripePayments {
       auth: `Stripe refused the secret key (${code})`,
       timeout: 'Stripe did not answer in time',
       network: 'Stripe is unreachable',
+      tls: 'Stripe could not be reached over a trusted TLS connection',
       rejected: `Stripe refused the request: ${upstream}`,
       not_found: 'Stripe has no such checkout session',
       http_4xx: `Stripe answered HTTP ${code}`,

@@ -87,7 +87,7 @@ describe('mail adapter against the fake SMTP server', () => {
 
     const probe = await new MailAdapter(settings({ security: 'starttls' }), {}, quick).probe();
 
-    expect(probe).toMatchObject({ ok: false, kind: 'network' });
+    expect(probe).toMatchObject({ ok: false, kind: 'tls' });
     expect(probe.message).toMatch(/^The mail server's TLS certificate is not trusted \(/);
     expect(probe.message).toMatch(/self[- ]signed certificate/);
     expect(probe.message).toContain('on a trusted LAN set SMTP_SECURITY to none');
@@ -98,7 +98,7 @@ describe('mail adapter against the fake SMTP server', () => {
 
     const probe = await new MailAdapter(settings({ security: 'tls' }), {}, quick).probe();
 
-    expect(probe).toMatchObject({ ok: false, kind: 'network' });
+    expect(probe).toMatchObject({ ok: false, kind: 'tls' });
     expect(probe.message).toMatch(/does not speak TLS from the first byte/);
     expect(probe.message).toContain('set SMTP_SECURITY to starttls');
   });

@@ -103,6 +103,7 @@ describe(`connection test: the whole test's deadline (${ENGINE})`, () => {
           target: 'server',
           status: 'fail',
           message: "Timed out after 1.5 s: no answer before the connection test's 1.5 s limit",
+          reason: 'deadline',
           latencyMs: expect.any(Number),
         },
       ]);
@@ -165,6 +166,7 @@ describe(`connection test: the whole test's deadline (${ENGINE})`, () => {
         target: 'test_message',
         status: 'fail',
         message: "Not run: the connection test's 0 s limit had passed",
+        reason: 'not_run',
         latencyMs: 0,
       });
       expect(ran).toBe(false);

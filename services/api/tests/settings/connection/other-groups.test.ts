@@ -202,7 +202,11 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
         values: { MEMBER_LIBRARY_IDS: ['doesnotexist'] },
       });
 
-      expect(check(key, 'server').status).toBe('fail');
+      expect(check(key, 'server')).toMatchObject({
+        status: 'fail',
+        reason: 'auth',
+        message: expect.stringMatching(/refused the API key/),
+      });
       expect(JSON.stringify(key)).not.toContain(wrong);
       expect(check(library, 'libraries')).toMatchObject({
         status: 'fail',
@@ -232,17 +236,23 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
           status: 'fail',
           message:
             'The media server is not configured: set MEDIA_SERVER_URL and MEDIA_SERVER_API_KEY',
+          reason: 'not_configured',
           latencyMs: 0,
         },
       ]);
-      expect(check(metadata, 'tmdb').message).toBe('TMDB_API_KEY is not set');
+      expect(check(metadata, 'tmdb')).toMatchObject({
+        message: 'TMDB_API_KEY is not set',
+        reason: 'not_configured',
+      });
       expect(check(automation, 'moviepilot')).toMatchObject({
         status: 'warn',
         message: 'AUTOMATION_URL is empty: approved requests wait for manual action',
       });
+      expect(check(automation, 'moviepilot').reason).toBeUndefined();
       expect(check(half, 'moviepilot')).toMatchObject({
         status: 'fail',
         message: 'Not configured: set MOVIEPILOT_USERNAME, MOVIEPILOT_PASSWORD',
+        reason: 'not_configured',
       });
       expect(check(email, 'smtp').message).toBe(
         'Not configured: set SMTP_HOST, SMTP_FROM (or an address in SMTP_USERNAME)',

@@ -25,7 +25,9 @@ export const testAutomation: GroupTest = async (ctx) => {
   if (missing.length) {
     const message = `Not configured: set ${missing.join(', ')}`;
     const targets = settings.kind === 'moviepilot' ? ['moviepilot'] : ['movies', 'series'];
-    return Promise.all(targets.map((t) => runCheck(t, ctx, async () => fail(message))));
+    return Promise.all(
+      targets.map((t) => runCheck(t, ctx, async () => fail(message, 'not_configured'))),
+    );
   }
   // A fresh adapter (and token cache) per test, so the login itself is what gets tested.
   const adapter = createAutomation(settings, ctx.deps, { timeoutMs: ctx.timeoutMs });

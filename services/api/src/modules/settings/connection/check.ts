@@ -1,4 +1,4 @@
-import type { SettingCheck, SettingCheckStatus } from '@usher/contracts';
+import type { SettingCheck, SettingCheckReason, SettingCheckStatus } from '@usher/contracts';
 import type { Config } from '../../../config/env.js';
 import type { IntegrationDeps, ProbeResult, SettingsReader } from '../../../integrations/common.js';
 import { IntegrationError } from '../../../integrations/errors.js';
@@ -25,15 +25,25 @@ export type GroupTest = (ctx: TestContext) => Promise<SettingCheck[]>;
 export interface CheckResult {
   status: SettingCheckStatus;
   message: string;
+  /** Why it did not pass, when known (translated by the web). */
+  reason?: SettingCheckReason;
 }
 
 export const ok = (message: string): CheckResult => ({ status: 'ok', message });
-export const warn = (message: string): CheckResult => ({ status: 'warn', message });
-export const fail = (message: string): CheckResult => ({ status: 'fail', message });
+export const warn = (message: string, reason?: SettingCheckReason): CheckResult => ({
+  status: 'warn',
+  message,
+  ...(reason ? { reason } : {}),
+});
+export const fail = (message: string, reason?: SettingCheckReason): CheckResult => ({
+  status: 'fail',
+  message,
+  ...(reason ? { reason } : {}),
+});
 
-/** An adapter probe as a check: a failed probe fails the check. */
+/** An adapter probe as a check: a failed probe fails the check, with the failure's kind. */
 export const fromProbe = (probe: ProbeResult): CheckResult =>
-  probe.ok ? ok(probe.message) : fail(probe.message);
+  probe.ok ? ok(probe.message) : fail(probe.message, probe.kind);
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}`;
 
@@ -124,24 +134,31 @@ export async function runCheck(
   run: () => Promise<CheckResult>,
 ): Promise<SettingCheck> {
   if (deadline.signal.aborted) {
-    return { target, status: 'fail', message: deadline.notRunMessage, latencyMs: 0 };
+    return {
+      target,
+      status: 'fail',
+      message: deadline.notRunMessage,
+      reason: 'not_run',
+      latencyMs: 0,
+    };
   }
   const started = performance.now();
   let result: CheckResult;
   try {
-    result = await deadline.race(run(), () => fail(deadline.timedOutMessage), {
+    result = await deadline.race(run(), () => fail(deadline.timedOutMessage, 'deadline'), {
       ms: timeoutMs,
-      onExpiry: () => fail(`No answer within ${seconds(timeoutMs)} s`),
+      onExpiry: () => fail(`No answer within ${seconds(timeoutMs)} s`, 'timeout'),
     });
   } catch (err) {
     // Adapters signal upstream and configuration problems by throwing; those are results here.
     if (!(err instanceof IntegrationError)) throw err;
-    result = fail(err.message);
+    result = fail(err.message, err.kind);
   }
   return {
     target,
     status: result.status,
     message: result.message,
+    ...(result.reason && result.status !== 'ok' ? { reason: result.reason } : {}),
     latencyMs: Math.max(0, Math.round(performance.now() - started)),
   };
 }

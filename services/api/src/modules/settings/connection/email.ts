@@ -17,7 +17,9 @@ export const testEmail: GroupTest = async (ctx) => {
   const missing = missingMailSettings(settings);
   if (missing.length) {
     return [
-      await runCheck('smtp', ctx, async () => fail(`Not configured: set ${missing.join(', ')}`)),
+      await runCheck('smtp', ctx, async () =>
+        fail(`Not configured: set ${missing.join(', ')}`, 'not_configured'),
+      ),
     ];
   }
   const timeouts = {
@@ -32,7 +34,7 @@ export const testEmail: GroupTest = async (ctx) => {
   const to = ctx.to;
   const site = await ctx.settings.getString('SITE_NAME');
   const sent = await runCheck('test_message', ctx, async () => {
-    if (smtp.status === 'fail') return fail('Not sent: the connection test failed');
+    if (smtp.status === 'fail') return fail('Not sent: the connection test failed', 'not_run');
     const info = await mail.send({
       to,
       subject: `${site}: test message`,

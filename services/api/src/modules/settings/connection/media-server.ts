@@ -18,9 +18,11 @@ async function mediaServerConfig(settings: SettingsReader): Promise<MediaServerC
   };
 }
 
-const serverFailure = (message: string, latencyMs = 0): SettingCheck[] => [
-  { target: 'server', status: 'fail', message, latencyMs },
-];
+const serverFailure = (
+  message: string,
+  reason: SettingCheck['reason'],
+  latencyMs = 0,
+): SettingCheck[] => [{ target: 'server', status: 'fail', message, reason, latencyMs }];
 
 /** `server`, `libraries`, `playback_reporting`, `webhook` (30-settings.md §6), from the adapter. */
 export const testMediaServer: GroupTest = async (ctx) => {
@@ -31,7 +33,7 @@ export const testMediaServer: GroupTest = async (ctx) => {
   } catch (err) {
     // Missing URL or key is reported as the server check's result, like any other failure.
     if (!(err instanceof IntegrationError)) throw err;
-    return serverFailure(err.message);
+    return serverFailure(err.message, err.kind);
   }
   const input = {
     memberLibraryIds: (await ctx.settings.get<string[]>('MEMBER_LIBRARY_IDS')) ?? [],
@@ -42,6 +44,10 @@ export const testMediaServer: GroupTest = async (ctx) => {
   // three times the timeout), so the group answers at the test's deadline (10 s) as a whole.
   const started = performance.now();
   return ctx.deadline.race(testMediaServerConnection(adapter, input), () =>
-    serverFailure(ctx.deadline.timedOutMessage, Math.round(performance.now() - started)),
+    serverFailure(
+      ctx.deadline.timedOutMessage,
+      'deadline',
+      Math.round(performance.now() - started),
+    ),
   );
 };

@@ -40,7 +40,7 @@ export const testPayment: GroupTest = async (ctx) => {
   const apiBase = ctx.env.STRIPE_API_BASE ?? '';
   const settings = await readStripeSettings(ctx.settings, apiBase);
   const stripe = runCheck('stripe', ctx, async () => {
-    if (!settings.secretKey) return fail('STRIPE_SECRET_KEY is not set');
+    if (!settings.secretKey) return fail('STRIPE_SECRET_KEY is not set', 'not_configured');
     if (apiBase && !parseStripeApiBase(apiBase)) {
       return fail(`STRIPE_API_BASE is not an http(s) address: ${apiBase.slice(0, 100)}`);
     }
@@ -55,7 +55,10 @@ export const testPayment: GroupTest = async (ctx) => {
   });
   const webhook = runCheck('webhook_secret', ctx, async () => {
     if (!settings.webhookSecret) {
-      return fail('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused');
+      return fail(
+        'STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused',
+        'not_configured',
+      );
     }
     if (!/^whsec_[A-Za-z0-9]+$/.test(settings.webhookSecret)) {
       return fail('STRIPE_WEBHOOK_SECRET must start with whsec_');
