@@ -1,23 +1,44 @@
 // `npm run demo`: Usher against the testkit fakes with a seeded demo world (00-architecture.md
-// decision 10). Installs what is missing, builds the API as `npm start` does, bundles the demo
-// launcher (services/testkit/src/demo/launch.ts) into the git-ignored .cache/ and runs it: every
-// fake on loopback, then the API on a fresh PGlite database at http://localhost:8080 (PORT
-// overrides), until Ctrl-C. Only Node built-ins are imported up front: nothing may be installed.
-import { spawnSync } from 'node:child_process';
+// decision 10). Installs what is missing, builds the API and the bot as their packages do and the
+// web app as `npm start` does (scripts/lib/web-app.mjs: only when missing or out of date), bundles
+// the demo launcher (services/testkit/src/demo/launch.ts) into the git-ignored .cache/ and runs
+// it: every fake on loopback, the API on a fresh PGlite database at http://localhost:8080 (PORT
+// overrides) serving the web app, the bot on the fake Telegram, and Usher's own data seeded
+// through the API, until Ctrl-C. DEMO_WEB=off serves the API only, DEMO_BOT=off leaves the bot
+// out. Only Node built-ins are imported up front: nothing may be installed yet.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prepareWebApp } from './lib/web-app.mjs';
 
 const startedAt = Date.now();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args, opts = {}) => {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-};
+const withBot = process.env.DEMO_BOT !== 'off';
+const withWeb = process.env.DEMO_WEB !== 'off';
 
-run(process.execPath, [join(root, 'scripts/ensure-deps.mjs')]);
-process.stdout.write('Building the Usher API…\n');
-run(process.execPath, ['build.mjs'], { cwd: join(root, 'services/api') });
+const installed = spawnSync(process.execPath, [join(root, 'scripts/ensure-deps.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (installed.status !== 0) process.exit(installed.status ?? 1);
+
+/** `node build.mjs` in a service folder, as its package's `build` script runs it. */
+const buildService = (name) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['build.mjs'], {
+      cwd: join(root, 'services', name),
+      stdio: 'inherit',
+    });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+process.stdout.write(withBot ? 'Building the Usher API and bot…\n' : 'Building the Usher API…\n');
+// Two small esbuild bundles: side by side they cost little more than one.
+const codes = await Promise.all([buildService('api'), ...(withBot ? [buildService('bot')] : [])]);
+const failed = codes.find((code) => code !== 0);
+if (failed !== undefined) process.exit(failed);
+
+const webDist = withWeb ? prepareWebApp({ root }) : undefined;
 
 // esbuild is a root devDependency, importable only once ensure-deps has run.
 const { build, stop: stopEsbuild } = await import('esbuild');
@@ -42,6 +63,10 @@ const partial = `${launcher}.${process.pid}.tmp`;
 writeFileSync(partial, result.outputFiles[0].contents);
 renameSync(partial, launcher);
 
-process.stdout.write('Starting the fakes and the Usher API…\n');
+process.stdout.write(
+  withBot
+    ? 'Starting the fakes, the Usher API and the bot…\n'
+    : 'Starting the fakes and the Usher API…\n',
+);
 const { runDemo } = await import(pathToFileURL(launcher).href);
-await runDemo({ root, startedAt });
+await runDemo({ root, startedAt, webDist: webDist ?? null, bot: withBot });

@@ -1,10 +1,12 @@
 // `npm start`: the embedded default (00-architecture.md decision 10). Installs what is missing,
 // creates .env with fresh secrets when absent, builds the API and runs it on PGlite at
-// http://localhost:8080, serving the web app at / (built on the first start).
+// http://localhost:8080, serving the web app at / (built when missing or older than its sources,
+// scripts/lib/web-app.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareWebApp } from './lib/web-app.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd, args, opts = {}) => {
@@ -25,15 +27,10 @@ if (!existsSync(envFile)) {
 run(process.execPath, ['build.mjs'], { cwd: join(root, 'services/api') });
 
 const env = { ...process.env };
-const webDist = join(root, 'web/dist/web/browser');
-// One process gives the whole app: build the web console once on a fresh checkout.
-if (!env.WEB_DIST_DIR && !existsSync(webDist) && existsSync(join(root, 'web/package.json'))) {
-  process.stdout.write('Building the web app (first start only)...\n');
-  run(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run', 'web:build'], {
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-  });
-}
-if (!env.WEB_DIST_DIR && existsSync(webDist)) env.WEB_DIST_DIR = webDist;
+// One process gives the whole app: the web console is built on a fresh checkout (and again when
+// its sources changed), and served from web/dist unless WEB_DIST_DIR names another build.
+const webDist = prepareWebApp({ root, env });
+if (webDist) env.WEB_DIST_DIR = webDist;
 
 const api = spawn(
   process.execPath,

@@ -1,28 +1,42 @@
-// `npm run demo`: every fake with the demo world, then the real Usher API (dist/main.js) on a
-// fresh PGlite database wired to them, until Ctrl-C. scripts/demo.mjs bundles this file into
-// .cache/ and calls runDemo(); nothing here runs on import.
+// `npm run demo`: every fake with the demo world, the real Usher API (dist/main.js) on a fresh
+// PGlite database wired to them and serving the web app, the real bot (services/bot/dist) on the
+// Telegram fake, and Usher's own data seeded through the API (seed-usher.ts), until Ctrl-C.
+// scripts/demo.mjs builds what is needed, bundles this file into .cache/ and calls runDemo();
+// nothing here runs on import.
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Flavour } from '../media-server/types.js';
-import { describeDemo, mailLines } from './banner.js';
+import { describeDemo, mailLines, telegramLines } from './banner.js';
+import type { BannerInput } from './banner.js';
+import { startDemoBot } from './bot.js';
+import type { DemoBot } from './bot.js';
 import { startDemoFakes } from './fakes.js';
 import type { DemoFakes } from './fakes.js';
 import { advanceSessions } from './media.js';
+import { freePort, portIsFree, stopChild, waitForHealth } from './processes.js';
+import { planUsherSeed } from './seed-plan.js';
+import { seedUsher } from './seed-usher.js';
+import type { SeededUsher } from './seed-usher.js';
 import { DEFAULT_DEMO_SEED } from './world.js';
 
 export interface DemoLaunchOptions {
-  /** Repository root (where services/api/dist and web/dist live). */
+  /** Repository root (where services/api/dist, services/bot/dist and web/dist live). */
   root: string;
   /** Defaults to process.env; reads PORT, DEMO_SEED, DEMO_MEDIA_SERVER, LOG_LEVEL, WEB_DIST_DIR. */
   env?: NodeJS.ProcessEnv;
   write?: (text: string) => void;
   /** When the demo command started (ms), so the ready line counts the build too. */
   startedAt?: number;
+  /**
+   * The built web app to serve at /: a folder, or null for the API only. Undefined: WEB_DIST_DIR,
+   * else web/dist/web/browser, when it holds an index.html.
+   */
+  webDist?: string | null;
+  /** Whether to start the bot (when services/bot/dist/main.js exists); default true. */
+  bot?: boolean;
 }
 
 const READABLE = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -44,29 +58,12 @@ function freshSecrets(): Record<string, string> {
   };
 }
 
-/** Whether the API could listen on `port` (all interfaces, as it does). */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, () => probe.close(() => resolve(true)));
-  });
-}
-
-async function waitForHealth(port: number, api: ChildProcess, deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    if (api.exitCode !== null || api.signalCode !== null) {
-      throw new Error(`the Usher API exited early (code ${api.exitCode ?? api.signalCode})`);
-    }
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      if (res.status === 200) return;
-    } catch {
-      // Not listening yet: migrations and bootstrap run before the port opens.
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the Usher API did not answer /health within 60 s');
+function chatNamer(fakes: DemoFakes) {
+  return (id: number) => {
+    const chat = fakes.telegram.state.chats.get(id);
+    const name = chat?.title ?? chat?.first_name;
+    return name ? `${name} (${id})` : String(id);
+  };
 }
 
 export async function runDemo(options: DemoLaunchOptions): Promise<void> {
@@ -81,8 +78,15 @@ export async function runDemo(options: DemoLaunchOptions): Promise<void> {
   }
   const flavour: Flavour = env.DEMO_MEDIA_SERVER === 'emby' ? 'emby' : 'jellyfin';
   const url = `http://localhost:${port}`;
-  const webDist = env.WEB_DIST_DIR || join(options.root, 'web/dist/web/browser');
-  const serveWeb = existsSync(join(webDist, 'index.html'));
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const webCandidate =
+    options.webDist === null
+      ? undefined
+      : (options.webDist ?? (env.WEB_DIST_DIR || join(options.root, 'web/dist/web/browser')));
+  const webDist =
+    webCandidate && existsSync(join(webCandidate, 'index.html')) ? webCandidate : undefined;
+  const botMain = join(options.root, 'services/bot/dist/main.js');
+  const withBot = options.bot !== false && existsSync(botMain);
 
   // Checked first: /health from another program on the port would look like a running demo.
   if (!(await portIsFree(port))) {
@@ -93,20 +97,28 @@ export async function runDemo(options: DemoLaunchOptions): Promise<void> {
     process.exit(1);
   }
   const fakes: DemoFakes = await startDemoFakes({ seed, flavour, usherUrl: url });
+  const plan = planUsherSeed(fakes.world);
   const dataDir = mkdtempSync(join(tmpdir(), 'usher-demo-'));
-  const password = adminPassword();
+  const bootstrapPassword = adminPassword();
+  const secrets = freshSecrets();
+  const botPort = withBot ? await freePort() : undefined;
+  const logLevel = env.LOG_LEVEL ?? 'warn';
   // A minimal environment, so a developer's own DATABASE_URL or settings cannot leak in.
-  const apiEnv: Record<string, string> = {
+  const baseEnv: Record<string, string> = {
     PATH: env.PATH ?? '',
     ...(env.HOME ? { HOME: env.HOME } : {}),
+  };
+  const apiEnv: Record<string, string> = {
+    ...baseEnv,
     NODE_ENV: 'production',
     PORT: String(port),
-    LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: logLevel,
     PGLITE_DATA_DIR: dataDir,
-    ...freshSecrets(),
-    ADMIN_PASSWORD: password,
+    ...secrets,
+    ADMIN_PASSWORD: bootstrapPassword,
     SITE_NAME: 'Usher Demo',
-    ...(serveWeb ? { WEB_DIST_DIR: webDist } : {}),
+    ...(webDist ? { WEB_DIST_DIR: webDist } : {}),
+    ...(botPort ? { BOT_NOTIFY_URL: `http://127.0.0.1:${botPort}` } : {}),
     ...fakes.env,
   };
   const api = spawn(process.execPath, [join(options.root, 'services/api/dist/main.js')], {
@@ -115,28 +127,18 @@ export async function runDemo(options: DemoLaunchOptions): Promise<void> {
     stdio: 'inherit',
   });
   const apiExited = new Promise<number | null>((r) => api.once('exit', (code) => r(code)));
+  let bot: DemoBot | undefined;
 
-  let printed = 0;
-  const mailTimer = setInterval(() => {
-    for (; printed < fakes.smtp.messages.length; printed++) {
-      write(mailLines(fakes.smtp.messages[printed]!));
-    }
-  }, 300);
-  const sessionTimer = setInterval(() => advanceSessions(fakes.mediaServer.state, 10), 10_000);
+  const timers: NodeJS.Timeout[] = [];
   let stopping = false;
   let stopAsked = 0;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    clearInterval(mailTimer);
-    clearInterval(sessionTimer);
-    if (api.exitCode === null && api.signalCode === null) {
-      api.kill('SIGTERM');
-      // The API drains for up to 25 s; a hard stop after that keeps Ctrl-C meaningful.
-      const force = setTimeout(() => api.kill('SIGKILL'), 30_000);
-      await apiExited;
-      clearTimeout(force);
-    }
+    for (const timer of timers) clearInterval(timer);
+    // The API drains for up to 25 s and the bot for 10 s; a hard stop after that keeps Ctrl-C
+    // meaningful.
+    await Promise.all([stopChild(api, 30_000), bot ? stopChild(bot.child, 15_000) : undefined]);
     await fakes.close();
     rmSync(dataDir, { recursive: true, force: true });
     write('Usher demo stopped.\n');
@@ -145,9 +147,12 @@ export async function runDemo(options: DemoLaunchOptions): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       // Under `npm run demo` one Ctrl-C arrives twice (from the terminal and forwarded by npm);
-      // only a later one means "now" and skips the API's drain.
+      // only a later one means "now" and skips the drains.
       if (stopping) {
-        if (Date.now() - stopAsked > 2000) api.kill('SIGKILL');
+        if (Date.now() - stopAsked > 2000) {
+          api.kill('SIGKILL');
+          bot?.child.kill('SIGKILL');
+        }
         return;
       }
       stopAsked = Date.now();
@@ -157,25 +162,76 @@ export async function runDemo(options: DemoLaunchOptions): Promise<void> {
   }
   void apiExited.then((code) => {
     if (stopping) return;
-    write(`The Usher API exited on its own (code ${code}); stopping the fakes.\n`);
+    write(`The Usher API exited on its own (code ${code}); stopping the rest.\n`);
     void stop(code === 0 ? 1 : (code ?? 1));
   });
 
+  let seeded: SeededUsher;
   try {
-    await waitForHealth(port, api, Date.now() + 60_000);
+    await waitForHealth('the Usher API', `${apiUrl}/health`, api, Date.now() + 90_000);
+    write('Seeding Usher through its API (members, codes, requests)…\n');
+    seeded = await seedUsher({
+      apiUrl,
+      bootstrapPassword,
+      adminPassword: adminPassword(),
+      fakes,
+      plan,
+      startBot: () => {
+        if (!withBot || !botPort) return Promise.resolve(false);
+        bot = startDemoBot({
+          root: options.root,
+          fakes,
+          apiUrl,
+          port: botPort,
+          internalSecret: secrets.INTERNAL_API_SECRET!,
+          logLevel,
+          baseEnv,
+        });
+        bot.child.once('exit', (code) => {
+          if (!stopping)
+            write(`The bot exited (code ${code}); the rest of the demo keeps running.\n`);
+        });
+        return bot.ready;
+      },
+    });
   } catch (err) {
-    write(`${err instanceof Error ? err.message : String(err)}\n`);
+    write(`The demo could not start: ${err instanceof Error ? err.message : String(err)}\n`);
     await stop(1);
     return;
   }
+
+  const botState: BannerInput['bot'] = !bot
+    ? undefined
+    : (await bot.ready)
+      ? { url: bot.url }
+      : { problem: bot.problem() ?? 'unknown problem' };
   write(
     describeDemo({
       url,
-      password,
+      seeded,
       dataDir,
-      webDist: serveWeb ? webDist : undefined,
+      webDist,
       fakes,
+      bot: botState,
       seconds: (Date.now() - started) / 1000,
     }),
+  );
+
+  // From here on, what the fakes capture is news: mail, and what the bot says on Telegram.
+  let mailed = fakes.smtp.messages.length;
+  let called = fakes.telegram.calls.length;
+  const chatName = chatNamer(fakes);
+  timers.push(
+    setInterval(() => {
+      for (; mailed < fakes.smtp.messages.length; mailed++) {
+        write(mailLines(fakes.smtp.messages[mailed]!));
+      }
+      // `DELETE /__fake/calls` empties the list: start again from its new end.
+      called = Math.min(called, fakes.telegram.calls.length);
+      for (; called < fakes.telegram.calls.length; called++) {
+        write(telegramLines(fakes.telegram.calls[called]!, chatName));
+      }
+    }, 300),
+    setInterval(() => advanceSessions(fakes.mediaServer.state, 10), 10_000),
   );
 }

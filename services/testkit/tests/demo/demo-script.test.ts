@@ -1,10 +1,16 @@
-// `npm run demo` end to end: the real script (deps check, API build, launcher bundle), the real
-// API process on PGlite wired to the fakes, the printed credentials, and a clean Ctrl-C.
+// `npm run demo` end to end: the real script (deps check, API and bot builds, launcher bundle), the
+// real API process on PGlite wired to the fakes and seeded through its routes, the real bot on the
+// Telegram fake, the web app served at /, the printed credentials, and a clean Ctrl-C.
+//
+// The web app is a stand-in build passed as WEB_DIST_DIR (the script then builds nothing):
+// building Angular here would take minutes. Whether a build is needed is web-app.test.ts's job.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commandMessage, tgUser } from '../../src/telegram/updates.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -16,53 +22,165 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+interface Page<T> {
+  data: T[];
+  total: number;
+}
+interface AdminUser {
+  username: string;
+  isExpired: boolean;
+  media: { state: string };
+  messenger: { bound: boolean };
+}
+
 describe('npm run demo (scripts/demo.mjs)', () => {
-  it('should come up with working credentials and wired fakes, then stop on SIGINT', async () => {
+  it('should come up seeded, serving the web app, with the bot on Telegram, then stop on SIGINT', async () => {
     const port = await freePort();
+    const web = mkdtempSync(join(tmpdir(), 'usher-demo-web-'));
+    writeFileSync(
+      join(web, 'index.html'),
+      '<!doctype html><html><head><title>Usher</title></head><body><app-root></app-root></body></html>',
+    );
     const child = spawn(process.execPath, [join(root, 'scripts/demo.mjs')], {
       cwd: root,
-      env: { ...process.env, PORT: String(port) },
+      env: { ...process.env, PORT: String(port), WEB_DIST_DIR: web },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     try {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 100_000;
       while (!out.includes('Usher demo is up')) {
         if (child.exitCode !== null) throw new Error(`demo exited early:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`demo not up within 60 s:\n${out}`);
+        if (Date.now() > deadline) throw new Error(`demo not up in time:\n${out}`);
         await new Promise((r) => setTimeout(r, 200));
       }
+      // The banner is written in one piece; wait for its last line all the same.
+      while (!out.includes('Ctrl-C stops everything.')) await new Promise((r) => setTimeout(r, 50));
       const password = /Sign in\s+admin \/ (\S+)/.exec(out)?.[1];
+      const [, member, memberPassword] = /^\s+(\w+) \/ (\S+)\s+\(member/m.exec(out) ?? [];
       const dataDir = /fresh PGlite in (\S+)/.exec(out)?.[1];
       const imageBase = /TMDB\s+\S+\s+images (\S+)/.exec(out)?.[1];
       const mediaUrl = /Jellyfin\s+(http:\S+)/.exec(out)?.[1];
+      const telegramUrl = /Telegram\s+(http:\S+)/.exec(out)?.[1];
+      const telegramId = Number(/Telegram user (\d+), linked/.exec(out)?.[1]);
+      const botUrl = /webhook mode at (http:\S+)/.exec(out)?.[1];
       expect(out).toContain(`Open       http://localhost:${port}`);
+      expect(out).toContain(`Web app    ${web}`);
+      expect(member).toBeDefined();
       expect(existsSync(dataDir!)).toBe(true);
 
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/health`)).status).toBe(200);
+      // The web app at the same origin, deep links included (SPA fallback).
+      for (const path of ['/', '/admin/users']) {
+        const page = await fetch(`${base}${path}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<app-root');
+      }
       const site = (await (await fetch(`${base}/api/v1/public/site`)).json()) as Record<
         string,
         unknown
       >;
       expect(site).toMatchObject({
         siteName: 'Usher Demo',
+        registrationMode: 'invite',
         mediaServerKind: 'jellyfin',
         tmdbImageBase: imageBase,
         emailEnabled: true,
         paymentsEnabled: true,
+        setupPending: false,
       });
-      const login = await fetch(`${base}/api/v1/auth/login`, {
+
+      const signIn = async (username: string, pass: string) => {
+        const res = await fetch(`${base}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password: pass }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { token: string; user: { mustChangePassword: boolean } };
+      };
+      const admin = await signIn('admin', password!);
+      // The printed password is the one the seeding chose: nothing left to change.
+      expect(admin.user.mustChangePassword).toBe(false);
+      const get = async <T>(path: string, token = admin.token): Promise<T> => {
+        const res = await fetch(`${base}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as T;
+      };
+
+      // Usher's own database holds the community, not just the admin.
+      const users = await get<Page<AdminUser>>('/api/v1/admin/users?pageSize=100');
+      expect(users.total).toBeGreaterThan(25);
+      expect(users.data.filter((u) => u.isExpired).length).toBeGreaterThanOrEqual(2);
+      expect(users.data.some((u) => u.media.state === 'disabled_by_admin')).toBe(true);
+      expect(users.data.find((u) => u.username === member)).toMatchObject({
+        isExpired: false,
+        media: { state: 'enabled' },
+        messenger: { bound: true },
+      });
+      const codes = await get<Page<unknown>>('/api/v1/admin/redeem-codes?status=all');
+      expect(codes.total).toBeGreaterThanOrEqual(5);
+      expect((await get<Page<unknown>>('/api/v1/admin/redemptions')).total).toBeGreaterThan(0);
+      const totals: Record<string, number> = {};
+      for (const status of ['PENDING', 'APPROVED', 'REJECTED', 'INGESTED']) {
+        totals[status] = (
+          await get<Page<unknown>>(`/api/v1/admin/media-requests?status=${status}`)
+        ).total;
+      }
+      // Requests in every state; an empty one would be named here.
+      expect(Object.entries(totals).filter(([, n]) => n === 0)).toEqual([]);
+      // Settings saved through the settings center, pointing at the fakes.
+      const settings = await get<{
+        groups: { group: string; items: { key: string; source: string; value?: unknown }[] }[];
+      }>('/api/v1/admin/settings');
+      const item = settings.groups
+        .flatMap((g) => g.items)
+        .find((i) => i.key === 'MEDIA_SERVER_URL');
+      expect(item).toMatchObject({ source: 'db', value: mediaUrl });
+
+      // The printed member signs in and sees their own requests.
+      const me = await signIn(member!, memberPassword!);
+      expect(me.user.mustChangePassword).toBe(false);
+      expect((await get<Page<unknown>>('/api/v1/media-requests', me.token)).total).toBeGreaterThan(
+        0,
+      );
+      expect((await fetch(`${mediaUrl}/System/Info/Public`)).status).toBe(200);
+
+      // The bot answers the linked member through the Telegram fake's control API.
+      expect((await fetch(`${botUrl}/health`)).status).toBe(200);
+      const update = commandMessage({
+        from: tgUser({ id: telegramId, first_name: 'Member' }),
+        command: 'info',
+      });
+      const pushed = await fetch(`${telegramUrl}/__fake/updates`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password }),
+        body: JSON.stringify({ deliver: 'webhook', update }),
       });
-      expect(login.status).toBe(200);
-      const body = (await login.json()) as { user: { mustChangePassword: boolean } };
-      expect(body.user.mustChangePassword).toBe(true);
-      expect((await fetch(`${mediaUrl}/System/Info/Public`)).status).toBe(200);
+      expect(pushed.status).toBe(200);
+      const chat = (await (
+        await fetch(`${telegramUrl}/__fake/messages?chat_id=${telegramId}`)
+      ).json()) as { text?: string; from?: { is_bot: boolean } }[];
+      const replies = chat.filter((m) => m.from?.is_bot).map((m) => m.text ?? '');
+      expect(replies.at(-1)).toContain(member);
+      // The seeded requests reached the approver (the admin's Telegram) as review cards.
+      const approver = /The admin is Telegram user (\d+)/.exec(out)?.[1];
+      const cards = (await (
+        await fetch(`${telegramUrl}/__fake/messages?chat_id=${approver}`)
+      ).json()) as { text?: string; caption?: string }[];
+      expect(
+        cards.filter((m) => /New request/.test(m.text ?? m.caption ?? '')).length,
+      ).toBeGreaterThan(0);
+      const printed = Date.now() + 5000;
+      while (!out.includes('💬 Bot to') && Date.now() < printed) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(out).toContain('💬 Bot to');
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);
@@ -70,8 +188,10 @@ describe('npm run demo (scripts/demo.mjs)', () => {
       expect(existsSync(dataDir!)).toBe(false);
       await expect(fetch(`${mediaUrl}/System/Info/Public`)).rejects.toThrow();
       await expect(fetch(`${base}/health`)).rejects.toThrow();
+      await expect(fetch(`${botUrl}/health`)).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(web, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 150_000);
 });
