@@ -1,6 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
+import { TranslocoService } from '@jsverse/transloco';
 import type { SettingsTestReply } from '@usher/contracts';
 import { errorBody, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
@@ -66,11 +67,12 @@ describe('SettingsPage', () => {
   let notifier: { show: jest.Mock };
   let root: HTMLElement;
 
-  async function render(group?: string, list = LIST): Promise<void> {
+  async function render(group?: string, list = LIST, lang = 'en'): Promise<void> {
     notifier = { show: jest.fn() };
     TestBed.configureTestingModule({
       providers: [...provideTestApp(), { provide: Notifier, useValue: notifier }],
     });
+    TestBed.inject(TranslocoService).setActiveLang(lang);
     http = TestBed.inject(HttpTestingController);
     router = TestBed.inject(Router);
     jest.spyOn(router, 'navigate').mockResolvedValue(true);
@@ -225,6 +227,7 @@ describe('SettingsPage', () => {
           target: 'server',
           status: 'fail',
           message: 'The server refused the API key (401)',
+          reason: 'auth',
           latencyMs: 12,
         },
         { target: 'webhook', status: 'warn', message: 'No webhook token', latencyMs: 0 },
@@ -239,8 +242,34 @@ describe('SettingsPage', () => {
     expect(byTestId('check-server')!.textContent).toContain('Failed');
     expect(byTestId('check-server')!.textContent).toContain('The server refused the API key (401)');
     expect(byTestId('check-server')!.textContent).toContain('12 ms');
+    expect(byTestId('reason-server')!.textContent).toBe('Credentials refused');
     expect(byTestId('check-webhook')!.textContent).toContain('Warning');
+    expect(byTestId('reason-webhook')).toBeNull();
     http.expectNone(`${LIST_URL}/media_server`);
+  });
+
+  it('should name why a check failed in Chinese, keeping the details', async () => {
+    await render('media_server', LIST, 'zh-CN');
+    await click('test');
+    http.expectOne(`${LIST_URL}/media_server/test`).flush({
+      ok: false,
+      checks: [
+        {
+          target: 'server',
+          status: 'fail',
+          message: "Timed out after 10 s: no answer before the connection test's 10 s limit",
+          reason: 'deadline',
+          latencyMs: 10_000,
+        },
+      ],
+    } satisfies SettingsTestReply);
+    await settle();
+    await fixture.whenStable();
+    expect(byTestId('reason-server')!.textContent).toBe('已达 10 秒上限而中止');
+    expect(byTestId('check-server')!.textContent).toContain('失败');
+    expect(byTestId('check-server')!.querySelector('[lang="en"]')!.textContent).toContain(
+      'Timed out after 10 s',
+    );
   });
 
   it('should send the test recipient for the email group', async () => {
