@@ -32,10 +32,14 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(flavour: Flavour): Promise<World> {
+export async function startWorld(
+  flavour: Flavour,
+  options: { settingsRefreshMs?: number } = {},
+): Promise<World> {
   const fake = await startFakeMediaServer({ flavour, apiKey: API_KEY, seed: true });
   const database = await createTestDatabase();
   const t = createTestApp(database.handle, {
+    settingsRefreshMs: options.settingsRefreshMs,
     settingsEnv: {
       MEDIA_SERVER_KIND: flavour,
       MEDIA_SERVER_URL: fake.url,
