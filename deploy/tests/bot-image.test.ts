@@ -5,37 +5,31 @@
  * plus test settings, as uid 1000 via setpriv, against the testkit's fake Bot API (run as its own
  * process) in webhook mode and in polling mode (PGlite behind pglite-socket as PostgreSQL).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  copyFileSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { build } from 'esbuild';
-import { parseDockerfile } from './support/dockerfile.js';
 import {
-  accepts,
-  exitWithin,
-  freePort,
-  start,
-  waitForStatus,
-  type Started,
-} from './support/process.js';
-import { ROOT, describeWhen, onPath } from './support/tools.js';
+  DROP_PRIVILEGES_NEEDS,
+  asAppArgs,
+  assembleBotImage,
+  botImageEnv,
+  canDropPrivileges,
+  readDockerfileBot,
+  runAsApp,
+  startFakeTelegramProcess,
+  waitForCall,
+  type BotImage,
+  type FakeTelegramProcess,
+} from './support/bot.js';
+import { parseDockerfile } from './support/dockerfile.js';
+import { accepts, exitWithin, freePort, waitForStatus, type Started } from './support/process.js';
+import { ROOT, describeWhen } from './support/tools.js';
 
-const APP_UID = 1000;
-const text = readFileSync(join(ROOT, 'Dockerfile.bot'), 'utf8');
+const text = readDockerfileBot();
 
 describe('Dockerfile.bot specifics', () => {
   const { stages } = parseDockerfile(text);
@@ -58,117 +52,45 @@ describe('Dockerfile.bot specifics', () => {
   });
 });
 
-/** The runtime stage's install command, as Dockerfile.bot states it. */
-function runtimeInstallCommand(): string[] {
-  const line = text.split('\n').find((l) => /^RUN .*npm ci --omit=dev/.test(l));
-  if (!line) throw new Error('Dockerfile.bot has no `RUN … npm ci --omit=dev` line');
-  return line.slice(line.indexOf('npm ci')).split(/\s+/);
-}
-
-const canDropPrivileges = process.getuid?.() === 0 && Boolean(onPath('setpriv'));
-
 const describeSmoke = (title: string, body: () => void) =>
-  describeWhen(canDropPrivileges, title, 'root and setpriv (to run as uid 1000)', body);
+  describeWhen(canDropPrivileges, title, DROP_PRIVILEGES_NEEDS, body);
 
 describeSmoke('Bot image, container-equivalent smoke', () => {
   let tmp: string;
-  let app: string;
-  let node: string;
+  let image: BotImage;
   let port: number;
-  let fake: { child: ChildProcess; url: string; token: string };
+  let fake: FakeTelegramProcess;
   let stopDb: () => Promise<void>;
   let databaseUrl: string;
   let server: Started | undefined;
   const webhookSecret = randomBytes(32).toString('hex');
   const internalSecret = randomBytes(32).toString('hex');
 
-  /** The image's ENV (NODE_ENV, BOT_PORT, PATH) plus what the test adds; nothing inherited. */
-  const imageEnv = (extra: Record<string, string>) => ({
-    NODE_ENV: 'production',
-    BOT_PORT: String(port),
-    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-    MESSENGER_BOT_TOKEN: fake.token,
-    MESSENGER_WEBHOOK_SECRET: webhookSecret,
-    INTERNAL_API_SECRET: internalSecret,
-    MESSENGER_API_ROOT: fake.url,
-    // No API runs here: settings fall back to their defaults and the Bot keeps serving.
-    API_URL: 'http://127.0.0.1:9',
-    ...extra,
-  });
-  const asApp = (env: Record<string, string>) =>
-    start(
-      'setpriv',
-      [`--reuid=${APP_UID}`, `--regid=${APP_UID}`, '--clear-groups', '--', node, 'main.js'],
-      app,
-      env,
-    );
+  /** The image's ENV plus what the test adds; nothing inherited. */
+  const imageEnv = (extra: Record<string, string>) =>
+    botImageEnv(port, {
+      MESSENGER_BOT_TOKEN: fake.token,
+      MESSENGER_WEBHOOK_SECRET: webhookSecret,
+      INTERNAL_API_SECRET: internalSecret,
+      MESSENGER_API_ROOT: fake.url,
+      // No API runs here: settings fall back to their defaults and the Bot keeps serving.
+      API_URL: 'http://127.0.0.1:9',
+      ...extra,
+    });
+  const asApp = (env: Record<string, string>) => runAsApp(image, ['main.js'], env);
   const healthcheck = () =>
-    spawnSync(
-      'setpriv',
-      [`--reuid=${APP_UID}`, `--regid=${APP_UID}`, '--clear-groups', '--', node, 'healthcheck.mjs'],
-      {
-        cwd: app,
-        env: { BOT_PORT: String(port), PATH: '/usr/bin:/bin' },
-        timeout: 10_000,
-      },
-    ).status;
-  const fakeCalls = async (method: string) =>
-    (
-      (await (await fetch(`${fake.url}/__fake/calls`)).json()) as {
-        method: string;
-        params: Record<string, unknown>;
-      }[]
-    ).filter((c) => c.method === method);
+    spawnSync('setpriv', asAppArgs(image, ['healthcheck.mjs']), {
+      cwd: image.app,
+      env: { BOT_PORT: String(port), PATH: '/usr/bin:/bin' },
+      timeout: 10_000,
+    }).status;
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'usher-bot-image-'));
     chmodSync(tmp, 0o755);
-    app = join(tmp, 'app');
-    const assembled = spawnSync(join(ROOT, 'scripts/image/assemble-bot.sh'), [app], {
-      encoding: 'utf8',
-      timeout: 180_000,
-    });
-    if (assembled.status !== 0) throw new Error(`assemble-bot.sh failed:\n${assembled.stderr}`);
-    const [npm, ...args] = runtimeInstallCommand();
-    const installed = spawnSync(npm!, args, {
-      cwd: app,
-      encoding: 'utf8',
-      timeout: 180_000,
-      env: { ...process.env, npm_config_prefer_offline: 'true' },
-    });
-    if (installed.status !== 0) throw new Error(`${args.join(' ')} failed:\n${installed.stderr}`);
-    mkdirSync(join(tmp, 'bin'));
-    node = join(tmp, 'bin/node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
-    chmodSync(node, 0o755);
+    image = assembleBotImage(tmp);
     port = await freePort();
-
-    // The testkit's fake Bot API as its own process, bundled from source.
-    const fakeScript = join(tmp, 'fake-telegram.mjs');
-    await build({
-      stdin: {
-        contents:
-          "import { startFakeTelegram } from './services/testkit/src/telegram/index.ts';\n" +
-          'const fake = await startFakeTelegram();\n' +
-          'process.stdout.write(JSON.stringify({ url: fake.url, token: fake.token }) + "\\n");\n',
-        resolveDir: ROOT,
-        loader: 'ts',
-      },
-      outfile: fakeScript,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'warning',
-    });
-    const child = spawn(process.execPath, [fakeScript], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const first = await new Promise<string>((resolve) =>
-      child.stdout!.once('data', (d: Buffer) => resolve(d.toString())),
-    );
-    fake = { child, ...(JSON.parse(first) as { url: string; token: string }) };
+    fake = await startFakeTelegramProcess(tmp);
 
     const db = await PGlite.create();
     const pgServer = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 10 });
@@ -185,20 +107,20 @@ describeSmoke('Bot image, container-equivalent smoke', () => {
       server.child.kill('SIGKILL');
       await server.exited;
     }
-    fake?.child.kill('SIGTERM');
+    fake?.stop();
     await stopDb?.();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   it('should assemble main.js, healthcheck.mjs and the manifests, with production dependencies only', () => {
     for (const f of ['main.js', 'healthcheck.mjs', 'package.json', 'package-lock.json']) {
-      expect(statSync(join(app, f)).isFile()).toBe(true);
+      expect(statSync(join(image.app, f)).isFile()).toBe(true);
     }
-    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(image.app, 'package.json'), 'utf8'));
     const bot = JSON.parse(readFileSync(join(ROOT, 'services/bot/package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual(bot.dependencies);
     expect(manifest.devDependencies).toBeUndefined();
-    const top = readdirSync(join(app, 'node_modules'));
+    const top = readdirSync(join(image.app, 'node_modules'));
     for (const dev of [
       'jest',
       'typescript',
@@ -226,11 +148,7 @@ describeSmoke('Bot image, container-equivalent smoke', () => {
   it('should start in webhook mode as uid 1000, register the webhook and pass healthcheck.mjs', async () => {
     server = asApp(imageEnv({ WEBHOOK_URL: 'http://127.0.0.1:8443' }));
     expect(await waitForStatus(`http://127.0.0.1:${port}/health`, 200, 60_000)).toBe(200);
-    const deadline = Date.now() + 20_000;
-    while ((await fakeCalls('setWebhook')).length === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect((await fakeCalls('setWebhook'))[0]!.params).toMatchObject({
+    expect((await waitForCall(fake, 'setWebhook', 20_000))[0]?.params).toMatchObject({
       url: 'http://127.0.0.1:8443/messenger/webhook',
       secret_token: webhookSecret,
     });

@@ -8,7 +8,7 @@
  * see: SPA fallback, cache policy, gzip, security headers and CSP, body limits, an admin login
  * through nginx, the webhook path with and without a Bot.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -23,22 +23,25 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { buildApi, logLine, startApi, type Api } from './support/api.js';
 import {
   CONTAINER_PATHS,
+  assembleWeb,
   localResolvers,
   nginxPath,
   runsAsRoot,
-  startSite,
+  startWebSite,
   testConfig,
   renderSite,
+  webImageEnv,
   type NginxSite,
+  type WebBuild,
 } from './support/nginx.js';
-import { freePort, testSecrets, waitForStatus } from './support/process.js';
+import { freePort } from './support/process.js';
 import { ROOT, describeWithTool, onPath } from './support/tools.js';
 
 const HASHED = /-[A-Za-z0-9_-]{8,}\.(js|css)$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const PASSWORD_LINE = /TEMPORARY PASSWORD for user "admin": (\S{20})/;
 
 /** The CSP the API sends when it serves the app itself, read as text (no cross-project import). */
 function apiWebCsp(): string {
@@ -107,63 +110,6 @@ function send(
 
 const json = (r: Reply) => JSON.parse(r.text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The API writes its request line after replying: poll its log briefly for a line. */
-async function logLine(api: Api, match: (line: string) => boolean): Promise<string | undefined> {
-  for (let i = 0; i < 60; i++) {
-    const line = api.log().split('\n').find(match);
-    if (line) return line;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return undefined;
-}
-
-interface Api {
-  url: string;
-  password: string;
-  log: () => string;
-  child: ChildProcess;
-  stop: () => Promise<void>;
-}
-
-/** The API bundle on a fresh embedded database, as Compose configures it behind the web image. */
-async function startApi(dir: string): Promise<Api> {
-  const port = await freePort();
-  let log = '';
-  const child = spawn(process.execPath, [join(ROOT, 'services/api/dist/main.js')], {
-    // Not the repository: nothing relative (data/, web/dist) resolves to the workspace.
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PGLITE_DATA_DIR: join(dir, 'db'),
-      TRUST_PROXY_HOPS: '1',
-      LOG_LEVEL: 'info',
-      ...testSecrets(),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  if ((await waitForStatus(`${url}/health`, 200, 90_000)) !== 200) {
-    await stop();
-    throw new Error(`API did not become healthy:\n${log}`);
-  }
-  const line = log.split('\n').find((l) => l.includes('TEMPORARY PASSWORD')) ?? '';
-  const password = PASSWORD_LINE.exec(
-    String((JSON.parse(line || '{}') as { msg?: string }).msg),
-  )?.[1];
-  if (!password) throw new Error(`no TEMPORARY PASSWORD line:\n${log}`);
-  return { url, password, log: () => log, child, stop };
-}
-
 interface BotHit {
   method: string;
   url: string;
@@ -212,6 +158,7 @@ describeWithTool(
   'web image, container-equivalent (nginx + API + Bot stub)',
   (nginx) => {
     let tmp: string;
+    let web: WebBuild;
     let out: string;
     let html: string;
     let api: Api;
@@ -220,26 +167,9 @@ describeWithTool(
     let htmlBefore: string[];
     const sites: NginxSite[] = [];
 
-    /** The image's ENV (plus what the entrypoint exports) with these upstreams. */
-    const imageEnv = (over: Record<string, string>) => ({
-      API_UPSTREAM: 'api:8080',
-      BOT_UPSTREAM: 'bot:8000',
-      CSP_IMG_EXTRA: '',
-      NGINX_LOCAL_RESOLVERS: localResolvers(),
-      ...over,
-    });
-
+    /** The image on `web`, in `tmp/name`, with these upstreams (stopped in afterAll). */
     async function site2(name: string, env: Record<string, string>): Promise<NginxSite> {
-      const dir = join(tmp, name);
-      mkdirSync(dir);
-      chmodSync(dir, 0o755);
-      const started = await startSite(nginx, {
-        templates: join(out, 'templates'),
-        html,
-        env: imageEnv(env),
-        dir,
-        port: await freePort(),
-      });
+      const started = await startWebSite(nginx, web, join(tmp, name), env);
       sites.push(started);
       return started;
     }
@@ -247,24 +177,11 @@ describeWithTool(
     beforeAll(async () => {
       tmp = mkdtempSync(join(tmpdir(), 'usher-web-image-'));
       chmodSync(tmp, 0o755);
-      out = join(tmp, 'out');
-      // The build stage: `RUN scripts/image/assemble-web.sh /out`.
-      const assembled = spawnSync(join(ROOT, 'scripts/image/assemble-web.sh'), [out], {
-        encoding: 'utf8',
-        timeout: 600_000,
-      });
-      if (assembled.status !== 0) throw new Error(`assemble-web.sh failed:\n${assembled.stderr}`);
-      html = join(out, 'html');
+      web = assembleWeb(join(tmp, 'out'));
+      ({ out, html } = web);
       htmlBefore = filesUnder(html);
       // The API the image proxies to: its production bundle (what assemble-api.sh ships).
-      const built = spawnSync('npx', ['nx', 'run', 'api:build', '--outputStyle=stream'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 600_000,
-        env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-      });
-      if (built.status !== 0)
-        throw new Error(`nx run api:build failed:\n${built.stdout}${built.stderr}`);
+      buildApi();
       const apiDir = join(tmp, 'api');
       mkdirSync(apiDir);
       [api, bot] = await Promise.all([startApi(apiDir), startBotStub()]);
@@ -284,7 +201,7 @@ describeWithTool(
     describe('assembled runtime files (the build stage)', () => {
       it('should hold the production build in html/ and both templates in templates/', () => {
         expect(readFileSync(join(html, 'index.html'), 'utf8')).toContain('<app-root');
-        expect(readdirSync(join(out, 'templates')).sort()).toEqual([
+        expect(readdirSync(web.templates).sort()).toEqual([
           'default.conf.template',
           'security-headers.inc.template',
         ]);
@@ -350,7 +267,7 @@ describeWithTool(
         const dir = join(tmp, 'defaults');
         mkdirSync(dir);
         chmodSync(dir, 0o755);
-        renderSite({ templates: join(out, 'templates'), html, env: imageEnv({}), dir, port: 1 });
+        renderSite({ templates: web.templates, html, env: webImageEnv(), dir, port: 1 });
         expect(testConfig(nginx, dir)).toMatchObject({ status: 0 });
       });
     });

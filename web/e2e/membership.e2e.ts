@@ -100,7 +100,18 @@ journey('membership (Chromium, Jellyfin fake)', () => {
   }
 
   /** Sideways overflow once the layout has settled after a resize. */
+  /**
+   * Overflow once the layout has settled: going from 1280 to 360 px switches the side navigation
+   * from docked to a drawer, and its margin transition briefly leaves the content a few pixels
+   * wide (seen in CI: 4 px mid-transition, 0 once it ended). Waits for running animations and
+   * transitions to finish, then two frames, then measures.
+   */
   async function overflowAfterResize(): Promise<number> {
+    await page.waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running'),
+      undefined,
+      { timeout: 5000 },
+    );
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );

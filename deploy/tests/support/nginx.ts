@@ -7,10 +7,10 @@
  * read-only app tree and the writable /tmp are exercised like in the container.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, waitForStatus, type Started } from './process.js';
-import { onPath } from './tools.js';
+import { freePort, start, waitForStatus, type Started } from './process.js';
+import { ROOT, onPath } from './tools.js';
 
 export const NGINX_UID = 101;
 
@@ -197,4 +197,55 @@ export async function startSite(nginx: string, options: SiteOptions): Promise<Ng
       return proc.exited;
     },
   };
+}
+
+/** What scripts/image/assemble-web.sh leaves in its output folder (web/Dockerfile's build stage). */
+export interface WebBuild {
+  out: string;
+  /** The production Angular build (the image's /usr/share/nginx/html). */
+  html: string;
+  /** web/nginx/*.template (the image's /etc/nginx/templates). */
+  templates: string;
+}
+
+/** The build stage: `RUN scripts/image/assemble-web.sh /out`, into `out`. */
+export function assembleWeb(out: string): WebBuild {
+  const assembled = spawnSync(join(ROOT, 'scripts/image/assemble-web.sh'), [out], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (assembled.status !== 0) throw new Error(`assemble-web.sh failed:\n${assembled.stderr}`);
+  return { out, html: join(out, 'html'), templates: join(out, 'templates') };
+}
+
+/** The web image's ENV (plus what its entrypoint exports), with `over` on top. */
+export function webImageEnv(over: Record<string, string> = {}): Record<string, string> {
+  return {
+    API_UPSTREAM: 'api:8080',
+    BOT_UPSTREAM: 'bot:8000',
+    CSP_IMG_EXTRA: '',
+    NGINX_LOCAL_RESOLVERS: localResolvers(),
+    ...over,
+  };
+}
+
+/**
+ * The web image running `web` in a fresh folder `dir` on a free port, with the image's ENV plus
+ * `env` (typically API_UPSTREAM and BOT_UPSTREAM).
+ */
+export async function startWebSite(
+  nginx: string,
+  web: WebBuild,
+  dir: string,
+  env: Record<string, string>,
+): Promise<NginxSite> {
+  mkdirSync(dir);
+  chmodSync(dir, 0o755);
+  return startSite(nginx, {
+    templates: web.templates,
+    html: web.html,
+    env: webImageEnv(env),
+    dir,
+    port: await freePort(),
+  });
 }
