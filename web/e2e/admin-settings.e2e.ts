@@ -87,6 +87,7 @@ journey('admin settings: media server (Chromium)', () => {
     const server = page.locator('[data-testid="check-server"].ok');
     await server.waitFor();
     await expect(server.textContent()).resolves.toContain('OK');
+    await byTestId('test-results').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-1280-test-ok');
     expect(await accessibilityProblems(page)).toEqual([]);
   });
@@ -114,8 +115,11 @@ journey('admin settings: media server (Chromium)', () => {
     await expect(server.textContent()).resolves.toContain('Failed');
     const message = (await server.locator('.message').textContent())?.trim() ?? '';
     expect(message).toMatch(/refused the API key/);
+    // The reason, translated, then the English details.
+    await expect(server.locator('.reason').textContent()).resolves.toBe('Credentials refused');
     console.log(`e2e: wrong media-server key → "${message}"`);
     await expect(byTestId('test-results').textContent()).resolves.toContain('Some checks failed');
+    await byTestId('test-results').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-1280-test-fail');
     // Only the draft was tested: the stored key still works.
     await byTestId('discard').click();
