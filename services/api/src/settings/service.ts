@@ -248,7 +248,7 @@ export class SettingsService {
         requestId: request.requestId,
       });
     });
-    this.store.invalidate();
+    await this.store.reload();
     return this.groupItems(group as SettingGroup);
   }
 }

@@ -39,6 +39,11 @@ export class SettingsStore {
   private rows: Map<string, StoredRow> | undefined;
   private version = '';
   private checkedAt = 0;
+  /** Set by `invalidate`: the next read waits for fresh rows. */
+  private mustReload = true;
+  /** Bumped by `invalidate`, so a reload that started before it cannot clear it. */
+  private generation = 0;
+  private refreshing: Promise<Map<string, StoredRow>> | undefined;
   private readonly warnedEnv = new Set<string>();
   private readonly listeners: ((changed: string[]) => void)[] = [];
 
@@ -62,7 +67,7 @@ export class SettingsStore {
    */
   watch(): () => void {
     const timer = setInterval(() => {
-      this.load().catch((err: unknown) =>
+      this.refresh().catch((err: unknown) =>
         this.logger.warn({ err: (err as Error).message }, 'settings refresh failed'),
       );
     }, this.refreshMs);
@@ -70,21 +75,64 @@ export class SettingsStore {
     return () => clearInterval(timer);
   }
 
-  /** Drops the cache so the next read reloads (after a write on this replica). */
+  /**
+   * Drops the cache so the next read waits for a reload. Prefer `reload()` after a write: a read
+   * that has to wait inside an open transaction would hang on the embedded database.
+   */
   invalidate(): void {
-    this.checkedAt = 0;
-    this.version = '';
+    this.generation += 1;
+    this.mustReload = true;
+    this.refreshing = undefined;
   }
 
-  private async load(): Promise<Map<string, StoredRow>> {
-    const now = Date.now();
-    if (this.rows && now - this.checkedAt < this.refreshMs) return this.rows;
+  /** Reloads now (after a write on this replica), so later reads see the write without waiting. */
+  async reload(): Promise<void> {
+    this.invalidate();
+    await this.refresh();
+  }
+
+  /**
+   * The cached rows, stale-while-revalidate: only the first read (and the first after
+   * `invalidate`) waits for the database. Once the cache is older than `refreshMs`, readers get
+   * it at once and one background query checks for changes. Reads therefore never query the
+   * database themselves, which matters inside transactions: on the embedded database (one
+   * connection) a query outside an open transaction waits for it to end, so a read that queried
+   * there would hang for good.
+   */
+  private load(): Promise<Map<string, StoredRow>> {
+    if (this.rows && !this.mustReload) {
+      if (Date.now() - this.checkedAt >= this.refreshMs) {
+        this.refresh().catch((err: unknown) =>
+          this.logger.warn({ err: (err as Error).message }, 'settings refresh failed'),
+        );
+      }
+      return Promise.resolve(this.rows);
+    }
+    return this.refresh();
+  }
+
+  /** One check at a time per replica; concurrent callers share it. */
+  private refresh(): Promise<Map<string, StoredRow>> {
+    if (!this.refreshing) {
+      const generation = this.generation;
+      const running = this.fetch(generation).finally(() => {
+        if (this.refreshing === running) this.refreshing = undefined;
+      });
+      this.refreshing = running;
+    }
+    return this.refreshing;
+  }
+
+  private async fetch(generation: number): Promise<Map<string, StoredRow>> {
+    const startedAt = Date.now();
     const [stamp] = await queryRows<{ v: string }>(
       this.db,
       sql`select coalesce(max(updated_at)::text, '') || '/' || count(*)::text as v from settings`,
     );
-    this.checkedAt = now;
-    if (this.rows && stamp?.v === this.version) return this.rows;
+    if (this.rows && !this.mustReload && stamp?.v === this.version) {
+      this.checkedAt = startedAt;
+      return this.rows;
+    }
     const rows = await queryRows<StoredRow>(
       this.db,
       sql`select s.key, s.value, s.is_encrypted, s.updated_at, s.updated_by,
@@ -92,9 +140,14 @@ export class SettingsStore {
           from settings s left join users u on u.id = s.updated_by`,
     );
     const next = new Map(rows.map((r) => [r.key, r]));
+    // A reload started before an invalidate may have read rows from before the write: it serves
+    // its own callers but does not clear the invalidation.
+    if (generation !== this.generation) return next;
     const previous = this.rows;
     this.rows = next;
     this.version = stamp?.v ?? '';
+    this.checkedAt = startedAt;
+    this.mustReload = false;
     if (previous) {
       const changed = [...new Set([...previous.keys(), ...next.keys()])].filter(
         (k) => previous.get(k)?.value !== next.get(k)?.value,
@@ -254,7 +307,7 @@ export class SettingsStore {
           values (${key}, ${this.cipher.encrypt(key, token)}, true, now())
           on conflict (key) do nothing returning key`,
     );
-    this.invalidate();
+    await this.reload();
     return inserted.length === 1;
   }
 }

@@ -149,13 +149,14 @@ describe(`settings center routes (${ENGINE})`, () => {
     const app = createTestApp(database.handle, {
       config: t.config,
       settingsEnv: { MESSENGER_GROUP_CHAT_ID: '-100123' },
-      settingsRefreshMs: 0, // a second replica that re-checks on every read
     });
     expect(item(await list(app), 'MESSENGER_GROUP_CHAT_ID')).toMatchObject({
       source: 'env',
       value: '-100123',
     });
     expect((await put('messenger', { MESSENGER_GROUP_CHAT_ID: '' })).status).toBe(200);
+    // A second replica: it sees the write once it reloads (its timer does that within 10 s).
+    await app.context.settings.store.reload();
     expect(item(await list(app), 'MESSENGER_GROUP_CHAT_ID')).toMatchObject({
       source: 'db',
       value: '',
@@ -323,13 +324,16 @@ describe(`settings across replicas and key changes (${ENGINE})`, () => {
     const admin = await aUser().admin().create(a.context.db);
     const token = (await a.context.tokens.sign({ sub: admin.id, role: 'admin', ver: 0 })).token;
     expect(await b.context.settings.store.get('SITE_NAME')).toBe('Usher');
+    // As main.ts does: each replica re-checks on a timer, so reads never wait for the database.
+    const stopWatching = b.context.settings.store.watch();
     const res = await a.call('PUT', '/api/v1/admin/settings/general', {
       token,
       body: { values: { SITE_NAME: 'Replica Test' } },
     });
     expect(res.status).toBe(200);
     expect(await a.context.settings.store.get('SITE_NAME')).toBe('Replica Test');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 400));
+    stopWatching();
     expect(await b.context.settings.store.get('SITE_NAME')).toBe('Replica Test');
     const site = await (await b.call('GET', '/api/v1/public/site')).json();
     expect(site).toMatchObject({ siteName: 'Replica Test' });
