@@ -68,14 +68,15 @@ describe('translations', () => {
     }
   });
 
-  it('should translate every API error code, upstream system and check reason', async () => {
+  it('should translate every API error code, upstream system, check reason and setting type', async () => {
     // Imported lazily, as the app does (check-reply.ts), so Nx sees one way of loading contracts.
-    const { ERROR_CODES, SETTING_CHECK_REASONS, UPSTREAM_SYSTEMS } =
+    const { ERROR_CODES, SETTING_CHECK_REASONS, SETTING_TYPES, UPSTREAM_SYSTEMS } =
       await import('@usher/contracts');
     const missing = [
       ...ERROR_CODES.map((code) => `errors.${code}`),
       ...UPSTREAM_SYSTEMS.map((system) => `systems.${system}`),
       ...SETTING_CHECK_REASONS.map((reason) => `adminSettings.test.reason.${reason}`),
+      ...SETTING_TYPES.map((type) => `adminSettings.invalid.${type}`),
     ].filter((key) => !enKeys.has(key));
     expect(missing).toEqual([]);
   });

@@ -105,6 +105,11 @@ export class SettingField {
   protected readonly error = computed(
     () => this.editor.fieldErrors()[this.item().group]?.[this.item().key] ?? null,
   );
+  /** Limits named in the translated "not accepted" line (the API's own detail stays English). */
+  protected readonly invalidParams = computed(() => {
+    const { min, max } = this.item();
+    return { min: min ?? '…', max: max ?? '…' };
+  });
   protected readonly hint = computed(() => {
     const { fallbackHint } = this.item();
     return fallbackHint ?? null;

@@ -204,12 +204,34 @@ describe('SettingsPage', () => {
     expect(byTestId('setting-MEDIA_SERVER_URL-error')!.textContent).toContain(
       'must be an http or https URL',
     );
+    expect(byTestId('setting-MEDIA_SERVER_URL-error')!.querySelector('.rule')!.textContent).toBe(
+      'Enter an absolute http:// or https:// address',
+    );
     expect(byTestId('fields-invalid')).not.toBeNull();
     expect(notifier.show).not.toHaveBeenCalled();
     expect((byTestId('save') as HTMLButtonElement).disabled).toBe(false);
     // Typing again takes the message away.
     await type('setting-MEDIA_SERVER_URL-input', 'http://ok:8096');
     expect(byTestId('setting-MEDIA_SERVER_URL-error')).toBeNull();
+  });
+
+  it('should explain a refused number in Chinese with its limits, keeping the detail', async () => {
+    await render('media_server', LIST, 'zh-CN');
+    await type('setting-MEDIA_SERVER_TIMEOUT_SECONDS-input', '500');
+    await click('save');
+    http
+      .expectOne(`${LIST_URL}/media_server`)
+      .flush(
+        errorBody('SETTING_INVALID', 'Some values are not valid', [
+          { key: 'MEDIA_SERVER_TIMEOUT_SECONDS', message: 'must be at most 120' },
+        ]),
+        { status: 400, statusText: 'Bad Request' },
+      );
+    await settle();
+    await fixture.whenStable();
+    const error = byTestId('setting-MEDIA_SERVER_TIMEOUT_SECONDS-error')!;
+    expect(error.querySelector('.rule')!.textContent).toBe('请输入 1 到 120 之间的整数');
+    expect(error.querySelector('[lang="en"]')!.textContent).toBe('must be at most 120');
   });
 
   it('should test the unsaved draft and list each check with status, message and latency', async () => {
