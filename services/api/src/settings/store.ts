@@ -66,11 +66,7 @@ export class SettingsStore {
    * effects (the log level, schedules) follow a change made on another replica. Returns a stop.
    */
   watch(): () => void {
-    const timer = setInterval(() => {
-      this.refresh().catch((err: unknown) =>
-        this.logger.warn({ err: (err as Error).message }, 'settings refresh failed'),
-      );
-    }, this.refreshMs);
+    const timer = setInterval(() => this.refreshInBackground(), this.refreshMs);
     timer.unref();
     return () => clearInterval(timer);
   }
@@ -101,14 +97,17 @@ export class SettingsStore {
    */
   private load(): Promise<Map<string, StoredRow>> {
     if (this.rows && !this.mustReload) {
-      if (Date.now() - this.checkedAt >= this.refreshMs) {
-        this.refresh().catch((err: unknown) =>
-          this.logger.warn({ err: (err as Error).message }, 'settings refresh failed'),
-        );
-      }
+      if (Date.now() - this.checkedAt >= this.refreshMs) this.refreshInBackground();
       return Promise.resolve(this.rows);
     }
     return this.refresh();
+  }
+
+  /** A check nobody waits for (the timer, a stale read): a failure is logged, not thrown. */
+  private refreshInBackground(): void {
+    this.refresh().catch((err: unknown) =>
+      this.logger.warn({ err: (err as Error).message }, 'settings refresh failed'),
+    );
   }
 
   /** One check at a time per replica; concurrent callers share it. */

@@ -1,9 +1,9 @@
-// Every media-server write that runs under the per-user media lock builds its client (which
-// reads settings) before opening the transaction. On the embedded database there is one
-// connection: a settings read outside an open transaction waits for that transaction to end, so
-// a client built inside it hangs the request for good. A settings cache that is always stale
-// (refresh 0 ms) makes every build read the database, which is what a busy machine hits whenever
-// the 10 s cache expires mid-request. Each case here hung before the fix (the test timed out).
+// Every media-server write under the per-user media lock builds its client (which reads
+// settings) inside the transaction. On the embedded database there is one connection: a settings
+// query outside an open transaction waits for that transaction to end, so a read that queried
+// there would hang the request for good. The settings cache is stale-while-revalidate, so such a
+// read answers from the cache; a cache that is always stale (refresh 0 ms) is what a busy machine
+// hits whenever the 10 s cache expires mid-request. Each case here hung before that fix.
 import { eq, sql } from 'drizzle-orm';
 import { mediaServerRetryQueue } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';

@@ -31,10 +31,6 @@ export async function syncMediaAccess(
   origin: RetryOrigin,
   deps: { logger: Logger; now: () => Date },
 ): Promise<MediaSyncOutcome> {
-  // The writer is built before the transaction opens: building it reads settings through the
-  // pool, and on the embedded database (one connection) a read outside an open transaction
-  // waits for that transaction to end, so resolving it inside could hang the request forever.
-  const ready = await settle(writer());
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
     const [row] = await tx.select().from(users).where(eq(users.id, userId));
@@ -42,7 +38,7 @@ export async function syncMediaAccess(
     const desired = isExpired(row, deps.now()) || row.mediaAccessDisabled;
     if (desired === row.mediaDisabled) return 'none';
     try {
-      await (await ready()).setDisabled(row.mediaUserId, desired);
+      await (await writer()).setDisabled(row.mediaUserId, desired);
     } catch (err) {
       // Any failure of the outbound call (not configured, down, refused) becomes a queued retry;
       // the member's own operation (renewal, admin switch) has already committed.
@@ -69,20 +65,4 @@ export async function syncMediaAccess(
       .where(eq(users.id, row.id));
     return 'applied';
   });
-}
-
-/**
- * Awaits `promise` now and hands back a function that returns its value or rethrows its error
- * later, where the caller's own error handling is (inside a transaction, say).
- */
-export async function settle<T>(promise: Promise<T>): Promise<() => Promise<T>> {
-  try {
-    const value = await promise;
-    return async () => value;
-  } catch (err) {
-    // Kept for later: the caller decides where the failure is handled.
-    return async () => {
-      throw err;
-    };
-  }
 }

@@ -8,7 +8,6 @@ import { IntegrationError } from '../../integrations/errors.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { isExpired } from '../users/dto.js';
-import { settle } from './access-sync.js';
 import type { Tx } from './renewal.js';
 
 export const RETRY_JOB = 'media_server_retry';
@@ -115,9 +114,6 @@ async function applyAccess(
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
-  // Resolved before the transaction (see settle in access-sync.ts): on the embedded database a
-  // settings read during an open transaction would wait for it forever.
-  const access = await settle(ctx.mediaAccess());
   return ctx.db.transaction(async (tx) => {
     if (queued.userId) {
       await tx.execute(
@@ -133,7 +129,7 @@ async function applyAccess(
     }
     const desired = isExpired(user, ctx.now()) || user.mediaAccessDisabled;
     try {
-      await (await access()).setDisabled(row.mediaUserId, desired);
+      await (await ctx.mediaAccess()).setDisabled(row.mediaUserId, desired);
     } catch (err) {
       // Every failure of the call (down, refused, settings changed) counts as one failed retry.
       return failed(ctx, deps, tx, row, err);
@@ -156,7 +152,6 @@ async function applyDelete(
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
-  const server = await settle(ctx.integrations.mediaServer.get());
   return ctx.db.transaction(async (tx) => {
     const row = await stillPending(tx, queued);
     if (!row) return 'skipped';
@@ -169,7 +164,7 @@ async function applyDelete(
       return 'done';
     }
     try {
-      await (await server()).deleteUser(row.mediaUserId);
+      await (await ctx.integrations.mediaServer.get()).deleteUser(row.mediaUserId);
     } catch (err) {
       // As for access changes: any failure is one failed retry.
       return failed(ctx, deps, tx, row, err);

@@ -58,19 +58,6 @@ export async function forceMediaSync(
   policy: boolean,
   within: (tx: Tx, row: UserRow, disabled: boolean) => Promise<void>,
 ): Promise<UserRow> {
-  assertManagedMedia(await findUser(ctx.db, userId));
-  // What the call needs is read before the transaction opens (see settle in access-sync.ts):
-  // on the embedded database a settings read during an open transaction waits for it forever.
-  const write = await viaMediaServer(async () => {
-    if (policy) {
-      const server = await ctx.integrations.mediaServer.get();
-      const template = await readMemberPolicy(ctx.settings.store);
-      return (mediaUserId: string, disabled: boolean) =>
-        server.updatePolicy(mediaUserId, { ...template, disabled });
-    }
-    const access = await ctx.mediaAccess();
-    return (mediaUserId: string, disabled: boolean) => access.setDisabled(mediaUserId, disabled);
-  });
   return ctx.db.transaction(async (tx) => {
     // Same order as access sync (advisory lock, then the row), so the two never deadlock.
     await findUser(tx, userId);
@@ -79,7 +66,15 @@ export async function forceMediaSync(
     if (!row) throw userNotFound();
     const mediaUserId = assertManagedMedia(row);
     const disabled = isExpired(row, ctx.now()) || row.mediaAccessDisabled;
-    await viaMediaServer(() => write(mediaUserId, disabled));
+    await viaMediaServer(async () => {
+      if (policy) {
+        const server = await ctx.integrations.mediaServer.get();
+        const template = await readMemberPolicy(ctx.settings.store);
+        await server.updatePolicy(mediaUserId, { ...template, disabled });
+      } else {
+        await (await ctx.mediaAccess()).setDisabled(mediaUserId, disabled);
+      }
+    });
     const [updated] = await tx
       .update(users)
       .set({ mediaDisabled: disabled, updatedAt: ctx.now() })
