@@ -12,6 +12,9 @@ export type Schema = typeof schema;
 /** One database type for both engines: node-postgres in deployments, PGlite embedded. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The handle `db.transaction(fn)` passes to `fn`; queries that must join a transaction take it. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
 export type DatabaseKind = 'postgres' | 'pglite';
 
 export interface DatabaseHandle {

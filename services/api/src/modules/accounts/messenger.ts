@@ -11,7 +11,7 @@ import { AppError } from '../../http/errors.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { redeem } from '../redeem/service.js';
-import { isExpired, mediaState } from '../users/dto.js';
+import { isExpired, mediaState } from '../membership/index.js';
 import { uniqueViolation } from './db-errors.js';
 import { randomDigits } from './email-codes.js';
 import { applyNewPassword } from './passwords.js';

@@ -7,7 +7,7 @@ import { recordAudit, type AuditEntry } from '../../audit/audit.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
-import type { Tx } from '../membership/renewal.js';
+import type { Tx } from '../../db/client.js';
 import { mediaServerFailure } from './provision.js';
 
 /** Whether Usher manages this account's media-server password (a linked member). */

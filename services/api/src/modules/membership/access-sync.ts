@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
-import { isExpired } from '../users/dto.js';
+import { isExpired } from './state.js';
 
 /** What access sync needs from the media server: switch an account's `IsDisabled`. */
 export interface MediaAccessWriter {

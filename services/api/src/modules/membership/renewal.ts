@@ -1,10 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
-
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface Extension {
   user: UserRow;

@@ -7,8 +7,8 @@ import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
-import { isExpired } from '../users/dto.js';
-import type { Tx } from './renewal.js';
+import { isExpired } from './state.js';
+import type { Tx } from '../../db/client.js';
 
 export const RETRY_JOB = 'media_server_retry';
 /** Every 30 s (croner's six-field form with seconds). */

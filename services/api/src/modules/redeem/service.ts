@@ -10,7 +10,7 @@ import {
   extendedEnd,
   writeExtension,
   assertRenewable,
-} from '../membership/renewal.js';
+} from '../membership/index.js';
 import { codeStatus } from './codes.js';
 
 export type InvalidReason = 'not_found' | 'expired' | 'exhausted';

@@ -7,7 +7,7 @@ import { mediaRequests, users, type MediaRequestRow, type UserRow } from '../../
 import { AppError } from '../../http/errors.js';
 import { startOfZonedDay } from '../../http/zoned-day.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { isExpired } from '../users/dto.js';
+import { isExpired } from '../membership/index.js';
 import { dispatchAfterApproval } from './dispatch.js';
 import { notifyRequestEvent } from './events.js';
 import { todayIn } from './ingest.js';

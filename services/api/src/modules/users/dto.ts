@@ -1,20 +1,8 @@
-import type { AdminUser, MediaState, User } from '@usher/contracts';
+import type { AdminUser, User } from '@usher/contracts';
 import type { UserRow } from '../../db/schema/index.js';
+import { isExpired, mediaState } from '../membership/index.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function isExpired(row: Pick<UserRow, 'expiresAt'>, now: Date): boolean {
-  return row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime();
-}
-
-/** The media state shown to people (20-api.md §2); admins' accounts are never disabled by Usher. */
-export function mediaState(row: UserRow, now: Date): MediaState {
-  if (!row.mediaUserId) return 'unlinked';
-  if (row.role === 'admin') return 'enabled';
-  if (row.mediaAccessDisabled) return 'disabled_by_admin';
-  if (isExpired(row, now)) return 'disabled_expired';
-  return 'enabled';
-}
 
 export function toUser(row: UserRow, now = new Date()): User {
   return {

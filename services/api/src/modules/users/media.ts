@@ -6,8 +6,8 @@ import { readMemberPolicy } from '../accounts/provision.js';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
-import type { Tx } from '../membership/renewal.js';
-import { isExpired } from './dto.js';
+import type { Tx } from '../../db/client.js';
+import { isExpired } from '../membership/index.js';
 import { findUser, userNotFound } from './queries.js';
 
 /** An adapter failure as the API error it answers with (50-integrations.md §0); others as is. */

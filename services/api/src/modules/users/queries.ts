@@ -30,7 +30,7 @@ export async function lockUser(db: Reader, id: string): Promise<UserRow> {
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
 const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The derived media state (users/dto.ts `mediaState`) as a SQL condition. */
+/** The derived media state (membership/state.ts `mediaState`) as a SQL condition. */
 function mediaStateFilter(state: MediaState, now: Date): SQL {
   const at = now.toISOString();
   const expired = sql`(${users.expiresAt} is not null and ${users.expiresAt} <= ${at})`;

@@ -14,7 +14,8 @@ import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/inde
 import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { lockForRenewal, writeExtension, type Tx } from '../membership/renewal.js';
+import type { Tx } from '../../db/client.js';
+import { lockForRenewal, writeExtension } from '../membership/index.js';
 import { toAdminUser } from './dto.js';
 import { assertManagedMedia, forceMediaSync, viaMediaServer } from './media.js';
 import { findUser, lockUser, otherActiveAdmins, tableExists, userCounts } from './queries.js';
