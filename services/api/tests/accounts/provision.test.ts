@@ -5,7 +5,7 @@ import {
   assertUsernameAvailable,
   compensate,
   provisionMediaUser,
-} from '../../src/modules/accounts/provision.js';
+} from '../../src/modules/membership/index.js';
 import { ENGINE } from '../support/database.js';
 import { aUser } from '../support/users.js';
 import { accountsEnv, FLAVOURS, type AccountsEnv } from './support.js';

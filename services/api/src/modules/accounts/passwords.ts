@@ -8,7 +8,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
-import { mediaServerFailure } from './provision.js';
+import { mediaServerFailure } from '../membership/index.js';
 
 /** Whether Usher manages this account's media-server password (a linked member). */
 export function managesMediaPassword(row: Pick<UserRow, 'role' | 'mediaUserId'>): boolean {

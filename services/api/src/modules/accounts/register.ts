@@ -31,7 +31,7 @@ import {
   compensate,
   provisionMediaUser,
   usernameTaken,
-} from './provision.js';
+} from '../membership/index.js';
 import { mailFailure } from './send.js';
 import {
   assertDomainAllowed,

@@ -1,6 +1,7 @@
 // Public surface of the membership module: the rules of a membership (expiry, media state,
-// renewal), keeping the media account in step with it, and its background jobs. Other modules
-// and app.ts import from here, never from the files behind it.
+// renewal), the member's media-server account (provisioning, keeping its access in step with
+// the membership) and the background jobs. Other modules and app.ts import from here, never
+// from the files behind it.
 export {
   FIRST_RETRY_MS,
   syncMediaAccess,
@@ -8,6 +9,19 @@ export {
   type RetryOrigin,
 } from './access-sync.js';
 export { membershipJobs } from './jobs.js';
+export {
+  assertUsernameAvailable,
+  compensate,
+  isUsernameTakenLocally,
+  mediaServerFailure,
+  provisionMediaUser,
+  readMemberPolicy,
+  usernameTaken,
+  type CleanupOutcome,
+  type ProvisionContext,
+  type ProvisionedMediaUser,
+  type ProvisionInput,
+} from './provision.js';
 export {
   assertRenewable,
   extendedEnd,

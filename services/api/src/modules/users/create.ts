@@ -14,7 +14,7 @@ import {
   isUsernameTakenLocally,
   provisionMediaUser,
   usernameTaken,
-} from '../accounts/provision.js';
+} from '../membership/index.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toAdminUser } from './dto.js';
 import { adminActor, isUniqueViolation } from './service.js';

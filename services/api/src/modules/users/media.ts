@@ -2,12 +2,11 @@
 // template, and the forced sync behind `POST /admin/users/:id/media-sync`.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { IntegrationError } from '../../integrations/errors.js';
-import { readMemberPolicy } from '../accounts/provision.js';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
-import { isExpired } from '../membership/index.js';
+import { isExpired, readMemberPolicy } from '../membership/index.js';
 import { findUser, userNotFound } from './queries.js';
 
 /** An adapter failure as the API error it answers with (50-integrations.md §0); others as is. */

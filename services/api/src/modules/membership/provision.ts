@@ -11,8 +11,8 @@ import { IntegrationError } from '../../integrations/errors.js';
 import { memberPolicyPatch } from '../../integrations/media-server/policy.js';
 import type { MediaServer, PolicyPatch } from '../../integrations/media-server/port.js';
 import type { SettingsReader } from '../../integrations/common.js';
-import { FIRST_RETRY_MS } from '../membership/access-sync.js';
 import type { ModuleContext } from '../context.js';
+import { FIRST_RETRY_MS } from './access-sync.js';
 
 /** What the provisioning functions need from the module context. */
 export type ProvisionContext = Pick<ModuleContext, 'db' | 'logger' | 'integrations'> & {
