@@ -104,6 +104,10 @@ export type {
 // The demo world (`npm run demo`): one deterministic seed told consistently to every fake.
 export * from './demo/index.js';
 
+// Test helpers: `eventually` (poll until an assertion holds) and `describeWhen` (a suite that
+// needs an outside tool: skipped locally without it, failing on CI).
+export * from './support/index.js';
+
 // Shared by the HTTP fakes above.
 export type { FaultSwitches } from './fake-server/http-server.js';
 export type { RecordedRequest } from './fake-server/reply.js';
