@@ -58,6 +58,8 @@ export default tseslint.config(
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:testkit'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:testkit', onlyDependOnLibsWithTags: ['type:contracts'] },
+            // The deployment checks share the testkit's waiting and missing-tool helpers.
+            { sourceTag: 'type:tests', onlyDependOnLibsWithTags: ['type:testkit'] },
           ],
         },
       ],

@@ -12,7 +12,7 @@ import {
   PageProblems,
   accessibilityProblems,
   backgroundLuminance,
-  hasChromium,
+  describeWithChromium,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -24,9 +24,7 @@ const DESKTOP = { width: 1280, height: 800 };
 const NEW_PASSWORD = 'e2e-new-password-1';
 const LOGIN_JS_BUDGET = 250 * 1024;
 
-const journey = hasChromium ? describe : describe.skip;
-
-journey('admin first login (Chromium)', () => {
+describeWithChromium('admin first login (Chromium)', () => {
   let stack: ApiStack;
   let browser: Browser;
   let page: Page;
@@ -231,8 +229,3 @@ journey('admin first login (Chromium)', () => {
     await screenshot(page, 'login-360-dark');
   });
 });
-
-if (!hasChromium) {
-  // Said loudly, so a green run without a browser is not mistaken for a tested one.
-  console.warn('web e2e SKIPPED: /usr/bin/chromium not found (apt-get install chromium)');
-}

@@ -11,7 +11,7 @@ import {
   type Browser,
   PageProblems,
   accessibilityProblems,
-  hasChromium,
+  describeWithChromium,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -23,9 +23,7 @@ const ADMIN_PASSWORD = 'e2e-settings-admin-1';
 const MEDIA_KEY = 'e2eMediaKey0123456789abcdefABCD';
 const WRONG_KEY = 'wrongMediaKey0123456789abcdefXY';
 
-const journey = hasChromium ? describe : describe.skip;
-
-journey('admin settings: media server (Chromium)', () => {
+describeWithChromium('admin settings: media server (Chromium)', () => {
   let stack: ApiStack;
   let media: FakeMediaServer;
   let browser: Browser;

@@ -16,7 +16,7 @@ import {
   type Browser,
   PageProblems,
   accessibilityProblems,
-  hasChromium,
+  describeWithChromium,
   launchBrowser,
   screenshot,
 } from './support/browser.js';
@@ -36,9 +36,7 @@ async function codeFrom(smtp: FakeSmtp, address: string, after: number): Promise
   return code;
 }
 
-const journey = hasChromium ? describe : describe.skip;
-
-journey('e-mail codes (Chromium, SMTP catcher)', () => {
+describeWithChromium('e-mail codes (Chromium, SMTP catcher)', () => {
   let media: FakeMediaServer;
   let smtp: FakeSmtp;
   let stack: ApiStack;
@@ -141,7 +139,3 @@ journey('e-mail codes (Chromium, SMTP catcher)', () => {
     await page.waitForURL(url('/console/overview'));
   });
 });
-
-if (!hasChromium) {
-  console.warn('web e2e SKIPPED: /usr/bin/chromium not found (apt-get install chromium)');
-}

@@ -21,7 +21,7 @@ import {
   type Browser,
   PageProblems,
   accessibilityProblems,
-  hasChromium,
+  describeWithChromium,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -36,9 +36,7 @@ const MEDIA_KEY = randomBytes(16).toString('hex');
 /** A date as the web shows it in English (`Intl`, medium style). */
 const shown = (date: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(date);
 
-const journey = hasChromium ? describe : describe.skip;
-
-journey('membership (Chromium, Jellyfin fake)', () => {
+describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
   let media: FakeMediaServer;
   let stack: ApiStack;
   let adminToken: string;
@@ -283,7 +281,3 @@ journey('membership (Chromium, Jellyfin fake)', () => {
     await screenshot(page, 'users-360');
   });
 });
-
-if (!hasChromium) {
-  console.warn('web e2e SKIPPED: /usr/bin/chromium not found (apt-get install chromium)');
-}

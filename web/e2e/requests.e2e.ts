@@ -18,7 +18,7 @@ import {
   type Browser,
   PageProblems,
   accessibilityProblems,
-  hasChromium,
+  describeWithChromium,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -35,9 +35,7 @@ const SEVERANCE = 95396;
 const DUNE = 438631;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
-const journey = hasChromium ? describe : describe.skip;
-
-journey('request → approve → ingest (Chromium)', () => {
+describeWithChromium('request → approve → ingest (Chromium)', () => {
   let tmdb: FakeTmdb;
   let media: FakeMediaServer;
   let stack: ApiStack;

@@ -7,6 +7,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeWhen } from '@usher/testkit';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CHART_DIR = join(ROOT, 'charts/usher');
@@ -57,41 +58,8 @@ export function run(cmd: string, args: string[], options: SpawnSyncOptions = {})
   };
 }
 
-/**
- * On CI (`CI=true`, which `.ci/run` sets) a missing tool is a failure, not a skip: CI installs
- * every tool first, so a skip there would hide a broken provisioning step behind a green run.
- */
-export const toolsRequired = process.env.CI === 'true' || process.env.CI === '1';
-
-/**
- * `describe` when `available`; otherwise a skipped suite with the reason in its title, or on CI
- * a suite whose single test fails naming what is missing.
- */
-export function describeWhen(
-  available: boolean,
-  title: string,
-  missing: string,
-  body: () => void,
-): void {
-  if (available) {
-    describe(title, body);
-    return;
-  }
-  if (toolsRequired) {
-    describe(title, () => {
-      it(`needs ${missing}`, () => {
-        throw new Error(`${missing} is required on CI (CI=true) but missing on this machine`);
-      });
-    });
-    return;
-  }
-  const reason = `SKIPPED: needs ${missing}`;
-  // Also on stderr: jest's summary does not list the titles of skipped suites.
-  process.stderr.write(`[deploy] ${title} ${reason}\n`);
-  describe(`${title} [${reason}]`, () => {
-    it.skip(`needs ${missing}`, () => undefined);
-  });
-}
+// A missing tool skips locally and fails on CI (`CI=true`); shared with the web e2e journeys.
+export { describeWhen, toolsRequired } from '@usher/testkit';
 
 /** `describe` with the tool's path, or (see describeWhen) a skip / CI failure naming the tool. */
 export function describeWithTool(

@@ -3,10 +3,20 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { describeWhen } from '@usher/testkit';
 
 /** Debian's Chromium; never a Playwright-downloaded browser. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
+
+/**
+ * `describe` for a browser journey. Without Chromium it is skipped locally and fails on CI
+ * (`CI=true`) naming the browser, like the deploy suites' missing tools: a journey that quietly
+ * skips there would turn a broken provisioning step into a green run.
+ */
+export function describeWithChromium(title: string, body: () => void): void {
+  describeWhen(hasChromium, title, `Chromium at ${CHROMIUM} (apt-get install -y chromium)`, body);
+}
 
 /** Headless, unsandboxed (containers), and quiet: no background calls to Google services. */
 export const CHROMIUM_ARGS = [
