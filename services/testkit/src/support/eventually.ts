@@ -7,6 +7,7 @@
 // Captured when the module loads, so a test that switches to jest's fake timers (which replace
 // the globals) still polls in real time: the things polled for happen on real sockets.
 const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
 const realNow = performance.now.bind(performance);
 
 export interface EventuallyOptions {
@@ -14,6 +15,11 @@ export interface EventuallyOptions {
   timeoutMs?: number;
   /** The pause between two tries. Default 20 ms. */
   intervalMs?: number;
+  /**
+   * Stops the polling at once with the signal's reason, for a wait that can no longer succeed
+   * (the process being polled has exited).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -33,18 +39,33 @@ export interface EventuallyOptions {
  */
 export async function eventually<T>(
   assertion: () => T | Promise<T>,
-  { timeoutMs = 5000, intervalMs = 20 }: EventuallyOptions = {},
+  { timeoutMs = 5000, intervalMs = 20, signal }: EventuallyOptions = {},
 ): Promise<T> {
   const started = realNow();
   for (let tries = 1; ; tries++) {
+    signal?.throwIfAborted();
     try {
       return await assertion();
     } catch (error) {
+      signal?.throwIfAborted();
       const waited = Math.round(realNow() - started);
       if (waited >= timeoutMs) throw withWait(error, waited, tries);
     }
-    await new Promise((resolve) => realSetTimeout(resolve, intervalMs));
+    await pause(intervalMs, signal);
   }
+}
+
+/** Waits `ms` on the real clock, or until `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = realSetTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      realClearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 /** The failure as thrown (jest keeps its diff), its message saying how long it was retried. */

@@ -65,6 +65,25 @@ describe('eventually', () => {
     expect(tries).toBe(1);
   });
 
+  it('should stop at once with the reason when the signal aborts', async () => {
+    const gone = new AbortController();
+    let tries = 0;
+    const started = performance.now();
+    setTimeout(() => gone.abort(new Error('the process exited')), 30);
+
+    const failure = eventually(
+      () => {
+        tries += 1;
+        throw new Error('not up yet');
+      },
+      { timeoutMs: 5000, intervalMs: 1000, signal: gone.signal },
+    );
+
+    await expect(failure).rejects.toThrow('the process exited');
+    expect(tries).toBe(1);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('should keep polling in real time while the test uses fake timers', async () => {
     const realSetTimeout = setTimeout;
     jest.useFakeTimers();
