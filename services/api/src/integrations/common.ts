@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SettingValue } from '@usher/contracts';
 import type { Logger } from 'pino';
+import type { SettingKey, SettingStringOf, SettingValueOf } from '../settings/definitions.js';
 import { IntegrationError, type IntegrationErrorKind } from './errors.js';
 import type { IntegrationMetrics } from './http/client.js';
 
@@ -9,8 +9,8 @@ import type { IntegrationMetrics } from './http/client.js';
  * settings center's connection test). `SettingsStore` satisfies this as it is.
  */
 export interface SettingsReader {
-  get<T extends SettingValue = SettingValue>(key: string): Promise<T>;
-  getString(key: string): Promise<string>;
+  get<K extends SettingKey>(key: K): Promise<SettingValueOf<K>>;
+  getString<K extends SettingKey>(key: K): Promise<SettingStringOf<K>>;
 }
 
 /** What every adapter factory receives besides its settings. */

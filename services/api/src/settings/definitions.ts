@@ -1,21 +1,24 @@
-import type { SettingDefinition } from './types.js';
+import type { SettingDefinition, ValueOfDefinition } from './types.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-const CRON = (key: string, def: string, label: string, description: string): SettingDefinition => ({
-  key,
-  group: 'schedule',
-  type: 'cron',
-  label,
-  description,
-  default: def,
-  apply: 'rearm',
-});
+const CRON = <const K extends string>(key: K, def: string, label: string, description: string) =>
+  ({
+    key,
+    group: 'schedule',
+    type: 'cron',
+    label,
+    description,
+    default: def,
+    apply: 'rearm',
+  }) as const satisfies SettingDefinition;
 
 /**
  * Every runtime setting of 30-settings.md §4, in display order. Deployment variables (§4.9) are
- * read-only and built separately from the process configuration.
+ * read-only and built separately from the process configuration. Kept `as const` so the keys and
+ * their types are known to the compiler (`SettingKey`, `SettingValueOf`); list defaults are
+ * written `[] as string[]` because a `readonly []` would not be a `SettingValue`.
  */
-export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
+const DEFINITIONS = [
   // §4.1 general
   {
     key: 'SITE_NAME',
@@ -79,7 +82,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     type: 'list',
     label: 'Allowed email domains',
     description: 'Exact host names; empty = any domain; also applies to email changes',
-    default: [],
+    default: [] as string[],
     pattern: /^[a-z0-9.-]+\.[a-z0-9-]{2,}$/,
     patternHint: 'lowercase host names (punycode for IDN)',
     maxItems: 100,
@@ -159,7 +162,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     type: 'list',
     label: 'Member libraries',
     description: 'Libraries a new member may see; empty = all',
-    default: [],
+    default: [] as string[],
     pattern: /^[A-Za-z0-9-]{1,64}$/,
     patternHint: 'library ids',
     maxItems: 100,
@@ -539,7 +542,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     type: 'list',
     label: 'Payment methods',
     description: 'Empty = whatever the Stripe dashboard enables',
-    default: [],
+    default: [] as string[],
     pattern: /^(card|alipay|wechat_pay)$/,
     patternHint: 'card, alipay or wechat_pay',
     maxItems: 3,
@@ -569,7 +572,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     type: 'list',
     label: 'Approvers',
     description: 'Telegram user ids who review requests; empty → the admin chat decides',
-    default: [],
+    default: [] as string[],
     pattern: /^[1-9]\d{0,15}$/,
     patternHint: 'positive Telegram user ids',
     maxItems: 20,
@@ -660,13 +663,35 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     type: 'list',
     label: 'Ranking libraries',
     description: 'Empty = all',
-    default: [],
+    default: [] as string[],
     pattern: /^[A-Za-z0-9-]{1,64}$/,
     patternHint: 'library ids',
     maxItems: 100,
   },
   CRON('CLEANUP_CRON', '30 3 * * *', 'Cleanup', 'Retention cleanup'),
-];
+] as const satisfies readonly SettingDefinition[];
+
+type Definition = (typeof DEFINITIONS)[number];
+
+/** Every runtime setting key: a typo'd key does not compile. */
+export type SettingKey = Definition['key'];
+
+/**
+ * The value a key resolves to, from its definition: `boolean`, `number` for integers, `string[]`
+ * for lists, the listed options for an enum, `string` for the other types.
+ */
+export type SettingValueOf<K extends SettingKey> = ValueOfDefinition<
+  Extract<Definition, { key: K }>
+>;
+
+/** `SettingValueOf<K>` when that is a string, else `string` (what `getString` answers). */
+export type SettingStringOf<K extends SettingKey> =
+  SettingValueOf<K> extends string ? SettingValueOf<K> : string;
+
+/** A definition whose key is one of `SettingKey`. */
+export type KnownSettingDefinition = SettingDefinition & { key: SettingKey };
+
+export const SETTING_DEFINITIONS: readonly KnownSettingDefinition[] = DEFINITIONS;
 
 const TELEGRAM_TAGS = /<\/?([a-zA-Z]+)(\s[^>]*)?>/g;
 
@@ -687,6 +712,7 @@ function checkWelcome(value: unknown): string | null {
   return null;
 }
 
-export const DEFINITIONS_BY_KEY: ReadonlyMap<string, SettingDefinition> = new Map(
+/** Looked up by any string (request bodies); what it finds carries a `SettingKey`. */
+export const DEFINITIONS_BY_KEY: ReadonlyMap<string, KnownSettingDefinition> = new Map(
   SETTING_DEFINITIONS.map((d) => [d.key, d]),
 );

@@ -10,7 +10,7 @@ import { recordAudit, type AuditActor } from '../audit/audit.js';
 import type { Config } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { AppError } from '../http/errors.js';
-import { DEFINITIONS_BY_KEY } from './definitions.js';
+import { DEFINITIONS_BY_KEY, type SettingKey } from './definitions.js';
 import type { SettingsStore } from './store.js';
 import { GROUP_LABELS, TESTABLE_GROUPS } from './types.js';
 import { parseInput } from './validate.js';
@@ -178,7 +178,7 @@ export class SettingsService {
     }
     const errors: { key: string; message: string }[] = [];
     const writes: {
-      key: string;
+      key: SettingKey;
       stored: string | null;
       sensitive: boolean;
       value: SettingValue | null;
@@ -198,14 +198,14 @@ export class SettingsService {
         );
       }
       if (input === null) {
-        writes.push({ key, stored: null, sensitive: def.sensitive ?? false, value: null });
+        writes.push({ key: def.key, stored: null, sensitive: def.sensitive ?? false, value: null });
         continue;
       }
       const parsed = parseInput(def, input);
       if (!parsed.ok) errors.push({ key, message: parsed.message });
       else
         writes.push({
-          key,
+          key: def.key,
           stored: parsed.stored,
           sensitive: def.sensitive ?? false,
           value: parsed.value,

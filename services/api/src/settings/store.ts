@@ -6,7 +6,14 @@ import type { Database } from '../db/client.js';
 import { queryRows } from '../db/sql.js';
 import type { SettingsCipher } from './crypto.js';
 import { maskSecret } from './crypto.js';
-import { DEFINITIONS_BY_KEY, SETTING_DEFINITIONS } from './definitions.js';
+import {
+  DEFINITIONS_BY_KEY,
+  SETTING_DEFINITIONS,
+  type KnownSettingDefinition,
+  type SettingKey,
+  type SettingStringOf,
+  type SettingValueOf,
+} from './definitions.js';
 import type { SettingDefinition } from './types.js';
 import { parseText } from './validate.js';
 
@@ -197,7 +204,7 @@ export class SettingsStore {
   }
 
   /** The effective value of one key, with its source and state. */
-  async resolve(key: string): Promise<Resolved> {
+  async resolve(key: SettingKey): Promise<Resolved> {
     const def = DEFINITIONS_BY_KEY.get(key);
     if (!def) throw new Error(`unknown setting ${key}`);
     const row = (await this.load()).get(key);
@@ -228,12 +235,14 @@ export class SettingsStore {
     return { value: parsed.value, source: 'db', state, row };
   }
 
-  async get<T extends SettingValue = SettingValue>(key: string): Promise<T> {
-    return (await this.resolve(key)).value as T;
+  /** The effective value of one key, typed from its definition (`SettingValueOf`). */
+  async get<K extends SettingKey>(key: K): Promise<SettingValueOf<K>> {
+    // `parseText` and the definition's default produce the value type of the key's setting type.
+    return (await this.resolve(key)).value as SettingValueOf<K>;
   }
 
-  async getString(key: string): Promise<string> {
-    return String(await this.get(key));
+  async getString<K extends SettingKey>(key: K): Promise<SettingStringOf<K>> {
+    return String(await this.get(key)) as SettingStringOf<K>;
   }
 
   /** Keys whose stored ciphertext cannot be read with the current key. */
@@ -252,7 +261,7 @@ export class SettingsStore {
     return Promise.all(SETTING_DEFINITIONS.map((def) => this.item(def)));
   }
 
-  async item(def: SettingDefinition): Promise<SettingItem> {
+  async item(def: KnownSettingDefinition): Promise<SettingItem> {
     const resolved = await this.resolve(def.key);
     const hasValue =
       !(resolved.value === '' || (Array.isArray(resolved.value) && resolved.value.length === 0)) ||

@@ -30,6 +30,34 @@ export interface SettingDefinition {
   fallbackHint?: string;
 }
 
+/**
+ * The value each setting type resolves to (`settings/validate.ts` parses into these). A type
+ * missing here falls back to the whole `SettingValue` union, never to something narrower.
+ */
+interface ValueByType extends Record<SettingType, SettingValue> {
+  string: string;
+  text: string;
+  secret: string;
+  boolean: boolean;
+  integer: number;
+  url: string;
+  enum: string;
+  list: string[];
+  cron: string;
+  timezone: string;
+  chat_id: string;
+}
+
+/** The value type of one definition: an enum with listed options is their literal union. */
+export type ValueOfDefinition<D> = D extends {
+  type: 'enum';
+  options: readonly (infer O extends string)[];
+}
+  ? O
+  : D extends { type: infer T extends SettingType }
+    ? ValueByType[T]
+    : never;
+
 export const GROUP_LABELS: Record<SettingGroup, string> = {
   general: 'General & registration',
   media_server: 'Media server',

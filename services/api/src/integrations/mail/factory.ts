@@ -16,7 +16,7 @@ export async function readMailSettings(settings: SettingsReader): Promise<MailSe
   const security = await settings.getString('SMTP_SECURITY');
   return {
     host: await settings.getString('SMTP_HOST'),
-    port: Number(await settings.get('SMTP_PORT')),
+    port: await settings.get('SMTP_PORT'),
     security: (SMTP_SECURITY_MODES as readonly string[]).includes(security)
       ? (security as SmtpSecurity)
       : 'starttls',

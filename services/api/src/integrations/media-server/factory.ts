@@ -22,7 +22,7 @@ export async function readMediaServerConfig(settings: SettingsReader): Promise<M
     kind: (await settings.getString('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby',
     url: await settings.getString('MEDIA_SERVER_URL'),
     apiKey: await settings.getString('MEDIA_SERVER_API_KEY'),
-    timeoutSeconds: Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')),
+    timeoutSeconds: await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS'),
     timeZone: zone || (await settings.getString('SCHEDULE_TIMEZONE')),
   };
 }

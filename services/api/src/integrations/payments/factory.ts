@@ -27,7 +27,7 @@ export async function readStripeSettings(
       (await settings.getString('STRIPE_SUCCESS_URL')) || (web ? `${web}${SUCCESS_PATH}` : ''),
     cancelUrl:
       (await settings.getString('STRIPE_CANCEL_URL')) || (web ? `${web}${CANCEL_PATH}` : ''),
-    paymentMethods: (await settings.get<string[]>('STRIPE_PAYMENT_METHODS')) ?? [],
+    paymentMethods: (await settings.get('STRIPE_PAYMENT_METHODS')) ?? [],
     apiBase,
   };
 }

@@ -12,7 +12,7 @@ export async function readTmdbSettings(settings: SettingsReader): Promise<TmdbSe
   return {
     apiKey: await settings.getString('TMDB_API_KEY'),
     language: await settings.getString('TMDB_LANGUAGE'),
-    includeAdult: (await settings.get<boolean>('TMDB_INCLUDE_ADULT')) === true,
+    includeAdult: await settings.get('TMDB_INCLUDE_ADULT'),
     apiBase: await settings.getString('TMDB_API_BASE'),
   };
 }

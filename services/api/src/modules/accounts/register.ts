@@ -73,7 +73,7 @@ export async function sendRegisterCode(
   const s = await readRegistrationSettings(ctx.settings.store);
   if (!s.emailVerification) {
     // Switched on but the mail settings are incomplete: say what is missing (503 smtp).
-    if ((await ctx.settings.store.get('EMAIL_VERIFICATION')) === true) {
+    if (await ctx.settings.store.get('EMAIL_VERIFICATION')) {
       await assertEmailConfigured(ctx.settings.store);
     }
     throw new AppError('EMAIL_VERIFICATION_OFF', 'This site does not verify email addresses');

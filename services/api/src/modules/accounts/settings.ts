@@ -38,12 +38,12 @@ export async function assertEmailConfigured(settings: SettingsReader): Promise<v
 export async function readRegistrationSettings(
   settings: SettingsReader,
 ): Promise<RegistrationSettings> {
-  const verification = (await settings.get('EMAIL_VERIFICATION')) === true;
+  const verification = await settings.get('EMAIL_VERIFICATION');
   return {
     mode: (await settings.getString('REGISTRATION_MODE')) === 'open' ? 'open' : 'invite',
-    trialDays: Number(await settings.get('DEFAULT_TRIAL_DAYS')),
+    trialDays: await settings.get('DEFAULT_TRIAL_DAYS'),
     emailVerification: verification && (await emailConfigured(settings)),
-    allowedDomains: ((await settings.get<string[]>('REGISTRATION_EMAIL_DOMAINS')) ?? []).map((d) =>
+    allowedDomains: ((await settings.get('REGISTRATION_EMAIL_DOMAINS')) ?? []).map((d) =>
       d.toLowerCase(),
     ),
   };
@@ -51,10 +51,10 @@ export async function readRegistrationSettings(
 
 export async function readEmailCodeSettings(settings: SettingsReader): Promise<EmailCodeSettings> {
   return {
-    ttlMinutes: Number(await settings.get('EMAIL_CODE_TTL_MINUTES')),
-    resendSeconds: Number(await settings.get('EMAIL_CODE_RESEND_SECONDS')),
-    dailyLimit: Number(await settings.get('EMAIL_CODE_DAILY_LIMIT')),
-    ipDailyLimit: Number(await settings.get('EMAIL_CODE_IP_DAILY_LIMIT')),
+    ttlMinutes: await settings.get('EMAIL_CODE_TTL_MINUTES'),
+    resendSeconds: await settings.get('EMAIL_CODE_RESEND_SECONDS'),
+    dailyLimit: await settings.get('EMAIL_CODE_DAILY_LIMIT'),
+    ipDailyLimit: await settings.get('EMAIL_CODE_IP_DAILY_LIMIT'),
     siteName: await settings.getString('SITE_NAME'),
   };
 }

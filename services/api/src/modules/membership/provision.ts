@@ -41,13 +41,13 @@ export type CleanupOutcome = 'deleted' | 'queued';
 /** The `MEMBER_*` settings of 30-settings.md §4.2 as a policy patch. */
 export async function readMemberPolicy(settings: SettingsReader): Promise<PolicyPatch> {
   return memberPolicyPatch({
-    libraryIds: (await settings.get<string[]>('MEMBER_LIBRARY_IDS')) ?? [],
-    streamLimit: Number(await settings.get('MEMBER_STREAM_LIMIT')),
-    allowDownloads: (await settings.get('MEMBER_ALLOW_DOWNLOADS')) === true,
-    allowVideoTranscoding: (await settings.get('MEMBER_ALLOW_VIDEO_TRANSCODING')) === true,
-    allowAudioTranscoding: (await settings.get('MEMBER_ALLOW_AUDIO_TRANSCODING')) === true,
-    allowRemux: (await settings.get('MEMBER_ALLOW_REMUXING')) === true,
-    allowRemoteAccess: (await settings.get('MEMBER_ALLOW_REMOTE_ACCESS')) === true,
+    libraryIds: (await settings.get('MEMBER_LIBRARY_IDS')) ?? [],
+    streamLimit: await settings.get('MEMBER_STREAM_LIMIT'),
+    allowDownloads: await settings.get('MEMBER_ALLOW_DOWNLOADS'),
+    allowVideoTranscoding: await settings.get('MEMBER_ALLOW_VIDEO_TRANSCODING'),
+    allowAudioTranscoding: await settings.get('MEMBER_ALLOW_AUDIO_TRANSCODING'),
+    allowRemux: await settings.get('MEMBER_ALLOW_REMUXING'),
+    allowRemoteAccess: await settings.get('MEMBER_ALLOW_REMOTE_ACCESS'),
   });
 }
 

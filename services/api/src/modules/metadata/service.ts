@@ -85,8 +85,8 @@ export async function searchMetadata(
   query: MetadataSearchQuery,
 ): Promise<MetadataSearchReply> {
   const store = ctx.settings.store;
-  const adult = (await store.get<boolean>('TMDB_INCLUDE_ADULT')) === true ? 1 : 0;
-  const hours = Number(await store.get('METADATA_CACHE_HOURS')) || 6;
+  const adult = (await store.get('TMDB_INCLUDE_ADULT')) ? 1 : 0;
+  const hours = (await store.get('METADATA_CACHE_HOURS')) || 6;
   const text = query.query.trim();
   const digest = createHash('sha1').update(text.toLowerCase()).digest('hex');
   const key = `search:${query.type}:${await language(ctx)}:${adult}:${digest}:${query.page}`;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/sql.js';
+import type { SettingKey } from '../../settings/definitions.js';
 import type { SettingsStore } from '../../settings/store.js';
 
 export interface PublicSite {
@@ -20,7 +21,7 @@ export async function readPublicSite(
   store: SettingsStore,
   version: string,
 ): Promise<PublicSite> {
-  const get = (key: string) => store.getString(key);
+  const get = (key: SettingKey) => store.getString(key);
   const username = await get('SMTP_USERNAME');
   const sender = (await get('SMTP_FROM')) || (username.includes('@') ? username : '');
   const [setup] = await queryRows<{ pending: boolean }>(

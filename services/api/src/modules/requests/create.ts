@@ -73,10 +73,10 @@ interface Review {
 async function autoReview(ctx: ModuleContext, tx: Database, user: UserRow): Promise<Review | null> {
   const store = ctx.settings.store;
   if (user.role === 'admin') {
-    const auto = (await store.get<boolean>('REQUEST_ADMIN_AUTO_APPROVE')) === true;
+    const auto = await store.get('REQUEST_ADMIN_AUTO_APPROVE');
     return auto ? { source: 'auto_admin', quota: null } : null;
   }
-  const dailyLimit = Number(await store.get('REQUEST_AUTO_APPROVE_DAILY_LIMIT')) || 0;
+  const dailyLimit = (await store.get('REQUEST_AUTO_APPROVE_DAILY_LIMIT')) || 0;
   if (dailyLimit <= 0) return null;
   await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
   const zone = await store.getString('SCHEDULE_TIMEZONE');
@@ -109,7 +109,7 @@ export async function createRequest(
       });
     }
   }
-  const maxPending = Number(await ctx.settings.store.get('REQUEST_MAX_PENDING_PER_USER')) || 10;
+  const maxPending = (await ctx.settings.store.get('REQUEST_MAX_PENDING_PER_USER')) || 10;
 
   const result = await ctx.db.transaction(async (tx) => {
     await lockTitle(tx, input.type, input.tmdbId);

@@ -85,7 +85,7 @@ export async function dispatchOnce(
  */
 export function dispatchAfterApproval(ctx: ModuleContext, requestId: string): void {
   backgroundOf(ctx).run('dispatch', async () => {
-    if ((await ctx.settings.store.get<boolean>('AUTOMATION_AUTO_DISPATCH')) !== true) return;
+    if (!(await ctx.settings.store.get('AUTOMATION_AUTO_DISPATCH'))) return;
     const row = await findRequest(ctx.db, requestId);
     if (!row || row.status !== 'APPROVED') return;
     await dispatchOnce(ctx, row);

@@ -10,6 +10,7 @@ import {
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
+import type { SettingKey } from '../../settings/definitions.js';
 import { settingsUpdateBodySchema } from '../../settings/openapi.js';
 import type { ModuleContext } from '../context.js';
 import { testSettingsGroup } from './connection/index.js';
@@ -17,9 +18,9 @@ import { testSettingsGroup } from './connection/index.js';
 /** What the bot may know: non-sensitive messenger and display settings (20-api.md §7). */
 export async function internalSettings(ctx: ModuleContext): Promise<InternalSettings> {
   const store = ctx.settings.store;
-  const text = async (key: string) => (await store.getString(key)) || null;
+  const text = async (key: SettingKey) => (await store.getString(key)) || null;
   const adminChatId = await text('MESSENGER_ADMIN_CHAT_ID');
-  const approverIds = (await store.get<string[]>('MESSENGER_APPROVER_IDS')) ?? [];
+  const approverIds = (await store.get('MESSENGER_APPROVER_IDS')) ?? [];
   const approverFallback =
     approverIds.length > 0 || !adminChatId
       ? 'none'

@@ -1,7 +1,12 @@
 import type { SettingValue } from '@usher/contracts';
 import { AppError } from '../../../http/errors.js';
 import type { SettingsReader } from '../../../integrations/common.js';
-import { DEFINITIONS_BY_KEY } from '../../../settings/definitions.js';
+import {
+  DEFINITIONS_BY_KEY,
+  type SettingKey,
+  type SettingStringOf,
+  type SettingValueOf,
+} from '../../../settings/definitions.js';
 import type { SettingsStore } from '../../../settings/store.js';
 import type { SettingDefinition } from '../../../settings/types.js';
 import { parseInput, parseText } from '../../../settings/validate.js';
@@ -17,13 +22,14 @@ export class DraftSettings implements SettingsReader {
     private readonly overlay: ReadonlyMap<string, SettingValue>,
   ) {}
 
-  async get<T extends SettingValue = SettingValue>(key: string): Promise<T> {
-    if (this.overlay.has(key)) return this.overlay.get(key) as T;
-    return this.store.get<T>(key);
+  async get<K extends SettingKey>(key: K): Promise<SettingValueOf<K>> {
+    // Draft values went through `parseInput` for this key, so they have its value type.
+    if (this.overlay.has(key)) return this.overlay.get(key) as SettingValueOf<K>;
+    return this.store.get(key);
   }
 
-  async getString(key: string): Promise<string> {
-    return String(await this.get(key));
+  async getString<K extends SettingKey>(key: K): Promise<SettingStringOf<K>> {
+    return String(await this.get(key)) as SettingStringOf<K>;
   }
 }
 

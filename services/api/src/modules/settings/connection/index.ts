@@ -66,7 +66,7 @@ export async function testSettingsGroup(
   const settings = draftSettings(deps.store, group, request.values);
   const timeoutMs =
     group === 'media_server'
-      ? Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')) * 1000
+      ? (await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')) * 1000
       : DEFAULT_TEST_TIMEOUT_MS;
   // One clock for the whole test: every check races it, so the reply comes within 10 s.
   const deadline = new TestDeadline(deps.deadlineMs ?? TEST_DEADLINE_MS);

@@ -11,7 +11,7 @@ async function mediaServerConfig(settings: SettingsReader): Promise<MediaServerC
     kind: (await settings.getString('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby',
     url: await settings.getString('MEDIA_SERVER_URL'),
     apiKey: await settings.getString('MEDIA_SERVER_API_KEY'),
-    timeoutSeconds: Number(await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')),
+    timeoutSeconds: await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS'),
     timeZone:
       (await settings.getString('MEDIA_SERVER_TIMEZONE')) ||
       (await settings.getString('SCHEDULE_TIMEZONE')),
@@ -36,8 +36,8 @@ export const testMediaServer: GroupTest = async (ctx) => {
     return serverFailure(err.message, err.kind);
   }
   const input = {
-    memberLibraryIds: (await ctx.settings.get<string[]>('MEMBER_LIBRARY_IDS')) ?? [],
-    rankingLibraryIds: (await ctx.settings.get<string[]>('RANKING_LIBRARY_IDS')) ?? [],
+    memberLibraryIds: (await ctx.settings.get('MEMBER_LIBRARY_IDS')) ?? [],
+    rankingLibraryIds: (await ctx.settings.get('RANKING_LIBRARY_IDS')) ?? [],
     webhookTokenPresent: (await ctx.settings.getString('MEDIA_SERVER_WEBHOOK_TOKEN')) !== '',
   };
   // The checks share the calls (server with its one GET retry, libraries, the playback query at

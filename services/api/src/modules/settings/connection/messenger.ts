@@ -28,7 +28,7 @@ function describeHealth(health: z.infer<typeof healthReply>): string {
 async function checkChats(settings: SettingsReader): Promise<CheckResult> {
   const adminChat = await settings.getString('MESSENGER_ADMIN_CHAT_ID');
   const groupChat = await settings.getString('MESSENGER_GROUP_CHAT_ID');
-  const approvers = (await settings.get<string[]>('MESSENGER_APPROVER_IDS')) ?? [];
+  const approvers = (await settings.get('MESSENGER_APPROVER_IDS')) ?? [];
   const problems: string[] = [];
   const facts: string[] = [];
   if (adminChat) facts.push(`admin chat ${adminChat}`);

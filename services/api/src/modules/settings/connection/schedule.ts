@@ -64,7 +64,7 @@ async function previews(ctx: TestContext) {
   const { settings } = ctx;
   const now = ctx.now();
   const timeZone = (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC';
-  const rankings = (await settings.get<boolean>('RANKING_ENABLED')) === true;
+  const rankings = await settings.get('RANKING_ENABLED');
   const checks: SettingCheck[] = [];
   for (const key of CRON_KEYS) {
     const expression = await settings.getString(key);
@@ -79,7 +79,7 @@ async function previews(ctx: TestContext) {
 /** `preview`: the next 3 fire times of each cron key in `SCHEDULE_TIMEZONE` (30-settings §6). */
 export const testSchedule: GroupTest = async (ctx) => {
   const checks = await previews(ctx);
-  if ((await ctx.settings.get<boolean>('JOBS_ENABLED')) === false) {
+  if (!(await ctx.settings.get('JOBS_ENABLED'))) {
     checks.unshift(
       await runCheck('preview', ctx, async () =>
         warn('JOBS_ENABLED is off: no timer fires (manual runs still work)'),
