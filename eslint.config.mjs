@@ -32,6 +32,8 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
+          // The zod-free entry may be imported statically where the web lazy-loads the schemas.
+          checkDynamicDependenciesExceptions: ['@usher/contracts/values'],
           allow: [],
           depConstraints: [
             // Apps depend only on contracts (testkit only from test files, see the override below).
@@ -54,6 +56,7 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
+          checkDynamicDependenciesExceptions: ['@usher/contracts/values'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:testkit'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },

@@ -16,6 +16,7 @@ export default {
     // Sources import siblings as `./x.js` (nodenext); jest must find the `.ts` file.
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^@usher/contracts$': '<rootDir>/../contracts/src/index.ts',
+    '^@usher/contracts/values$': '<rootDir>/../contracts/src/values.ts',
     '^@usher/testkit$': '<rootDir>/../testkit/src/index.ts',
   },
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],

@@ -14,6 +14,7 @@ export default {
   transformIgnorePatterns: ['node_modules/(?!(.*\\.mjs$|@jsverse/utils/))'],
   moduleNameMapper: {
     '^@usher/contracts$': '<rootDir>/../services/contracts/src/index.ts',
+    '^@usher/contracts/values$': '<rootDir>/../services/contracts/src/values.ts',
     // contracts import siblings as `./x.js` (nodenext); resolve them to the .ts source.
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

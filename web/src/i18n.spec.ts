@@ -1,5 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import {
+  ERROR_CODES,
+  SETTING_CHECK_REASONS,
+  SETTING_TYPES,
+  UPSTREAM_SYSTEMS,
+} from '@usher/contracts/values';
 import en from './assets/i18n/en.json';
 import zhCN from './assets/i18n/zh-CN.json';
 import { formatIcu } from './app/core/i18n/icu';
@@ -68,10 +74,7 @@ describe('translations', () => {
     }
   });
 
-  it('should translate every API error code, upstream system, check reason and setting type', async () => {
-    // Imported lazily, as the app does (check-reply.ts), so Nx sees one way of loading contracts.
-    const { ERROR_CODES, SETTING_CHECK_REASONS, SETTING_TYPES, UPSTREAM_SYSTEMS } =
-      await import('@usher/contracts');
+  it('should translate every API error code, upstream system, check reason and setting type', () => {
     const missing = [
       ...ERROR_CODES.map((code) => `errors.${code}`),
       ...UPSTREAM_SYSTEMS.map((system) => `systems.${system}`),

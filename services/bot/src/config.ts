@@ -3,10 +3,12 @@
  * MESSENGER_UPDATE_MODE: webhook adds WEBHOOK_URL, polling adds DATABASE_URL. Failures come back
  * as the exact `config: …` lines of §1.2, never carrying a value.
  */
+import { LOCALES, type Locale } from '@usher/contracts/values';
 import { z } from 'zod';
 
-export const LANGUAGES = ['en', 'zh-CN'] as const;
-export type Lang = (typeof LANGUAGES)[number];
+/** The bot speaks the languages Usher has a locale for. */
+export const LANGUAGES = LOCALES;
+export type Lang = Locale;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 

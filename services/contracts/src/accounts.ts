@@ -1,19 +1,10 @@
 // Member accounts (20-api.md §4 registration and password reset, §5 "Account", §7 messenger
 // routes): request and reply bodies shared by the API, the web and the bot.
 import { z } from 'zod';
+import { LOCALES, MEDIA_STATES, REGISTRATION_MODES, ROLES } from './values.js';
 import { isoInstant, uuidSchema } from './common.js';
-import {
-  MEDIA_STATES,
-  LOCALES,
-  ROLES,
-  newPasswordSchema,
-  usernameSchema,
-  userSchema,
-} from './users.js';
+import { newPasswordSchema, usernameSchema, userSchema } from './users.js';
 import { redeemResponseSchema } from './redeem.js';
-
-export const REGISTRATION_MODES = ['open', 'invite'] as const;
-export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 /** An email address as typed; the API compares and stores it lower-cased. */
 const emailAddress = z.email({ message: 'Enter a valid email address' }).max(254);

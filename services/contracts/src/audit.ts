@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { ACTOR_TYPES } from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
-
-export const ACTOR_TYPES = ['user', 'admin', 'bot', 'system', 'webhook'] as const;
 
 /** A calendar day `YYYY-MM-DD`, read in the business timezone (20-api.md §1.1). */
 export const calendarDaySchema = z.iso.date();

@@ -32,7 +32,3 @@ export const tokenResponseSchema = z.object({
   expiresAt: isoInstant,
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
-
-/** Auth levels a route can declare (20-api.md §1.2). */
-export const AUTH_LEVELS = ['public', 'user', 'admin', 'internal', 'webhook'] as const;
-export type AuthLevel = (typeof AUTH_LEVELS)[number];

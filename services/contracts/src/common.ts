@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './values.js';
 
 /** ISO 8601 UTC instant with milliseconds, as every reply renders time. */
 export const isoInstant = z.iso.datetime({ offset: false, precision: 3 });
 
 /** UUID v7 ids (10-data.md §1) — validated loosely as any RFC 9562 UUID. */
 export const uuidSchema = z.uuid();
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 /** `page` / `pageSize` query parameters (20-api.md §1.4). */
 export const paginationQuerySchema = z.strictObject({

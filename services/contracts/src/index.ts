@@ -1,3 +1,4 @@
+export * from './values.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './errors.js';

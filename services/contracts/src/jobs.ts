@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { JOB_RUN_STATUSES, JOB_TRIGGERS } from './values.js';
 import { isoInstant, uuidSchema } from './common.js';
 
-export const JOB_RUN_STATUSES = ['running', 'succeeded', 'failed', 'skipped', 'abandoned'] as const;
-export const JOB_TRIGGERS = ['schedule', 'manual', 'startup'] as const;
 export const JOB_NAME_PATTERN = /^[a-z][a-z0-9_]{1,63}$/;
 
 /** One row of `job_runs` (10-data.md §9). */

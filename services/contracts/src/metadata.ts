@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { MEDIA_TYPES, METADATA_PAGE_SIZE, METADATA_SEARCH_TYPES } from './values.js';
 
 /** Metadata search (TMDB) as the API exposes it (20-api.md §2 `MetadataResult`, §4). */
-
-export const METADATA_SEARCH_TYPES = ['multi', 'movie', 'tv'] as const;
-export const METADATA_PAGE_SIZE = 20;
 
 export const metadataResultSchema = z
   .object({
     tmdbId: z.number().int(),
-    mediaType: z.enum(['movie', 'tv']),
+    mediaType: z.enum(MEDIA_TYPES),
     title: z.string(),
     originalTitle: z.string(),
     year: z.number().int().nullable(),

@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { isoInstant, uuidSchema } from './common.js';
+import {
+  DELIVERY_STATUSES,
+  DELIVERY_TARGETS,
+  LOCALES,
+  MEDIA_TYPES,
+  RANKING_PERIODS,
+  REGISTRATION_MODES,
+} from './values.js';
 
 /**
  * Bodies of the events the API pushes to the bot (`POST {BOT_NOTIFY_URL}/notify/<kind>`,
  * 20-api.md §1.7), field by field as 40-bot.md §2.3–2.4 specifies them. The bot parses them with
  * these schemas; unknown fields are stripped (plain `z.object`), so the API may add fields first.
  */
-
-export const NOTIFY_KINDS = ['subscription', 'registration', 'payment', 'ranking'] as const;
-export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
 /** Telegram ids: positive for people, negative for groups; ≤ 52 significant bits (10-data.md). */
 const telegramId = z
@@ -33,14 +38,14 @@ export const notifyRequesterSchema = z.object({
   userId: uuidSchema.nullable(),
   username: z.string(),
   messengerId: telegramId.nullable(),
-  locale: z.enum(['en', 'zh-CN']).nullable(),
+  locale: z.enum(LOCALES).nullable(),
 });
 export type NotifyRequester = z.infer<typeof notifyRequesterSchema>;
 
 /** The media request as every `/notify/subscription` event carries it. */
 export const notifySubscriptionItemSchema = z.object({
   id: uuidSchema,
-  mediaType: z.enum(['movie', 'tv']),
+  mediaType: z.enum(MEDIA_TYPES),
   tmdbId: z.number().int().positive(),
   title: z.string().max(200),
   year: z.number().int().nullable(),
@@ -124,14 +129,6 @@ export const NotifySubscription = z
   ])
   .meta({ id: 'NotifySubscription' });
 export type NotifySubscription = z.infer<typeof NotifySubscription>;
-export const SUBSCRIPTION_EVENTS = [
-  'created',
-  'auto_approved',
-  'approved',
-  'rejected',
-  'ingested',
-] as const;
-export type SubscriptionEvent = (typeof SUBSCRIPTION_EVENTS)[number];
 
 // ---------------------------------------------------------------------------------------------
 // Other kinds (40-bot.md §2.4)
@@ -143,7 +140,7 @@ export const NotifyRegistration = z
     username: z.string(),
     email: z.string().nullable(),
     mediaUserId: z.string().nullable(),
-    mode: z.enum(['open', 'invite']),
+    mode: z.enum(REGISTRATION_MODES),
     expiresAt: isoInstant.nullable(),
     createdAt: isoInstant,
   })
@@ -181,7 +178,7 @@ export const NotifyRanking = z
   .object({
     ...eventBase,
     batchId: uuidSchema,
-    period: z.enum(['daily', 'weekly']),
+    period: z.enum(RANKING_PERIODS),
     periodStart: calendarDay,
     periodEnd: calendarDay,
     /** Shown by the bot as `HH:mm` in `timezone`. */
@@ -211,23 +208,6 @@ export interface NotifyBodies {
 
 // ---------------------------------------------------------------------------------------------
 // The bot's reply (40-bot.md §2.2)
-
-export const DELIVERY_TARGETS = [
-  'approver',
-  'requester',
-  'adminCopy',
-  'adminChat',
-  'groupChat',
-] as const;
-export const DELIVERY_STATUSES = [
-  'sent',
-  'edited',
-  'unchanged',
-  'gone',
-  'blocked',
-  'failed',
-  'skipped',
-] as const;
 
 export const deliverySchema = z.object({
   to: z.enum(DELIVERY_TARGETS),

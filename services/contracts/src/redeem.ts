@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import {
+  CODE_STATUS_FILTERS,
+  MEDIA_SYNC_OUTCOMES,
+  REDEEM_CODE_STATUSES,
+  REDEMPTION_KINDS,
+} from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
 import { calendarDaySchema } from './audit.js';
-
-export const REDEEM_CODE_STATUSES = ['active', 'exhausted', 'expired'] as const;
-export const REDEMPTION_KINDS = ['register', 'renew'] as const;
-export const MEDIA_SYNC_OUTCOMES = ['applied', 'queued', 'none'] as const;
-export type MediaSyncOutcome = (typeof MEDIA_SYNC_OUTCOMES)[number];
 
 /** 16 hex characters, any case on input (stored uppercase). */
 export const redeemCodeTextSchema = z
@@ -64,7 +65,7 @@ export const updateRedeemCodeSchema = z.strictObject({
 });
 export const redeemCodeListQuerySchema = paginationQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
-  status: z.enum(['active', 'exhausted', 'expired', 'all']).default('active'),
+  status: z.enum(CODE_STATUS_FILTERS).default('active'),
 });
 export const redemptionListQuerySchema = paginationQuerySchema.extend({
   userId: uuidSchema.optional(),

@@ -1,20 +1,14 @@
 import { z } from 'zod';
+import {
+  CREATE_OUTCOMES,
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
+  REVIEW_SOURCES,
+  type RequestType,
+} from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
 
 /** Media requests (10-data.md §4, 20-api.md §5–§7): the seed's "subscriptions". */
-
-export const REQUEST_TYPES = ['MOVIE', 'TV'] as const;
-export type RequestType = (typeof REQUEST_TYPES)[number];
-export const REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'INGESTED'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-/** Statuses that block another request for the same (type, tmdbId, season). */
-export const ACTIVE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'INGESTED'] as const;
-export const REVIEW_SOURCES = ['manual', 'auto_quota', 'auto_admin'] as const;
-export type ReviewSource = (typeof REVIEW_SOURCES)[number];
-export const REVIEWED_VIA = ['web', 'messenger', 'system'] as const;
-export type ReviewedVia = (typeof REVIEWED_VIA)[number];
-export const ADMIN_MESSAGE_STATUSES = ['sent', 'send_failed', 'edit_failed', 'deleted'] as const;
-export const CREATE_OUTCOMES = ['created', 'auto_approved'] as const;
 
 const telegramId = z
   .number()

@@ -1,39 +1,14 @@
 import { z } from 'zod';
+import {
+  SETTING_APPLY,
+  SETTING_CHECK_REASONS,
+  SETTING_CHECK_STATUSES,
+  SETTING_GROUPS,
+  SETTING_SOURCES,
+  SETTING_STATES,
+  SETTING_TYPES,
+} from './values.js';
 import { isoInstant, uuidSchema } from './common.js';
-
-export const SETTING_GROUPS = [
-  'general',
-  'media_server',
-  'metadata',
-  'automation',
-  'email',
-  'payment',
-  'messenger',
-  'schedule',
-  'deployment',
-] as const;
-export type SettingGroup = (typeof SETTING_GROUPS)[number];
-
-export const SETTING_TYPES = [
-  'string',
-  'text',
-  'secret',
-  'boolean',
-  'integer',
-  'url',
-  'enum',
-  'list',
-  'cron',
-  'timezone',
-  'chat_id',
-] as const;
-export type SettingType = (typeof SETTING_TYPES)[number];
-
-export const SETTING_SOURCES = ['db', 'env', 'default', 'unset'] as const;
-export type SettingSource = (typeof SETTING_SOURCES)[number];
-export const SETTING_STATES = ['ok', 'invalid', 'undecryptable', 'plaintext'] as const;
-export type SettingState = (typeof SETTING_STATES)[number];
-export const SETTING_APPLY = ['live', 'rearm', 'restart'] as const;
 
 /** A setting's effective value on the wire: typed per `SettingType`. */
 export const settingValueSchema = z.union([
@@ -109,29 +84,6 @@ export const internalSettingsSchema = z.object({
   siteName: z.string(),
 });
 export type InternalSettings = z.infer<typeof internalSettingsSchema>;
-
-/** Outcome of one connection-test check (30-settings.md §6). */
-export const SETTING_CHECK_STATUSES = ['ok', 'warn', 'fail'] as const;
-export type SettingCheckStatus = (typeof SETTING_CHECK_STATUSES)[number];
-/**
- * Why a check did not pass, as a code the web translates (the `message` keeps the details in
- * English): the upstream failure kinds of 50-integrations.md §0, plus the test's own deadline.
- */
-export const SETTING_CHECK_REASONS = [
-  'timeout',
-  'network',
-  'tls',
-  'auth',
-  'not_found',
-  'rejected',
-  'http_4xx',
-  'http_5xx',
-  'invalid_response',
-  'not_configured',
-  'deadline',
-  'not_run',
-] as const;
-export type SettingCheckReason = (typeof SETTING_CHECK_REASONS)[number];
 
 /**
  * `POST /admin/settings/:group/test`: an optional draft overlaid on the stored values (never

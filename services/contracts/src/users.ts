@@ -1,24 +1,21 @@
 import { z } from 'zod';
+import {
+  ADMIN_USER_SORTS,
+  BULK_USER_ACTIONS,
+  LOCALES,
+  MEDIA_CLEANUP_OUTCOMES,
+  MEDIA_STATES,
+  MEDIA_SYNC_OUTCOMES,
+  MEMBERSHIP_STATUSES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  REGISTERED_VIA,
+  ROLES,
+  SORT_ORDERS,
+  USERNAME_PATTERN,
+} from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
 import { errorCodeSchema } from './errors.js';
-import { MEDIA_SYNC_OUTCOMES } from './redeem.js';
-
-export const ROLES = ['admin', 'user'] as const;
-export type Role = (typeof ROLES)[number];
-export const REGISTERED_VIA = ['bootstrap', 'open', 'invite', 'admin'] as const;
-export const LOCALES = ['en', 'zh-CN'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const MEDIA_STATES = [
-  'enabled',
-  'disabled_expired',
-  'disabled_by_admin',
-  'unlinked',
-] as const;
-export type MediaState = (typeof MEDIA_STATES)[number];
-
-export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
 
 export const usernameSchema = z.string().min(3).max(32).regex(USERNAME_PATTERN, {
   message: 'Use letters, digits and underscores only',
@@ -70,9 +67,6 @@ const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 /** An instant, or a calendar day `YYYY-MM-DD` in the business timezone (20-api.md §1.1). */
 const instantOrDay = z.union([isoInstant, z.iso.date()]);
 
-export const ADMIN_USER_SORTS = ['createdAt', 'expiresAt', 'username', 'lastLoginAt'] as const;
-export const MEMBERSHIP_STATUSES = ['active', 'expired', 'never'] as const;
-
 /** `GET /admin/users`: every filter is optional; default order newest first. */
 export const adminUserListQuerySchema = paginationQuerySchema.extend({
   /** Empty means no search, so a cleared search box needs no special casing. */
@@ -91,7 +85,7 @@ export const adminUserListQuerySchema = paginationQuerySchema.extend({
   /** Day form: expiring from the start of that day. */
   expiresAfter: instantOrDay.optional(),
   sort: z.enum(ADMIN_USER_SORTS).default('createdAt'),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: z.enum(SORT_ORDERS).default('desc'),
 });
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
@@ -195,20 +189,10 @@ export const adminResetPasswordResponseSchema = z.object({
   generatedPassword: z.string().optional(),
 });
 
-export const MEDIA_CLEANUP_OUTCOMES = ['deleted', 'queued', 'none'] as const;
 export const deleteUserResponseSchema = z.object({
   mediaCleanup: z.enum(MEDIA_CLEANUP_OUTCOMES),
 });
 
-export const BULK_USER_ACTIONS = [
-  'extend',
-  'activate',
-  'deactivate',
-  'media_enable',
-  'media_disable',
-  'delete',
-] as const;
-export type BulkUserAction = (typeof BULK_USER_ACTIONS)[number];
 export const bulkUsersSchema = z
   .strictObject({
     ids: z.array(z.string().max(64)).min(1).max(100),

@@ -1,3 +1,4 @@
+import { localeOf } from '@usher/contracts/values';
 import type { Lang } from '../../config.js';
 import { escapeHtml } from '../html.js';
 import { en, type CatalogKey } from './en.js';
@@ -27,8 +28,5 @@ export function t(lang: Lang, key: CatalogKey, vars: Vars = {}): string {
 
 /** The language for a reply to an update (40-bot.md §10.1). */
 export function languageOf(code: string | undefined | null, fallback: Lang): Lang {
-  const lower = (code ?? '').toLowerCase();
-  if (lower.startsWith('zh')) return 'zh-CN';
-  if (lower.startsWith('en')) return 'en';
-  return fallback;
+  return localeOf(code) ?? fallback;
 }

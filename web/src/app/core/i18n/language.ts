@@ -1,6 +1,7 @@
 import { DOCUMENT } from '@angular/common';
 import { Injectable, inject, signal } from '@angular/core';
 import { TranslocoService } from '@jsverse/transloco';
+import { localeOf } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from './languages';
 
@@ -13,9 +14,8 @@ const isLanguage = (value: unknown): value is Language =>
 export function initialLanguage(stored: string | null, browser: readonly string[]): Language {
   if (isLanguage(stored)) return stored;
   for (const tag of browser) {
-    const lower = tag.toLowerCase();
-    if (lower.startsWith('zh')) return 'zh-CN';
-    if (lower.startsWith('en')) return 'en';
+    const locale = localeOf(tag);
+    if (locale) return locale;
   }
   return DEFAULT_LANGUAGE;
 }

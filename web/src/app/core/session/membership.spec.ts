@@ -1,6 +1,5 @@
 import { aUser } from '../../../testing/fixtures';
 import { membershipOf } from './membership';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules';
 
 describe('membershipOf', () => {
   const now = new Date('2026-05-01T12:00:00.000Z');
@@ -26,16 +25,5 @@ describe('membershipOf', () => {
   it('should count whole days left for an active member', () => {
     const user = aUser({ expiresAt: '2026-05-08T11:00:00.000Z', isExpired: false });
     expect(membershipOf(user, now)).toMatchObject({ state: 'active', daysLeft: 6 });
-  });
-});
-
-describe('password rules', () => {
-  it('should mirror the contract', async () => {
-    // Imported lazily, as the app does (check-reply.ts), so Nx sees one way of loading contracts.
-    const contracts = await import('@usher/contracts');
-    expect([PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH]).toEqual([
-      contracts.PASSWORD_MIN_LENGTH,
-      contracts.PASSWORD_MAX_LENGTH,
-    ]);
   });
 });

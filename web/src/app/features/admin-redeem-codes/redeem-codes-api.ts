@@ -1,17 +1,11 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { RedeemCode, Redemption } from '@usher/contracts';
+import type { CodeStatusFilter, Page, RedemptionKind } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export type CodeStatusFilter = 'active' | 'exhausted' | 'expired' | 'all';
+export type { CodeStatusFilter };
 
 export interface CodeQuery {
   status: CodeStatusFilter;
@@ -23,7 +17,7 @@ export interface CodeQuery {
 export interface RedemptionQuery {
   username: string;
   code: string;
-  kind: '' | 'register' | 'renew';
+  kind: '' | RedemptionKind;
   /** Calendar days `YYYY-MM-DD` (inclusive, business timezone), or ''. */
   from: string;
   to: string;

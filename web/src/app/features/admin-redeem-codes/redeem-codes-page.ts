@@ -23,6 +23,7 @@ import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode, Redemption } from '@usher/contracts';
+import { CODE_STATUS_FILTERS } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { confirmAction } from '../../shared/confirm-dialog';
@@ -33,7 +34,7 @@ import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-d
 import { type CodeStatusFilter, RedeemCodesApi } from './redeem-codes-api';
 
 const TABS = ['codes', 'redemptions'] as const;
-const STATUSES: readonly CodeStatusFilter[] = ['active', 'exhausted', 'expired', 'all'];
+const STATUSES = CODE_STATUS_FILTERS;
 const PAGE_SIZES = [10, 20, 50];
 
 /** Redeem-code status chips (60-web.md §6.6 "redeem code"). */

@@ -14,8 +14,8 @@ import { MatInput } from '@angular/material/input';
 import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../core/session/password-rules';
 import { PasswordShownOnce } from './password-shown-once';
 import { UsersApi } from './users-api';
 

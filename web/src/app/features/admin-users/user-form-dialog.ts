@@ -17,10 +17,14 @@ import { MatOption, MatSelect } from '@angular/material/select';
 import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser, Role } from '@usher/contracts';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../core/session/password-rules';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
 
@@ -112,7 +116,7 @@ export class UserFormDialog {
             Validators.required,
             Validators.minLength(3),
             Validators.maxLength(32),
-            Validators.pattern(/^[A-Za-z0-9_]+$/),
+            Validators.pattern(USERNAME_PATTERN),
           ],
     ],
     email: [this.editing?.email ?? '', [Validators.email, Validators.maxLength(254)]],

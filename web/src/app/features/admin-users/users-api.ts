@@ -8,18 +8,19 @@ import type {
   Redemption,
   Role,
 } from '@usher/contracts';
+import type {
+  AdminUserSort,
+  BulkUserAction,
+  MediaCleanupOutcome,
+  MembershipStatus,
+  Page,
+  SortOrder,
+} from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export type MembershipFilter = 'active' | 'expired' | 'never';
-export type UserSort = 'createdAt' | 'expiresAt' | 'username' | 'lastLoginAt';
+export type MembershipFilter = MembershipStatus;
+export type UserSort = AdminUserSort;
 
 /** `GET /admin/users` filters (20-api.md §6 "Users"); empty strings are left out. */
 export interface UserQuery {
@@ -32,7 +33,7 @@ export interface UserQuery {
   expiresBefore: string;
   expiresAfter: string;
   sort: UserSort;
-  order: 'asc' | 'desc';
+  order: SortOrder;
   page: number;
   pageSize: number;
 }
@@ -57,8 +58,7 @@ export interface UpdateUserRequest {
   neverExpires?: true;
 }
 
-export type BulkAction =
-  'extend' | 'activate' | 'deactivate' | 'media_enable' | 'media_disable' | 'delete';
+export type BulkAction = BulkUserAction;
 
 export interface BulkResult {
   id: string;
@@ -66,7 +66,7 @@ export interface BulkResult {
   code?: string;
 }
 
-export type MediaCleanup = 'deleted' | 'queued' | 'none';
+export type MediaCleanup = MediaCleanupOutcome;
 
 function params(query: object): HttpParams {
   let result = new HttpParams();

@@ -25,7 +25,13 @@ import { MatOption, MatSelect } from '@angular/material/select';
 import { Router, RouterLink } from '@angular/router';
 import { map } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { AdminUser, MediaState } from '@usher/contracts';
+import type { AdminUser } from '@usher/contracts';
+import {
+  ADMIN_USER_SORTS,
+  MEDIA_STATES,
+  MEMBERSHIP_STATUSES,
+  ROLES,
+} from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
@@ -36,17 +42,10 @@ import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
-import { type BulkAction, type UserQuery, type UserSort, UsersApi } from './users-api';
+import { type BulkAction, type UserQuery, UsersApi } from './users-api';
 
 const PAGE_SIZES = [10, 20, 50];
-/** Mirrors contracts' MEDIA_STATES: importing the value would pull zod into the bundle. */
-const MEDIA_STATES: readonly MediaState[] = [
-  'enabled',
-  'disabled_expired',
-  'disabled_by_admin',
-  'unlinked',
-];
-const SORTS: readonly UserSort[] = ['createdAt', 'expiresAt', 'username', 'lastLoginAt'];
+const SORTS = ADMIN_USER_SORTS;
 const COMPACT = '(max-width: 599.98px)';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** At most this many users per bulk request (20-api.md §6). */
@@ -73,9 +72,9 @@ export function userQueryFrom(p: {
   const pageSize = numberAttribute(p.pageSize, 20);
   return {
     search: (p.search ?? '').trim(),
-    role: oneOf(p.role, ['admin', 'user'] as const),
+    role: oneOf(p.role, ROLES),
     isActive: oneOf(p.isActive, ['true', 'false'] as const),
-    status: oneOf(p.status, ['active', 'expired', 'never'] as const),
+    status: oneOf(p.status, MEMBERSHIP_STATUSES),
     mediaState: oneOf(p.mediaState, MEDIA_STATES),
     expiresBefore: day(p.expiresBefore),
     expiresAfter: day(p.expiresAfter),

@@ -19,6 +19,7 @@ import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
+import { PASSWORD_MAX_LENGTH, USERNAME_PATTERN } from '@usher/contracts/values';
 import { ApiError, errorSystem, retryAfterSeconds } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
@@ -37,7 +38,6 @@ import {
 } from './registration-api';
 
 const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
-const USERNAME_FALLBACK = '^[A-Za-z0-9_]+$';
 
 /**
  * `/register?code=` (60-web.md §4.1). The mode (`GET /auth/register/mode`) decides the fields:
@@ -91,7 +91,7 @@ export default class Register {
       username: ['', [Validators.required, Validators.minLength(3), Validators.maxLength(32)]],
       email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
       emailCode: [''],
-      password: ['', [Validators.required, Validators.maxLength(128)]],
+      password: ['', [Validators.required, Validators.maxLength(PASSWORD_MAX_LENGTH)]],
       confirm: ['', [Validators.required]],
     },
     { validators: [passwordsMatch] },
@@ -138,7 +138,9 @@ export default class Register {
     const required = mode.mode === 'invite' ? [Validators.required] : [];
     code.setValidators([...required, Validators.pattern(CODE_PATTERN)]);
     username.addValidators(
-      Validators.pattern(new RegExp(mode.usernamePattern || USERNAME_FALLBACK)),
+      Validators.pattern(
+        mode.usernamePattern ? new RegExp(mode.usernamePattern) : USERNAME_PATTERN,
+      ),
     );
     password.addValidators(Validators.minLength(mode.passwordMinLength));
     emailCode.setValidators(

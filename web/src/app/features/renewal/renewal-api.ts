@@ -1,6 +1,7 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { MediaSyncOutcome, Redemption } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 
@@ -18,13 +19,6 @@ export interface RedeemResult {
   previousExpiresAt: string | null;
   expiresAt: string;
   mediaSync: MediaSyncOutcome;
-}
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
 }
 
 /** The member's renewal routes (20-api.md §5 "Account"). */

@@ -16,6 +16,7 @@ import { MatTooltip } from '@angular/material/tooltip';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { MediaRequest } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
@@ -29,7 +30,7 @@ import {
   parseRequestTab,
 } from '../../shared/requests/request-status';
 import { existingOf, summaryMessage } from './request-errors';
-import { type Page, RequestsApi } from './requests-api';
+import { RequestsApi } from './requests-api';
 
 const PAGE_SIZE = 20;
 

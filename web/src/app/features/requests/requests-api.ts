@@ -9,16 +9,9 @@ import type {
   RequestType,
   TvSeasons,
 } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
-
-/** A page of a list route (20-api.md §1.4). */
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 
 export type SearchType = 'multi' | 'movie' | 'tv';
 

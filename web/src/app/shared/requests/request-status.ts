@@ -1,4 +1,5 @@
 import type { MediaRequest, RequestStatus } from '@usher/contracts';
+import { REQUEST_STATUSES } from '@usher/contracts/values';
 import type { Tone } from '../status-chip';
 
 /** How a request status looks (60-web.md §6.6): always icon + text + tone. */
@@ -11,7 +12,7 @@ export const REQUEST_STATUS_VIEW: Record<RequestStatus, { tone: Tone; icon: stri
   };
 
 /** Tabs of both request lists, in the spec's order; `''` is "All". */
-export const REQUEST_TABS = ['', 'PENDING', 'APPROVED', 'REJECTED', 'INGESTED'] as const;
+export const REQUEST_TABS = ['', ...REQUEST_STATUSES] as const;
 export type RequestTab = (typeof REQUEST_TABS)[number];
 
 /** A `?status=` value as a tab; anything unknown is "All". */
