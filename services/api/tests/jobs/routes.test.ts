@@ -5,6 +5,7 @@ import {
   pageOf,
   runJobResponseSchema,
 } from '@usher/contracts';
+import { eventually } from '@usher/testkit';
 import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../src/db/schema/index.js';
 import { JobScheduler } from '../../src/jobs/scheduler.js';
@@ -73,11 +74,13 @@ describe(`admin job routes (${ENGINE})`, () => {
     expect(new Date(list.data[0]!.nextRunAt!).getUTCHours()).toBe(3);
 
     release();
-    let run = jobRunSchema.parse(await (await get(`/api/v1/admin/job-runs/${runId}`)).json());
-    for (let i = 0; i < 50 && run.status === 'running'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      run = jobRunSchema.parse(await (await get(`/api/v1/admin/job-runs/${runId}`)).json());
-    }
+    const run = await eventually(async () => {
+      const current = jobRunSchema.parse(
+        await (await get(`/api/v1/admin/job-runs/${runId}`)).json(),
+      );
+      expect(current.status).not.toBe('running');
+      return current;
+    });
     expect(run).toMatchObject({
       status: 'succeeded',
       trigger: 'manual',

@@ -13,7 +13,7 @@ import {
   settingsTestReplySchema,
   tokenResponseSchema,
 } from '@usher/contracts';
-import { startFakeMediaServer } from '@usher/testkit';
+import { eventually, startFakeMediaServer } from '@usher/testkit';
 import { build } from 'esbuild';
 import { freshSecrets } from '../support/config.js';
 
@@ -77,19 +77,16 @@ function start(env: Record<string, string>, args: string[] = []): Started {
   return { child, out: () => out, err: () => err, exited };
 }
 
+/** The first /health status; the port opens only after migrations and bootstrap. */
 async function waitForHealth(port: number, started: Started): Promise<number> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      return res.status;
-    } catch {
-      // Not listening yet: migrations and bootstrap run before the port opens.
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    if (started.child.exitCode !== null) throw new Error(`exited early: ${started.err()}`);
-  }
-  throw new Error('API did not answer /health within 60 s');
+  const exited = new AbortController();
+  void started.exited.then(() => exited.abort(new Error(`exited early: ${started.err()}`)));
+  const res = await eventually(() => fetch(`http://127.0.0.1:${port}/health`), {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+    signal: exited.signal,
+  });
+  return res.status;
 }
 
 const tempLines = (out: string) => out.split('\n').filter((l) => l.includes('TEMPORARY PASSWORD'));
@@ -249,11 +246,8 @@ describe('API process (embedded PGlite)', () => {
       await slow.arrived;
 
       started.child.kill('SIGTERM');
-      const deadline = Date.now() + 5000;
-      while ((await accepts(port)) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(await accepts(port)).toBe(false); // no new connections while draining
+      // No new connections while draining.
+      await eventually(async () => expect(await accepts(port)).toBe(false));
       expect(started.child.exitCode).toBeNull(); // still serving the held request
 
       slow.open();

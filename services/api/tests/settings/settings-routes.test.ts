@@ -5,6 +5,7 @@ import {
   settingsListSchema,
   type SettingItem,
 } from '@usher/contracts';
+import { eventually } from '@usher/testkit';
 import { eq } from 'drizzle-orm';
 import { auditLog, settings } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -326,13 +327,16 @@ describe(`settings across replicas and key changes (${ENGINE})`, () => {
     expect(await b.context.settings.store.get('SITE_NAME')).toBe('Usher');
     // As main.ts does: each replica re-checks on a timer, so reads never wait for the database.
     const stopWatching = b.context.settings.store.watch();
+    // Waiting on the change event, not on reads: a stale read would start a refresh by itself.
+    const changed: string[] = [];
+    b.context.settings.store.onChange((keys) => changed.push(...keys));
     const res = await a.call('PUT', '/api/v1/admin/settings/general', {
       token,
       body: { values: { SITE_NAME: 'Replica Test' } },
     });
     expect(res.status).toBe(200);
     expect(await a.context.settings.store.get('SITE_NAME')).toBe('Replica Test');
-    await new Promise((r) => setTimeout(r, 400));
+    await eventually(() => expect(changed).toContain('SITE_NAME'), { timeoutMs: 1000 });
     stopWatching();
     expect(await b.context.settings.store.get('SITE_NAME')).toBe('Replica Test');
     const site = await (await b.call('GET', '/api/v1/public/site')).json();

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { ok, runCheck, TestDeadline } from '../../../src/modules/settings/connection/check.js';
@@ -132,28 +133,41 @@ describe(`connection test: the whole test's deadline (${ENGINE})`, () => {
   });
 
   describe('runCheck against the deadline', () => {
+    // Both bounds are timers on the clock (no sockets here), so a fake clock steps past them.
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
     it('should fail a check still waiting at the deadline, before its own longer bound', async () => {
       const deadline = new TestDeadline(200);
-      const started = performance.now();
+      let settled = false;
 
-      const result = await runCheck(
+      const pending = runCheck(
         'stripe',
         { timeoutMs: 10_000, deadline },
         () => new Promise(() => undefined),
       );
+      void pending.then(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(199);
+      const settledEarly = settled;
+      await jest.advanceTimersByTimeAsync(1);
+      const settledAtDeadline = settled;
+      const result = await pending;
       deadline.dispose();
 
-      expect(result).toMatchObject({
+      expect(settledEarly).toBe(false);
+      expect(settledAtDeadline).toBe(true);
+      expect(result).toEqual({
         target: 'stripe',
         status: 'fail',
         message: "Timed out after 0.2 s: no answer before the connection test's 0.2 s limit",
+        reason: 'deadline',
+        latencyMs: 200,
       });
-      expect(performance.now() - started).toBeLessThan(1000);
     });
 
     it('should fail a check due to start after the deadline without running it', async () => {
       const deadline = new TestDeadline(0);
-      await new Promise((r) => setTimeout(r, 5));
+      await jest.advanceTimersByTimeAsync(5);
       let ran = false;
 
       const result = await runCheck('test_message', { timeoutMs: 10_000, deadline }, async () => {
