@@ -39,6 +39,7 @@ import { requestRoutes } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/media-server/routes.js';
 import { mountWebApp } from './http/web-static.js';
 import { Notifier } from './notify/notifier.js';
+import { Background } from './modules/background.js';
 
 export interface AppDeps {
   config: Config;
@@ -137,6 +138,7 @@ export function createApp(deps: AppDeps): UsherApp {
       now: deps.now ?? (() => new Date()),
       timeoutMs: deps.notifyTimeoutMs,
     }),
+    background: new Background(deps.logger),
   };
 
   const routes: RouteDef[] = [];

@@ -12,6 +12,7 @@ import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js
 import { migrate } from './db/migrate.js';
 import { createMetrics } from './http/metrics.js';
 import { createLogger } from './logger.js';
+import { finishWork } from './shutdown.js';
 import { VERSION } from './version.js';
 
 const DRAIN_MS = 25_000;
@@ -140,7 +141,8 @@ async function main(argv: string[]): Promise<void> {
     // close() stops accepting and calls back once every connection has closed.
     server.close(async () => {
       stopWatching();
-      await scheduler.stop(10_000);
+      // Jobs, then work that outlived its reply and pushes to the bot: at most 10 s together.
+      await finishWork(context);
       await database.close();
       logger.info('stopped');
       clearTimeout(force);

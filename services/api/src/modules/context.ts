@@ -14,6 +14,7 @@ import type { MediaServerFactory } from '../integrations/media-server/factory.js
 import type { PaymentsFactory } from '../integrations/payments/factory.js';
 import type { TmdbFactory } from '../integrations/tmdb/factory.js';
 import type { Notifier } from '../notify/notifier.js';
+import type { Background } from './background.js';
 
 /**
  * The outbound adapters, each built from the current settings on `get()` (an edit in the settings
@@ -50,6 +51,11 @@ export interface ModuleContext {
   scheduler: JobScheduler;
   /** Events pushed to the bot after a commit (20-api.md §1.7): `push` is fire-and-forget. */
   notify: Notifier;
+  /**
+   * Work that outlives its reply (request hand-offs, account mails): the graceful stop in
+   * `main.ts` waits for it, bounded, after the HTTP server has drained.
+   */
+  background: Background;
   /**
    * Environment fallbacks of runtime settings (30-settings.md §1: each key's env var of the same
    * name). Captured once at start, like the rest of the configuration.

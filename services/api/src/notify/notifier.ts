@@ -143,6 +143,11 @@ export class Notifier {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /** Pushes still in flight (what a bounded shutdown reports as abandoned). */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
   private async readReply(response: Response): Promise<NotifyResult> {
     const status = response.status;
     let json: unknown;

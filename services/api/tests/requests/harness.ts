@@ -13,7 +13,7 @@ import {
   type FakeTmdb,
 } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
-import { settle } from '../../src/modules/requests/background.js';
+import { settle } from '../../src/modules/background.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { testConfig } from '../support/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

@@ -147,7 +147,7 @@ export async function changeEmail(
       siteName: s.siteName,
       locale: (row.locale as Locale | null) ?? 'en',
     });
-    void sendInBackground(ctx.logger, 'email change notice', async () => {
+    sendInBackground(ctx, 'email change notice', async () => {
       await (await ctx.integrations.mail.get()).send(notice);
     });
   }

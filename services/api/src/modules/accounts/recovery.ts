@@ -38,7 +38,7 @@ export async function forgotPassword(
     user !== undefined,
   );
   if (issued.send) {
-    void sendInBackground(ctx.logger, 'password reset code', issued.send, async () => {
+    sendInBackground(ctx, 'password reset code', issued.send, async () => {
       await ctx.db.update(emailCodes).set({ sent: false }).where(eq(emailCodes.id, issued.row.id));
     });
   }

@@ -1,7 +1,7 @@
 // Sending account mail: the reply when a mail that the member waits for cannot be sent, and a
 // background sender for mails nobody waits for (the change notice, password-reset codes whose
 // timing must not reveal whether an address is known).
-import type { Logger } from 'pino';
+import type { ModuleContext } from '../context.js';
 import { AppError } from '../../http/errors.js';
 import { IntegrationError } from '../../integrations/errors.js';
 
@@ -24,20 +24,24 @@ export function mailFailure(err: unknown): AppError {
 }
 
 /**
- * Runs a mail send without making the request wait; a failure is logged (never the code or the
- * message body) and handed to `onFailure`. Returns the promise for tests and shutdown.
+ * Runs a mail send without making the request wait, as a task of the app's `background` (so tests
+ * and the graceful stop wait for it); a failure is logged (never the code or the message body)
+ * and handed to `onFailure`.
  */
 export function sendInBackground(
-  logger: Logger,
+  ctx: Pick<ModuleContext, 'background' | 'logger'>,
   what: string,
   send: () => Promise<void>,
   onFailure?: () => Promise<void>,
-): Promise<void> {
-  return send().catch(async (err: unknown) => {
-    // Best effort by design: the originating request has already answered.
-    logger.warn({ err: (err as Error).message, mail: what }, 'account mail could not be sent');
-    await onFailure?.().catch((e: unknown) =>
-      logger.warn({ err: (e as Error).message }, 'could not record a failed mail'),
-    );
-  });
+): void {
+  const { logger } = ctx;
+  ctx.background.run(`mail:${what}`, () =>
+    send().catch(async (err: unknown) => {
+      // Best effort by design: the originating request has already answered.
+      logger.warn({ err: (err as Error).message, mail: what }, 'account mail could not be sent');
+      await onFailure?.().catch((e: unknown) =>
+        logger.warn({ err: (e as Error).message }, 'could not record a failed mail'),
+      );
+    }),
+  );
 }

@@ -6,7 +6,6 @@ import { IntegrationError } from '../../integrations/errors.js';
 import type { AutomationRequest } from '../../integrations/automation/types.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { cachedTv } from '../metadata/service.js';
-import { backgroundOf } from './background.js';
 import { assertRequestId } from './dto.js';
 import { findRequest } from './queries.js';
 
@@ -84,7 +83,7 @@ export async function dispatchOnce(
  * `AUTOMATION_AUTO_DISPATCH` is on, never inside the approving transaction.
  */
 export function dispatchAfterApproval(ctx: ModuleContext, requestId: string): void {
-  backgroundOf(ctx).run('dispatch', async () => {
+  ctx.background.run('dispatch', async () => {
     if (!(await ctx.settings.store.get('AUTOMATION_AUTO_DISPATCH'))) return;
     const row = await findRequest(ctx.db, requestId);
     if (!row || row.status !== 'APPROVED') return;

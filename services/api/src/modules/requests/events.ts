@@ -8,7 +8,6 @@ import {
 } from '../../db/schema/index.js';
 import type { NotifyPayload, NotifyResult } from '../../notify/notifier.js';
 import type { ModuleContext } from '../context.js';
-import { backgroundOf } from './background.js';
 import { toNotifyItem } from './dto.js';
 import { editableAdminMessages } from './queries.js';
 
@@ -29,7 +28,7 @@ export function notifyRequestEvent(
   extra: Extra,
   httpRequestId?: string,
 ): void {
-  backgroundOf(ctx).run(`notify:${extra.event}`, async () => {
+  ctx.background.run(`notify:${extra.event}`, async () => {
     const body = await buildEvent(ctx, requestId, extra);
     if (!body) return;
     ctx.notify.push('subscription', body, {
