@@ -256,14 +256,24 @@ describe('/info', () => {
 
   it('should reply politely when the API times out', async () => {
     const user = tgUser({ id: 5035 });
+    // A replica of its own whose lookups give up after 200 ms, not the suite's 1 s.
+    const hasty = await startReplica({
+      telegram: fake,
+      apiUrl: api.url,
+      apiTimeouts: { settings: 1000, other: 200 },
+    });
     api.override('POST', /messenger\/lookup$/, async (c) => {
       await new Promise((r) => setTimeout(r, 1500));
       return c.json({});
     });
-    await pushTo(fake, bot, commandMessage({ from: user, command: 'info' }));
-    expect(text(user.id)).toBe(
-      "⚠️ Usher can't be reached right now. Please try again in a few minutes.",
-    );
+    try {
+      await pushTo(fake, hasty, commandMessage({ from: user, command: 'info' }));
+      expect(text(user.id)).toBe(
+        "⚠️ Usher can't be reached right now. Please try again in a few minutes.",
+      );
+    } finally {
+      await hasty.close();
+    }
   });
 });
 

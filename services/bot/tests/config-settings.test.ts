@@ -143,7 +143,8 @@ describe('settings cache', () => {
     const api = {
       settings: async () => {
         calls++;
-        await new Promise((r) => setTimeout(r, 5));
+        // One turn of the event loop, so concurrent readers overlap a fetch in flight.
+        await new Promise((r) => setImmediate(r));
         return replies[Math.min(calls - 1, replies.length - 1)]!;
       },
     };

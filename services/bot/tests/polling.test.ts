@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { commandMessage, startFakeTelegram, tgUser, type FakeTelegram } from '@usher/testkit';
+import {
+  commandMessage,
+  eventually,
+  startFakeTelegram,
+  tgUser,
+  type FakeTelegram,
+} from '@usher/testkit';
 import pg from 'pg';
 import { createApiClient } from '../src/api-client.js';
 import { createBot } from '../src/bot/index.js';
@@ -60,14 +66,6 @@ afterAll(async () => {
   await fake.close();
   await closeDb();
 });
-
-async function waitFor(check: () => boolean, ms = 5000) {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('lease statements', () => {
   it('should acquire, refuse a second owner, renew, take over after expiry and release', async () => {
@@ -142,8 +140,16 @@ function instance(owner: string): Instance {
 }
 
 const helpTo = (id: number) => commandMessage({ from: tgUser({ id }), command: 'help' });
-const answeredIn = (chatId: number) => () =>
+const answeredIn = (chatId: number) =>
   fake.callsTo('sendMessage').some((c) => c.params.chat_id === chatId);
+/** Waits until the bot has answered in `chatId`. */
+const answerIn = (chatId: number) => eventually(() => expect(answeredIn(chatId)).toBe(true));
+/**
+ * How long a stopped poller is watched for a poll it should not make. A live one answers a queued
+ * update within a few milliseconds (the fake wakes the open long poll), so 200 ms is ample and
+ * still short.
+ */
+const QUIET_MS = 200;
 
 describe('polling runner', () => {
   beforeEach(async () => {
@@ -157,7 +163,7 @@ describe('polling runner', () => {
     expect(await a.runner.start()).toBe(true);
     expect(a.health.lease).toMatchObject({ held: true });
     fake.queueUpdate(helpTo(9001));
-    await waitFor(answeredIn(9001));
+    await answerIn(9001);
 
     const b = instance('host-b:200:222222222222');
     expect(await b.runner.start()).toBe(false);
@@ -178,7 +184,7 @@ describe('polling runner', () => {
     const c = instance('host-c:300:333333333333');
     expect(await c.runner.start()).toBe(true);
     fake.queueUpdate(helpTo(9002));
-    await waitFor(answeredIn(9002));
+    await answerIn(9002);
     expect(fake.callsTo('sendMessage').filter((m) => m.params.chat_id === 9001)).toHaveLength(1);
     await c.runner.stop();
   });
@@ -199,25 +205,28 @@ describe('polling runner', () => {
     });
     const polls = fake.callsTo('getUpdates').length;
     fake.queueUpdate(helpTo(9003));
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
     expect(fake.callsTo('getUpdates')).toHaveLength(polls);
-    expect(answeredIn(9003)()).toBe(false);
+    expect(answeredIn(9003)).toBe(false);
 
     await query(`UPDATE ${LEASE_TABLE} SET expires_at = now() - interval '1 second'`);
     await a.runner.tick();
     expect(a.health).toMatchObject({ degraded: false, lease: { held: true } });
-    await waitFor(answeredIn(9003));
+    await answerIn(9003);
     await a.runner.stop();
   });
 
   it('should exit 2 with the exact line when Telegram answers 409', async () => {
     const a = instance('host-a:102:555555555555');
     await a.runner.start();
-    await waitFor(() => fake.callsTo('getUpdates').some((c) => c.params.timeout === 50));
+    await eventually(() =>
+      expect(fake.callsTo('getUpdates')).toContainEqual(
+        expect.objectContaining({ params: expect.objectContaining({ timeout: 50 }) }),
+      ),
+    );
     // Another poller with the same token: Telegram ends the open poll with 409.
     await fetch(`${fake.url}/bot${fake.token}/getUpdates`, { method: 'POST' });
-    await waitFor(() => a.fatal.length > 0);
-    expect(a.fatal).toEqual([{ code: 2, line: CONFLICT_LINE }]);
+    await eventually(() => expect(a.fatal).toEqual([{ code: 2, line: CONFLICT_LINE }]));
     await a.runner.stop();
   });
 });

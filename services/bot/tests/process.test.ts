@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { commandMessage, startFakeTelegram, tgUser, type FakeTelegram } from '@usher/testkit';
+import {
+  commandMessage,
+  eventually,
+  startFakeTelegram,
+  tgUser,
+  type FakeTelegram,
+} from '@usher/testkit';
 import { build } from 'esbuild';
 import pg from 'pg';
 import { INTERNAL_SECRET, WEBHOOK_SECRET } from './support/harness.js';
@@ -143,18 +149,11 @@ async function health(
   }
 }
 
-async function waitFor<T>(
-  check: () => Promise<T | null | false> | T | null | false,
-  ms = 20_000,
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** How long (and how often) to poll a bot process: start-up bundles and migrates. */
+const PROCESS_WAIT = { timeoutMs: 20_000, intervalMs: 100 };
+const leaseOf = async (port: number) => (await health(port))?.body.lease;
+const answered = (chatId: number) =>
+  fake.callsTo('sendMessage').some((m) => m.params.chat_id === chatId);
 
 const polling = () => ({ MESSENGER_UPDATE_MODE: 'polling', DATABASE_URL: databaseUrl });
 const leaseRows = async () => (await pool.query('SELECT owner_id FROM bot_polling_lease')).rows;
@@ -188,10 +187,11 @@ describe('webhook mode process', () => {
   it('should register the webhook, report healthy, and not delete it on SIGTERM', async () => {
     fake.reset();
     const bot = await startBot({ WEBHOOK_URL: 'http://127.0.0.1:8443/' });
-    const ok = await waitFor(async () => {
+    const ok = await eventually(async () => {
       const h = await health(bot.port);
-      return h && h.body.webhookRegistered === true ? h : null;
-    });
+      expect(h?.body.webhookRegistered).toBe(true);
+      return h;
+    }, PROCESS_WAIT);
     expect(ok).toEqual({
       status: 200,
       body: { status: 'ok', updateMode: 'webhook', webhookRegistered: true },
@@ -214,8 +214,9 @@ describe('polling mode processes', () => {
   it('should refuse a second instance, release the lease on SIGTERM and let the next take over', async () => {
     fake.reset();
     const a = await startBot(polling());
-    await waitFor(
-      async () => ((await health(a.port))?.body.lease as { held?: boolean } | undefined)?.held,
+    await eventually(
+      async () => expect(await leaseOf(a.port)).toMatchObject({ held: true }),
+      PROCESS_WAIT,
     );
     const owner = String((await leaseRows())[0]!.owner_id);
     expect(owner).toMatch(/^.+:\d+:[0-9a-f]{12}$/);
@@ -230,19 +231,20 @@ describe('polling mode processes', () => {
     );
 
     fake.queueUpdate(commandMessage({ from: tgUser({ id: 9501 }), command: 'help' }));
-    await waitFor(() => fake.callsTo('sendMessage').some((c) => c.params.chat_id === 9501));
+    await eventually(() => expect(answered(9501)).toBe(true), PROCESS_WAIT);
 
     a.child.kill('SIGTERM');
     expect(await a.exited).toBe(0);
     expect(await leaseRows()).toEqual([]);
 
     const c = await startBot(polling());
-    await waitFor(
-      async () => ((await health(c.port))?.body.lease as { held?: boolean } | undefined)?.held,
+    await eventually(
+      async () => expect(await leaseOf(c.port)).toMatchObject({ held: true }),
+      PROCESS_WAIT,
     );
     expect(String((await leaseRows())[0]!.owner_id)).not.toBe(owner);
     fake.queueUpdate(commandMessage({ from: tgUser({ id: 9502 }), command: 'help' }));
-    await waitFor(() => fake.callsTo('sendMessage').some((m) => m.params.chat_id === 9502));
+    await eventually(() => expect(answered(9502)).toBe(true), PROCESS_WAIT);
     expect(fake.callsTo('sendMessage').filter((m) => m.params.chat_id === 9501)).toHaveLength(1);
     c.child.kill('SIGTERM');
     expect(await c.exited).toBe(0);

@@ -1,5 +1,5 @@
 /** setWebhook with retries, back-off, degraded health and the slow retry (40-bot.md §3.1). */
-import { startFakeTelegram, type FakeTelegram } from '@usher/testkit';
+import { eventually, startFakeTelegram, type FakeTelegram } from '@usher/testkit';
 import { Telegram } from 'telegraf';
 import { loadConfig, type WebhookConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -79,7 +79,10 @@ it('should retry, succeed on the third attempt', async () => {
 });
 
 it('should go degraded after six failures, then recover on the slow retry', async () => {
-  fake.failNext('setWebhook', badWebhook, 7);
+  fake.failNext('setWebhook', badWebhook, 6);
+  // The first slow retry fails too, with an error of its own to tell when it has ended.
+  const stillBad = { error_code: 400, description: 'Bad Request: bad webhook: still unreachable' };
+  fake.failNext('setWebhook', stillBad);
   const s = setup();
   await s.run();
   expect(fake.callsTo('setWebhook')).toHaveLength(6);
@@ -92,12 +95,14 @@ it('should go degraded after six failures, then recover on the slow retry', asyn
   });
   expect(s.intervals).toHaveLength(1);
   s.intervals[0]!();
-  await new Promise((r) => setTimeout(r, 100));
+  await eventually(() => expect(s.health.lastError).toBe(stillBad.description));
   expect(s.health.degraded).toBe(true);
   s.intervals[0]!();
-  await new Promise((r) => setTimeout(r, 100));
-  expect(s.health).toMatchObject({ degraded: false, webhookRegistered: true });
+  await eventually(() =>
+    expect(s.health).toMatchObject({ degraded: false, webhookRegistered: true }),
+  );
   expect(s.intervals).toEqual([]);
+  expect(fake.callsTo('setWebhook')).toHaveLength(8);
 });
 
 it('should report a rejected token at once', async () => {

@@ -21,6 +21,7 @@ import {
   callbackQuery,
   commandMessage,
   defaultTmdbFixtures,
+  eventually,
   privateChat,
   replyMessage,
   startDemoFakes,
@@ -74,17 +75,19 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor<T>(
+/** The first truthy value of `check`; a failure carries the API's last output. */
+function waitFor<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
   ms = 15_000,
-) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`condition not met in time\n${apiLog.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+): Promise<T> {
+  return eventually(
+    async () => {
+      const value = await check();
+      if (!value) throw new Error(`condition not met\n${apiLog.slice(-3000)}`);
+      return value;
+    },
+    { timeoutMs: ms, intervalMs: 25 },
+  );
 }
 
 async function call(method: string, path: string, token?: string, body?: unknown) {
@@ -176,11 +179,13 @@ beforeAll(async () => {
   });
   apiProcess.stdout!.on('data', (c: Buffer) => (apiLog += c.toString()));
   apiProcess.stderr!.on('data', (c: Buffer) => (apiLog += c.toString()));
-  await waitFor(async () => {
-    if (apiProcess.exitCode !== null) throw new Error(`API exited early:\n${apiLog}`);
-    const res = await fetch(`${apiUrl}/health`).catch(() => null);
-    return res?.status === 200;
-  }, 90_000);
+  const exited = new AbortController();
+  apiProcess.once('exit', () => exited.abort(new Error(`API exited early:\n${apiLog}`)));
+  await eventually(async () => expect((await fetch(`${apiUrl}/health`)).status).toBe(200), {
+    timeoutMs: 90_000,
+    intervalMs: 25,
+    signal: exited.signal,
+  });
 
   adminToken = await session('admin', ADMIN_PASSWORD);
   const created = await call('POST', '/api/v1/admin/users', adminToken, {
