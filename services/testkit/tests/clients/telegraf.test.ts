@@ -14,18 +14,17 @@ import {
   tgUser,
 } from '../../src/telegram/index.js';
 import type { FakeTelegram, TgMessage } from '../../src/telegram/index.js';
+import { eventually } from '../../src/support/index.js';
 
 const alice = tgUser({ id: 1001, first_name: 'Alice', username: 'alice' });
 
-async function until<T>(probe: () => T | undefined, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+/** The first defined value of `probe`. */
+const until = <T>(probe: () => T | undefined): Promise<T> =>
+  eventually(() => {
     const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+    expect(value).toBeDefined();
+    return value as T;
+  });
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../../src/support/index.js';
 import { commandMessage, tgUser } from '../../src/telegram/updates.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -49,15 +50,14 @@ describe('npm run demo (scripts/demo.mjs)', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const gone = new AbortController();
+    void exited.then(() => gone.abort(new Error(`demo exited:\n${out}`)));
     try {
-      const deadline = Date.now() + 100_000;
-      while (!out.includes('Usher demo is up')) {
-        if (child.exitCode !== null) throw new Error(`demo exited early:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`demo not up in time:\n${out}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
       // The banner is written in one piece; wait for its last line all the same.
-      while (!out.includes('Ctrl-C stops everything.')) await new Promise((r) => setTimeout(r, 50));
+      await eventually(
+        () => expect(out).toMatch(/Usher demo is up[\s\S]*Ctrl-C stops everything\./),
+        { timeoutMs: 100_000, intervalMs: 50, signal: gone.signal },
+      );
       const password = /Sign in\s+admin \/ (\S+)/.exec(out)?.[1];
       const [, member, memberPassword] = /^\s+(\w+) \/ (\S+)\s+\(member/m.exec(out) ?? [];
       const dataDir = /fresh PGlite in (\S+)/.exec(out)?.[1];
@@ -176,11 +176,7 @@ describe('npm run demo (scripts/demo.mjs)', () => {
       expect(
         cards.filter((m) => /New request/.test(m.text ?? m.caption ?? '')).length,
       ).toBeGreaterThan(0);
-      const printed = Date.now() + 5000;
-      while (!out.includes('💬 Bot to') && Date.now() < printed) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(out).toContain('💬 Bot to');
+      await eventually(() => expect(out).toContain('💬 Bot to'), { signal: gone.signal });
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

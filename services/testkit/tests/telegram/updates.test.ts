@@ -1,5 +1,7 @@
+import { jest } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '../../src/support/index.js';
 import {
   commandMessage,
   startFakeTelegram,
@@ -86,9 +88,13 @@ describe('fake Telegram updates: getUpdates and webhooks', () => {
     expect(fake.state.pending.map((u) => u.message?.text)).toEqual(['2', '3']);
   });
 
+  /** Waits until the fake has received `n` getUpdates calls (a long poll is then open). */
+  const polled = (n: number) =>
+    eventually(() => expect(fake.callsTo('getUpdates')).toHaveLength(n));
+
   it('should hold a long poll until an update is queued', async () => {
     const poll = call(fake, 'getUpdates', { timeout: 30 });
-    await new Promise((r) => setTimeout(r, 100));
+    await polled(1);
     const queued = fake.queueUpdate(textMessage({ from: alice, text: 'wake' }));
 
     const reply = await poll;
@@ -97,19 +103,30 @@ describe('fake Telegram updates: getUpdates and webhooks', () => {
   });
 
   it('should answer an empty list when the long-poll timeout elapses', async () => {
-    const started = Date.now();
+    // The poll's timeout is the fake's own timer: a fake clock steps past it, the socket is real.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const reply = call(fake, 'getUpdates', { timeout: 1 });
+      await polled(1);
 
-    const reply = await call(fake, 'getUpdates', { timeout: 1 });
+      await jest.advanceTimersByTimeAsync(999);
+      const before = fake.callsTo('getUpdates')[0]!.result;
+      await jest.advanceTimersByTimeAsync(1);
+      const after = fake.callsTo('getUpdates')[0]!.result;
 
-    expect(reply.body).toEqual({ ok: true, result: [] });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(before).toBeUndefined();
+      expect(after).toEqual([]);
+      expect((await reply).body).toEqual({ ok: true, result: [] });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('should terminate the older poll with 409 when a second poll arrives', async () => {
     const older = call(fake, 'getUpdates', { timeout: 30 });
-    await new Promise((r) => setTimeout(r, 100));
+    await polled(1);
     const newer = call(fake, 'getUpdates', { timeout: 30 });
-    await new Promise((r) => setTimeout(r, 100));
+    await polled(2);
     fake.queueUpdate(textMessage({ from: alice, text: 'x' }));
 
     expect(await older).toEqual({
@@ -128,10 +145,11 @@ describe('fake Telegram updates: getUpdates and webhooks', () => {
   it('should forget an aborted poll so the next poll is not a conflict', async () => {
     const controller = new AbortController();
     const aborted = call(fake, 'getUpdates', { timeout: 30 }, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 100));
+    await polled(1);
     controller.abort();
     await aborted.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    // The fake notices the closed socket on its own: wait until it has let that poll go.
+    await eventually(() => expect(fake.callsTo('getUpdates')[0]!.result).toEqual([]));
     fake.queueUpdate(textMessage({ from: alice, text: 'kept' }));
 
     const next = await call(fake, 'getUpdates', { timeout: 1 });
