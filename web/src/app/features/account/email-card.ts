@@ -4,13 +4,14 @@ import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { Countdown } from '../../shared/countdown';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
@@ -34,8 +35,9 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     MatHint,
     MatLabel,
     MatInput,
-    MatProgressSpinner,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
   ],
   template: `
     <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
@@ -79,22 +81,20 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
               }
             </mat-form-field>
             <div class="row">
-              <button
-                mat-stroked-button
+              <app-submit-button
                 type="button"
-                [disabled]="sending() || resend.remaining() > 0"
+                appearance="outlined"
+                [busy]="sending()"
+                [disabled]="resend.remaining() > 0"
                 (click)="send()"
-                data-testid="email-send-code"
+                testId="email-send-code"
               >
-                @if (sending()) {
-                  <mat-progress-spinner mode="indeterminate" diameter="18" />
-                }
                 @if (resend.remaining() > 0) {
                   {{ t('register.resendIn', { seconds: resend.remaining() }) }}
                 } @else {
                   {{ t(sentTo() ? 'register.resendCode' : 'register.sendCode') }}
                 }
-              </button>
+              </app-submit-button>
             </div>
             @if (sentTo(); as sentTo) {
               <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
@@ -119,31 +119,14 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
                 }
               </mat-form-field>
             }
-            <div role="alert">
-              @if (error(); as error) {
-                <p class="form-error">
-                  {{ error.message }}
-                  @if (error.reference) {
-                    <span class="reference">{{ error.reference }}</span>
-                  }
-                </p>
-              }
-            </div>
+            <app-form-error [error]="error()" />
             <div class="row end">
               <button mat-button type="button" (click)="cancel()">
                 {{ t('dialogs.cancel') }}
               </button>
-              <button
-                mat-flat-button
-                type="submit"
-                [disabled]="!sentTo() || saving()"
-                data-testid="email-confirm"
-              >
-                @if (saving()) {
-                  <mat-progress-spinner mode="indeterminate" diameter="18" />
-                }
+              <app-submit-button [busy]="saving()" [disabled]="!sentTo()" testId="email-confirm">
                 {{ t('accountCenter.email.confirm') }}
-              </button>
+              </app-submit-button>
             </div>
           </form>
         }

@@ -9,6 +9,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
@@ -31,6 +32,7 @@ import { MediaLinkDialog } from './media-link-dialog';
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
+    FormError,
   ],
   template: `
     @if (me(); as me) {
@@ -74,11 +76,7 @@ import { MediaLinkDialog } from './media-link-dialog';
                 </button>
               }
             </div>
-            <div role="alert">
-              @if (error(); as error) {
-                <p class="form-error">{{ error.message }}</p>
-              }
-            </div>
+            <app-form-error [error]="error()" [showReference]="false" />
           } @else {
             <p class="explain" data-testid="media-explain">
               {{

@@ -9,13 +9,13 @@ import {
   MatDialogTitle,
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi, type MediaServerAccount } from './account-api';
 
 /**
@@ -36,10 +36,10 @@ import { AccountApi, type MediaServerAccount } from './account-api';
     MatFormField,
     MatHint,
     MatLabel,
-    MatIcon,
     MatInput,
-    MatProgressSpinner,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -54,17 +54,9 @@ import { AccountApi, type MediaServerAccount } from './account-api';
               <mat-error>{{ t('validation.range', { min: 2, max: 64 }) }}</mat-error>
             }
           </mat-form-field>
-          <button
-            mat-stroked-button
-            type="submit"
-            [disabled]="busy()"
-            data-testid="media-search-go"
-          >
-            @if (busy()) {
-              <mat-progress-spinner mode="indeterminate" diameter="18" />
-            }
+          <app-submit-button appearance="outlined" [busy]="busy()" testId="media-search-go">
             {{ t('accountCenter.media.search') }}
-          </button>
+          </app-submit-button>
         </form>
         @if (results(); as results) {
           @if (results.length === 0) {
@@ -103,14 +95,7 @@ import { AccountApi, type MediaServerAccount } from './account-api';
             </ul>
           }
         }
-        <div role="alert">
-          @if (error(); as error) {
-            <p class="form-error">
-              <mat-icon aria-hidden="true">error</mat-icon>
-              {{ error.message }}
-            </p>
-          }
-        </div>
+        <app-form-error [error]="error()" [icon]="true" [showReference]="false" />
       </mat-dialog-content>
       <mat-dialog-actions align="end">
         <button mat-button type="button" [mat-dialog-close]="null">
@@ -128,7 +113,7 @@ import { AccountApi, type MediaServerAccount } from './account-api';
       mat-form-field {
         flex: 1 1 220px;
       }
-      button {
+      app-submit-button {
         min-height: 56px;
       }
     }
@@ -154,14 +139,8 @@ import { AccountApi, type MediaServerAccount } from './account-api';
     .hint {
       color: var(--mat-sys-on-surface-variant);
     }
-    .form-error {
-      display: flex;
-      gap: 8px;
-      margin: 8px 0 0;
-      padding: 12px;
-      border-radius: 12px;
-      background: var(--mat-sys-error-container);
-      color: var(--mat-sys-on-error-container);
+    app-form-error {
+      --form-error-margin: 8px 0 0;
     }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,

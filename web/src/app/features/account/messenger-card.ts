@@ -17,7 +17,6 @@ import {
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
@@ -25,6 +24,8 @@ import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { Countdown, minutesSeconds } from '../../shared/countdown';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { LocalDatePipe } from '../../shared/local-date';
 import { StatusChip } from '../../shared/status-chip';
 import { AccountApi, type BindCode } from './account-api';
@@ -43,10 +44,11 @@ import { AccountApi, type BindCode } from './account-api';
     MatCardHeader,
     MatCardTitle,
     MatIcon,
-    MatProgressSpinner,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
+    FormError,
+    SubmitButton,
   ],
   template: `
     @if (me(); as me) {
@@ -90,16 +92,7 @@ import { AccountApi, type BindCode } from './account-api';
             />
             <p class="explain">{{ t('accountCenter.messenger.explain') }}</p>
           }
-          <div role="alert">
-            @if (error(); as error) {
-              <p class="form-error">
-                {{ error.message }}
-                @if (error.reference) {
-                  <span class="reference">{{ error.reference }}</span>
-                }
-              </p>
-            }
-          </div>
+          <app-form-error [error]="error()" />
         </mat-card-content>
         <mat-card-actions>
           @if (me.messenger.bound) {
@@ -119,20 +112,16 @@ import { AccountApi, type BindCode } from './account-api';
                 {{ t('common.copy') }}
               </button>
             }
-            <button
-              mat-flat-button
+            <app-submit-button
               type="button"
-              [disabled]="busy()"
+              [busy]="busy()"
               (click)="getCode()"
-              data-testid="bind-get-code"
+              testId="bind-get-code"
             >
-              @if (busy()) {
-                <mat-progress-spinner mode="indeterminate" diameter="18" />
-              }
               {{
                 t(code() ? 'accountCenter.messenger.newCode' : 'accountCenter.messenger.getCode')
               }}
-            </button>
+            </app-submit-button>
           }
         </mat-card-actions>
       </mat-card>

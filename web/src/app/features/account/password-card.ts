@@ -1,11 +1,10 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatIconButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
@@ -14,6 +13,8 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
 
 /**
@@ -24,7 +25,6 @@ import { confirmMatches, differsFromCurrent } from './password-form';
   selector: 'app-password-card',
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatIconButton,
     MatCard,
     MatCardContent,
@@ -37,8 +37,9 @@ import { confirmMatches, differsFromCurrent } from './password-form';
     MatSuffix,
     MatIcon,
     MatInput,
-    MatProgressSpinner,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
   ],
   templateUrl: './password-card.html',
   styleUrl: './password-card.scss',

@@ -21,6 +21,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
+import { FormError } from '../../shared/form-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
 
 export interface CodeDialogData {
@@ -68,6 +69,7 @@ export function fromDateInput(day: string): string | null {
     MatInput,
     MatProgressBar,
     TranslocoDirective,
+    FormError,
   ],
   templateUrl: './code-dialog.html',
   styleUrl: './code-dialog.scss',

@@ -18,6 +18,8 @@ import { MatOption, MatSelect } from '@angular/material/select';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { SettingGroup } from '@usher/contracts';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { SettingField } from './setting-field';
 import { SettingText } from './setting-text';
 import { SettingsEditor } from './settings-editor';
@@ -41,6 +43,8 @@ import { SettingsEditor } from './settings-editor';
     MatSelect,
     TranslocoDirective,
     SettingField,
+    FormError,
+    SubmitButton,
   ],
   providers: [SettingsEditor],
   templateUrl: './settings-page.html',

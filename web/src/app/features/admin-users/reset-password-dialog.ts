@@ -11,11 +11,12 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
 import { UsersApi } from './users-api';
 
@@ -38,8 +39,9 @@ import { UsersApi } from './users-api';
     MatHint,
     MatLabel,
     MatInput,
-    MatProgressSpinner,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
     PasswordShownOnce,
   ],
   template: `
@@ -80,22 +82,15 @@ import { UsersApi } from './users-api';
             <mat-checkbox formControlName="requireChange">{{
               t('adminUsers.requireChange')
             }}</mat-checkbox>
-            <div role="alert">
-              @if (error(); as error) {
-                <p class="form-error">{{ error.message }}</p>
-              }
-            </div>
+            <app-form-error [error]="error()" [showReference]="false" />
           </mat-dialog-content>
           <mat-dialog-actions align="end">
             <button mat-button type="button" [mat-dialog-close]="false" [disabled]="busy()">
               {{ t('dialogs.cancel') }}
             </button>
-            <button mat-flat-button type="submit" [disabled]="busy()" data-testid="reset-ok">
-              @if (busy()) {
-                <mat-progress-spinner mode="indeterminate" diameter="18" />
-              }
+            <app-submit-button [busy]="busy()" testId="reset-ok">
               {{ t('adminUsers.resetPassword') }}
-            </button>
+            </app-submit-button>
           </mat-dialog-actions>
         </form>
       }

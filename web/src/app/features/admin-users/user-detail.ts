@@ -19,6 +19,7 @@ import type { Redemption } from '@usher/contracts';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
+import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { EmptyState, ErrorState } from '../../shared/page-state';
@@ -48,6 +49,7 @@ const TABS = ['profile', 'redemptions'] as const;
     StatusChip,
     EmptyState,
     ErrorState,
+    FormError,
   ],
   templateUrl: './user-detail.html',
   styleUrl: './user-detail.scss',

@@ -14,7 +14,6 @@ import {
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser, Role } from '@usher/contracts';
 import {
@@ -25,6 +24,8 @@ import {
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
 
@@ -91,8 +92,9 @@ export function createBody(v: {
     MatInput,
     MatOption,
     MatSelect,
-    MatProgressSpinner,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
     PasswordShownOnce,
   ],
   templateUrl: './user-form-dialog.html',

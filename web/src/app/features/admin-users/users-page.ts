@@ -36,6 +36,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { EmptyState, ErrorState } from '../../shared/page-state';
@@ -110,6 +111,7 @@ export function userQueryFrom(p: {
     StatusChip,
     EmptyState,
     ErrorState,
+    FormError,
   ],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',

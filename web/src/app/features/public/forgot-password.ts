@@ -5,12 +5,13 @@ import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, errorSystem } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { PublicHeader } from '../../core/shell/public-header';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { RegistrationApi } from './registration-api';
 
 /**
@@ -29,10 +30,11 @@ import { RegistrationApi } from './registration-api';
     MatLabel,
     MatIcon,
     MatInput,
-    MatProgressSpinner,
     RouterLink,
     TranslocoDirective,
     PublicHeader,
+    FormError,
+    SubmitButton,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -72,28 +74,10 @@ import { RegistrationApi } from './registration-api';
                     <mat-error>{{ t('validation.email') }}</mat-error>
                   }
                 </mat-form-field>
-                <div class="error-slot" role="alert">
-                  @if (error(); as error) {
-                    <p class="form-error" data-testid="forgot-error">
-                      <span>{{ error.message }}</span>
-                      @if (error.reference) {
-                        <span class="reference">{{ error.reference }}</span>
-                      }
-                    </p>
-                  }
-                </div>
-                <button
-                  mat-flat-button
-                  class="submit"
-                  type="submit"
-                  [disabled]="busy()"
-                  data-testid="forgot-submit"
-                >
-                  @if (busy()) {
-                    <mat-progress-spinner mode="indeterminate" diameter="20" />
-                  }
+                <app-form-error [error]="error()" testId="forgot-error" />
+                <app-submit-button class="submit" [busy]="busy()" testId="forgot-submit">
                   {{ t('passwordReset.send') }}
-                </button>
+                </app-submit-button>
               </form>
             }
             <p class="links">

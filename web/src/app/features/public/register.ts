@@ -9,13 +9,12 @@ import {
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatIconButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
@@ -28,7 +27,9 @@ import { OVERVIEW_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { PublicHeader } from '../../core/shell/public-header';
 import { Countdown } from '../../shared/countdown';
+import { FormError } from '../../shared/form-error';
 import { ErrorState } from '../../shared/page-state';
+import { SubmitButton } from '../../shared/submit-button';
 import { codeErrorKey, passwordsMatch, showOnField } from './public-forms';
 import {
   RegistrationApi,
@@ -48,7 +49,6 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
   selector: 'app-register',
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatIconButton,
     MatCard,
     MatCardContent,
@@ -60,11 +60,12 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     MatIcon,
     MatInput,
     MatProgressBar,
-    MatProgressSpinner,
     RouterLink,
     TranslocoDirective,
     PublicHeader,
     ErrorState,
+    FormError,
+    SubmitButton,
   ],
   templateUrl: './register.html',
   styleUrl: './register.scss',

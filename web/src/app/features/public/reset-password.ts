@@ -1,10 +1,8 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
@@ -12,6 +10,8 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { PublicHeader } from '../../core/shell/public-header';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { passwordsMatch, showOnField } from './public-forms';
 import { RegistrationApi } from './registration-api';
 
@@ -20,7 +20,6 @@ import { RegistrationApi } from './registration-api';
   selector: 'app-reset-password',
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatCard,
     MatCardContent,
     MatError,
@@ -28,10 +27,11 @@ import { RegistrationApi } from './registration-api';
     MatHint,
     MatLabel,
     MatInput,
-    MatProgressSpinner,
     RouterLink,
     TranslocoDirective,
     PublicHeader,
+    FormError,
+    SubmitButton,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -110,28 +110,10 @@ import { RegistrationApi } from './registration-api';
                   <mat-error>{{ t('account.password.mismatch') }}</mat-error>
                 }
               </mat-form-field>
-              <div class="error-slot" role="alert">
-                @if (error(); as error) {
-                  <p class="form-error" data-testid="reset-error">
-                    <span>{{ error.message }}</span>
-                    @if (error.reference) {
-                      <span class="reference">{{ error.reference }}</span>
-                    }
-                  </p>
-                }
-              </div>
-              <button
-                mat-flat-button
-                class="submit"
-                type="submit"
-                [disabled]="busy()"
-                data-testid="reset-submit"
-              >
-                @if (busy()) {
-                  <mat-progress-spinner mode="indeterminate" diameter="20" />
-                }
+              <app-form-error [error]="error()" testId="reset-error" />
+              <app-submit-button class="submit" [busy]="busy()" testId="reset-submit">
                 {{ t('passwordReset.submit') }}
-              </button>
+              </app-submit-button>
             </form>
             <p class="links">
               <a routerLink="/forgot-password">{{ t('passwordReset.newCode') }}</a>

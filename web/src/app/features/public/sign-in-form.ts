@@ -7,11 +7,10 @@ import {
   signal,
 } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton, MatIconButton } from '@angular/material/button';
+import { MatIconButton } from '@angular/material/button';
 import { MatError, MatFormField, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
@@ -19,6 +18,8 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { SiteStore } from '../../core/site/site-store';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 
 /**
  * The sign-in card, used by `/login` and embedded on the home page (60-web.md §4.1).
@@ -28,7 +29,6 @@ import { SiteStore } from '../../core/site/site-store';
   selector: 'app-sign-in-form',
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatIconButton,
     MatError,
     MatFormField,
@@ -36,9 +36,10 @@ import { SiteStore } from '../../core/site/site-store';
     MatSuffix,
     MatIcon,
     MatInput,
-    MatProgressSpinner,
     RouterLink,
     TranslocoDirective,
+    FormError,
+    SubmitButton,
   ],
   templateUrl: './sign-in-form.html',
   styleUrl: './sign-in-form.scss',

@@ -16,13 +16,11 @@ import {
   ReactiveFormsModule,
   Validators,
 } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatPaginator, type PageEvent } from '@angular/material/paginator';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
@@ -31,10 +29,12 @@ import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
+import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
+import { SubmitButton } from '../../shared/submit-button';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
 
 const TABS = ['redeem', 'history'] as const;
@@ -61,7 +61,6 @@ export function redeemErrorKey(error: unknown): string | null {
   selector: 'app-renewal',
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatCard,
     MatCardContent,
     MatError,
@@ -71,7 +70,6 @@ export function redeemErrorKey(error: unknown): string | null {
     MatIcon,
     MatInput,
     MatPaginator,
-    MatProgressSpinner,
     MatTab,
     MatTabGroup,
     TranslocoDirective,
@@ -79,6 +77,8 @@ export function redeemErrorKey(error: unknown): string | null {
     StatusChip,
     EmptyState,
     ErrorState,
+    FormError,
+    SubmitButton,
   ],
   templateUrl: './renewal.html',
   styleUrl: './renewal.scss',

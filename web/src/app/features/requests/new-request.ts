@@ -19,7 +19,6 @@ import { MatFormField, MatHint, MatLabel, MatPrefix } from '@angular/material/fo
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
-import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { MetadataResult, RequestType, SettingGroup, TvSeasons } from '@usher/contracts';
@@ -33,6 +32,8 @@ import { SiteStore } from '../../core/site/site-store';
 import { PosterImage } from '../../shared/requests/poster-image';
 import { openRequestDialog } from '../../shared/requests/request-dialog';
 import { parseRequestTab, posterUrl } from '../../shared/requests/request-status';
+import { FormError } from '../../shared/form-error';
+import { SubmitButton } from '../../shared/submit-button';
 import { existingOf, summaryMessage } from './request-errors';
 import { RequestsApi, type SearchType } from './requests-api';
 
@@ -63,10 +64,11 @@ const MAX_NOTE = 500;
     MatIcon,
     MatInput,
     MatProgressBar,
-    MatProgressSpinner,
     RouterLink,
     TranslocoDirective,
     PosterImage,
+    FormError,
+    SubmitButton,
   ],
   templateUrl: './new-request.html',
   styleUrl: './new-request.scss',
