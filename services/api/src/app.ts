@@ -17,26 +17,29 @@ import { JobScheduler } from './jobs/scheduler.js';
 import { SettingsCipher } from './settings/crypto.js';
 import { SettingsService } from './settings/service.js';
 import { SettingsStore } from './settings/store.js';
-import { settingsRoutes } from './modules/settings/routes.js';
-import { auditRoutes } from './modules/audit/routes.js';
+import { settingsRoutes } from './modules/settings/index.js';
+import { auditRoutes } from './modules/audit/index.js';
 import { AutomationFactory } from './integrations/automation/factory.js';
 import { MailFactory } from './integrations/mail/factory.js';
 import { MediaServerFactory } from './integrations/media-server/factory.js';
 import { PaymentsFactory } from './integrations/payments/factory.js';
 import { TmdbFactory } from './integrations/tmdb/factory.js';
-import { syncMediaAccess, type MediaAccessWriter } from './modules/membership/access-sync.js';
-import { redeemRoutes } from './modules/redeem/routes.js';
-import { accountRoutes } from './modules/accounts/routes.js';
-import { userRoutes } from './modules/users/routes.js';
-import { membershipJobs } from './modules/membership/jobs.js';
-import { authRoutes } from './modules/auth/routes.js';
-import { jobRoutes } from './modules/jobs/routes.js';
+import {
+  membershipJobs,
+  syncMediaAccess,
+  type MediaAccessWriter,
+} from './modules/membership/index.js';
+import { redeemRoutes } from './modules/redeem/index.js';
+import { accountRoutes } from './modules/accounts/index.js';
+import { userRoutes } from './modules/users/index.js';
+import { authRoutes } from './modules/auth/index.js';
+import { jobRoutes } from './modules/jobs/index.js';
 import type { Integrations, ModuleContext } from './modules/context.js';
-import { publicRoutes } from './modules/public/routes.js';
-import { systemRoutes } from './modules/system/routes.js';
-import { metadataRoutes } from './modules/metadata/routes.js';
+import { publicRoutes } from './modules/public/index.js';
+import { systemRoutes } from './modules/system/index.js';
+import { metadataRoutes } from './modules/metadata/index.js';
 import { requestRoutes } from './modules/requests/index.js';
-import { mediaServerWebhookRoutes } from './modules/webhooks/media-server/routes.js';
+import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { Notifier } from './notify/notifier.js';
 import { Background } from './modules/background.js';

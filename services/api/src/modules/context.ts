@@ -7,7 +7,7 @@ import type { HttpMetrics } from '../http/metrics.js';
 import type { JobScheduler } from '../jobs/scheduler.js';
 import type { SettingsService } from '../settings/service.js';
 import type { MediaSyncOutcome } from '@usher/contracts';
-import type { MediaAccessWriter, RetryOrigin } from './membership/access-sync.js';
+import type { MediaAccessWriter, RetryOrigin } from './membership/index.js';
 import type { AutomationFactory } from '../integrations/automation/factory.js';
 import type { MailFactory } from '../integrations/mail/factory.js';
 import type { MediaServerFactory } from '../integrations/media-server/factory.js';

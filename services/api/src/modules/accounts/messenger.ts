@@ -10,7 +10,7 @@ import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { redeem } from '../redeem/service.js';
+import { redeem } from '../redeem/index.js';
 import { isExpired, mediaState } from '../membership/index.js';
 import { uniqueViolation } from './db-errors.js';
 import { randomDigits } from './email-codes.js';

@@ -7,7 +7,7 @@ import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { toUser } from '../users/dto.js';
+import { toUser } from '../users/index.js';
 import { uniqueViolation } from './db-errors.js';
 import {
   checkEmailCode,

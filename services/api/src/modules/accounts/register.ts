@@ -16,8 +16,8 @@ import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { findUsableCode, invalidCode } from '../redeem/service.js';
-import { toUser } from '../users/dto.js';
+import { findUsableCode, invalidCode } from '../redeem/index.js';
+import { toUser } from '../users/index.js';
 import { driverMessage, uniqueViolation } from './db-errors.js';
 import {
   checkEmailCode,

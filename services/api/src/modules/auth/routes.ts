@@ -11,7 +11,7 @@ import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { toUser } from '../users/dto.js';
+import { toUser } from '../users/index.js';
 import { changePassword, login, logout } from './service.js';
 
 const meta = (c: { get: (k: 'clientIp' | 'requestId') => string | null }) => ({

@@ -2,12 +2,11 @@ import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contract
 import { eq, or, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/audit.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { mediaServerAcceptsPassword } from '../accounts/login-fallback.js';
-import { applyNewPassword } from '../accounts/passwords.js';
+import { applyNewPassword, mediaServerAcceptsPassword } from '../accounts/index.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { toUser } from '../users/dto.js';
+import { toUser } from '../users/index.js';
 
 const actorOf = (row: UserRow) => ({
   type: row.role === 'admin' ? ('admin' as const) : ('user' as const),

@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { AutomationRequest } from '../../integrations/automation/types.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { cachedTv } from '../metadata/service.js';
+import { cachedTv } from '../metadata/index.js';
 import { assertRequestId } from './dto.js';
 import { findRequest } from './queries.js';
 

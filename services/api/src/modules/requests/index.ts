@@ -4,6 +4,9 @@ import { adminRequestRoutes } from './routes/admin.js';
 import { internalRequestRoutes } from './routes/internal.js';
 import { memberRequestRoutes } from './routes/member.js';
 
+export { episodeCode } from './dto.js';
+export { ingestEpisode, ingestMovie, type IngestActor } from './ingest.js';
+
 /** Every media-request route: member, admin review, and the bot's internal ones. */
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {
   return [...memberRequestRoutes(ctx), ...adminRequestRoutes(ctx), ...internalRequestRoutes(ctx)];

@@ -5,7 +5,7 @@ import { mediaRequests, type StoredCandidate } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { MoviePilotAutomation } from '../../integrations/automation/adapter.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { upstream } from '../metadata/upstream.js';
+import { upstream } from '../metadata/index.js';
 import { assertRequestId } from './dto.js';
 import { findRequest } from './queries.js';
 

@@ -10,7 +10,7 @@ import type { AuditActor } from '../../audit/audit.js';
 import { requestAdminMessages, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { internalSettings } from '../settings/routes.js';
+import { internalSettings } from '../settings/index.js';
 import { createRequest, type CreateResult, type NewRequestInput } from './create.js';
 import { toAdminMediaRequest, toMediaRequest } from './dto.js';
 import { checkLibrary, type TitleKey } from './library.js';

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { buildOpenApiDocument, renderDocsPage } from '../../http/openapi.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { toAdminUser } from '../users/dto.js';
+import { toAdminUser } from '../users/index.js';
 
 /**
  * Root routes (health, metrics), the API description, the admin's own record and the internal

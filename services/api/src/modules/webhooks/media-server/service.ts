@@ -2,8 +2,7 @@ import type { MediaServerWebhookReply } from '@usher/contracts';
 import { IntegrationError } from '../../../integrations/errors.js';
 import type { MediaItem, MediaServer } from '../../../integrations/media-server/port.js';
 import type { ModuleContext } from '../../context.js';
-import { episodeCode } from '../../requests/dto.js';
-import { ingestEpisode, ingestMovie, type IngestActor } from '../../requests/ingest.js';
+import { episodeCode, ingestEpisode, ingestMovie, type IngestActor } from '../../requests/index.js';
 import type { NewItemEvent } from './normalise.js';
 
 const SERIES_CACHE_MS = 5 * 60_000;

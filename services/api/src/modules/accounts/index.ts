@@ -1,0 +1,5 @@
+// Public surface of the accounts module (member self-service: registration, recovery, profile,
+// messenger binding). Other modules and app.ts import from here, never from the files behind it.
+export { mediaServerAcceptsPassword } from './login-fallback.js';
+export { applyNewPassword, type PasswordWrite } from './passwords.js';
+export { accountRoutes } from './routes.js';

@@ -1,0 +1,2 @@
+// Public surface of the jobs module (admin job runs and manual triggers). app.ts imports from here.
+export { jobRoutes } from './routes.js';
