@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { eventually } from '@usher/testkit';
 import {
   DROP_PRIVILEGES_NEEDS,
   asAppArgs,
@@ -169,17 +170,15 @@ describeSmoke('Bot image, container-equivalent smoke', () => {
   it('should poll with the lease in polling mode and stop cleanly', async () => {
     server = asApp(imageEnv({ MESSENGER_UPDATE_MODE: 'polling', DATABASE_URL: databaseUrl }));
     expect(await waitForStatus(`http://127.0.0.1:${port}/health`, 200, 60_000)).toBe(200);
-    const deadline = Date.now() + 20_000;
-    let lease: { held?: boolean } | undefined;
-    while (!lease?.held && Date.now() < deadline) {
-      lease = (
-        (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as {
+    await eventually(
+      async () => {
+        const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as {
           lease?: { held: boolean };
-        }
-      ).lease;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(lease).toMatchObject({ held: true });
+        };
+        expect(health.lease).toMatchObject({ held: true });
+      },
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
     server!.child.kill('SIGTERM');
     expect(await exitWithin(server!, 25_000)).toBe(0);
   });

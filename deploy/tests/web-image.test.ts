@@ -23,6 +23,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { eventually } from '@usher/testkit';
 import { buildApi, logLine, startApi, type Api } from './support/api.js';
 import {
   CONTAINER_PATHS,
@@ -518,9 +519,10 @@ describeWithTool(
         // nginx writes the 413's line once it has drained the rest of the body: poll briefly.
         const lines = () =>
           site.accessLog().match(/POST \/api\/v1\/webhooks\/media-server HTTP/g) ?? [];
-        for (let i = 0; i < 40 && lines().length < 2; i++)
-          await new Promise((r) => setTimeout(r, 50));
-        expect(lines()).toHaveLength(2);
+        await eventually(() => expect(lines()).toHaveLength(2), {
+          timeoutMs: 2000,
+          intervalMs: 50,
+        });
         expect(site.accessLog()).not.toContain(token);
       });
 

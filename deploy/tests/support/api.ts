@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { eventually } from '@usher/testkit';
 import { freePort, testSecrets, waitForStatus } from './process.js';
 import { ROOT } from './tools.js';
 
@@ -79,10 +80,10 @@ export async function logLine(
   api: Api,
   match: (line: string) => boolean,
 ): Promise<string | undefined> {
-  for (let i = 0; i < 60; i++) {
+  const written = () => {
     const line = api.log().split('\n').find(match);
-    if (line) return line;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return undefined;
+    expect(line).toBeDefined();
+    return line;
+  };
+  return eventually(written, { timeoutMs: 3000, intervalMs: 50 }).catch(() => undefined);
 }

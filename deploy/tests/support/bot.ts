@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, copyFileSync, linkSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from '@usher/testkit';
 import { build } from 'esbuild';
 import { start, type Started } from './process.js';
 import { ROOT, onPath } from './tools.js';
@@ -156,11 +157,12 @@ export async function waitForCall(
   method: string,
   timeoutMs: number,
 ): Promise<TelegramCallRecord[]> {
-  const deadline = Date.now() + timeoutMs;
-  let calls = await fake.calls(method);
-  while (calls.length === 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
+  let calls: TelegramCallRecord[] = [];
+  const called = async () => {
     calls = await fake.calls(method);
-  }
+    expect(calls).not.toHaveLength(0);
+  };
+  // None in time: the caller's assertion on the (empty) list reports it.
+  await eventually(called, { timeoutMs, intervalMs: 100 }).catch(() => undefined);
   return calls;
 }

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Socket } from 'node:net';
+import { eventually } from '@usher/testkit';
 
 export interface Started {
   child: ChildProcess;
@@ -64,17 +65,16 @@ export async function waitForStatus(
   status: number,
   timeoutMs: number,
 ): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
   let last = 0;
-  while (Date.now() < deadline) {
-    try {
-      last = (await fetch(url, { signal: AbortSignal.timeout(2000) })).status;
-      if (last === status) return last;
-    } catch {
-      last = 0;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const answers = async () => {
+    last = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (res) => res.status,
+      () => 0, // not listening yet
+    );
+    expect(last).toBe(status);
+  };
+  // A miss is the caller's to report, with the server's output: it gets the last status.
+  await eventually(answers, { timeoutMs, intervalMs: 100 }).catch(() => undefined);
   return last;
 }
 
