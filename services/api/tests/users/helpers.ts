@@ -4,6 +4,7 @@ import { startFakeMediaServer, type FakeMediaServer } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { auditLog, users, type UserRow } from '../../src/db/schema/index.js';
+import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';
@@ -34,11 +35,26 @@ export interface World {
 
 export async function startWorld(
   flavour: Flavour,
-  options: { settingsRefreshMs?: number } = {},
+  options: {
+    settingsRefreshMs?: number;
+    /** Wraps the app's media access switch (the real adapter against the fake), e.g. to hold calls. */
+    wrapMediaAccess?: (writer: MediaAccessWriter) => MediaAccessWriter;
+  } = {},
 ): Promise<World> {
   const fake = await startFakeMediaServer({ flavour, apiKey: API_KEY, seed: true });
   const database = await createTestDatabase();
-  const t = createTestApp(database.handle, {
+  const wrap = options.wrapMediaAccess;
+  // The same switch `createApp` builds by default, reached through the app created below.
+  const mediaAccess = wrap
+    ? async (): Promise<MediaAccessWriter> => {
+        const server = await t.context.integrations.mediaServer.get();
+        return wrap({
+          setDisabled: (mediaUserId, disabled) => server.updatePolicy(mediaUserId, { disabled }),
+        });
+      }
+    : undefined;
+  const t: TestApp = createTestApp(database.handle, {
+    mediaAccess,
     settingsRefreshMs: options.settingsRefreshMs,
     settingsEnv: {
       MEDIA_SERVER_KIND: flavour,

@@ -2,8 +2,8 @@ import type { MediaSyncOutcome } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
-import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import type { Database, Tx } from '../../db/client.js';
+import { users, type UserRow } from '../../db/schema/index.js';
 import { isExpired } from './state.js';
 
 /** What access sync needs from the media server: switch an account's `IsDisabled`. */
@@ -18,11 +18,176 @@ export type RetryOrigin =
 export const FIRST_RETRY_MS = 30_000;
 
 /**
- * Makes the media account follow the membership (20-api.md §8.2): under the per-user advisory
- * lock, re-read the row, compute desired = expired or switched off by an admin, and when it
- * differs from what Usher last wrote, write it to the media server, then store it. A failed call
- * leaves `media_disabled` unchanged and queues a retry, so a stale disable can never overwrite a
- * fresh renewal. Admins' media accounts are never touched.
+ * Media-server writes one sync makes at most before it hands the member to the retry queue: a
+ * new round is needed only when the membership changed during the previous call.
+ */
+export const MAX_WRITE_ROUNDS = 5;
+
+/**
+ * Runs `fn` in a short transaction holding the per-user media lock (10-data.md §10). Never call
+ * the media server inside `fn`: the lock and a pool connection would be held for as long as the
+ * server takes to answer.
+ */
+export function withMediaLock<T>(
+  db: Database,
+  userId: string,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
+    return fn(tx);
+  });
+}
+
+/** The state the member's media account must have: off when expired or switched off by an admin. */
+export function desiredDisabled(row: UserRow, now: Date): boolean {
+  return isExpired(row, now) || row.mediaAccessDisabled;
+}
+
+/** Usher manages the media accounts of linked members only (never an admin's). */
+function managed(row: UserRow | undefined, mediaUserId?: string): row is UserRow {
+  return (
+    !!row &&
+    row.role === 'user' &&
+    row.mediaUserId !== null &&
+    (mediaUserId === undefined || row.mediaUserId === mediaUserId)
+  );
+}
+
+/** One media-server write: whose, which state, and `media_disabled` before it was declared. */
+export interface MediaWrite {
+  userId: string;
+  mediaUserId: string;
+  disabled: boolean;
+  before: boolean;
+}
+
+/**
+ * Under the lock: declares the write about to be made by storing its state in `media_disabled`
+ * before the call, so a concurrent sync (another replica's expiry run) finds nothing to do
+ * instead of repeating it, and one wanting the other state sees that it must write.
+ */
+export async function declareWrite(
+  tx: Tx,
+  row: UserRow,
+  disabled: boolean,
+  now: Date,
+): Promise<MediaWrite> {
+  if (row.mediaDisabled !== disabled) {
+    await tx
+      .update(users)
+      .set({ mediaDisabled: disabled, updatedAt: now })
+      .where(eq(users.id, row.id));
+  }
+  return { userId: row.id, mediaUserId: row.mediaUserId!, disabled, before: row.mediaDisabled };
+}
+
+/** What the caller does, under the lock, once the writes end. */
+export interface SettleHooks<T> {
+  /** The last write stands: the media account matches the membership as committed now. */
+  settled(tx: Tx): Promise<T>;
+  /** The member is gone, unlinked, relinked or promoted meanwhile: nothing left to manage. */
+  gone(tx: Tx): Promise<T>;
+  /** The call failed, or the membership kept changing: `desired` is the state to retry. */
+  failed(tx: Tx, desired: boolean, err: Error): Promise<T>;
+}
+
+/**
+ * Writes a declared state to the media server with no transaction open, then re-checks under
+ * the lock: the write stands only when `media_disabled` still holds its state (no other write
+ * was declared while it travelled) and the membership still wants it. Otherwise another write
+ * may have reached the server first, or the member was renewed or expired meanwhile, so the
+ * current desired state is declared and written again — the last committed membership wins.
+ * A failed call undoes its own declaration (unless another was made since) and goes to `failed`.
+ */
+export async function writeUntilSettled<T>(
+  db: Database,
+  writer: () => Promise<MediaAccessWriter>,
+  first: MediaWrite,
+  deps: { now: () => Date },
+  hooks: SettleHooks<T>,
+): Promise<T> {
+  let write = first;
+  for (let round = 1; ; round += 1) {
+    let error: Error | null = null;
+    try {
+      await (await writer()).setDisabled(write.mediaUserId, write.disabled);
+    } catch (err) {
+      // Any failure of the outbound call (not configured, down, refused, timed out) is handed
+      // to the caller's bookkeeping below; the member's own change has already committed.
+      error = err instanceof Error ? err : new Error(String(err));
+    }
+    const current = write;
+    const next = await withMediaLock(
+      db,
+      current.userId,
+      async (tx): Promise<{ done: T } | { write: MediaWrite }> => {
+        const [row] = await tx.select().from(users).where(eq(users.id, current.userId));
+        // A failed call withdraws its declaration (unless another write was declared since):
+        // `media_disabled` keeps meaning what Usher last wrote, and the retry queue takes over.
+        if (
+          error &&
+          row &&
+          row.mediaDisabled === current.disabled &&
+          current.before !== current.disabled
+        ) {
+          await tx
+            .update(users)
+            .set({ mediaDisabled: current.before, updatedAt: deps.now() })
+            .where(eq(users.id, row.id));
+        }
+        if (!managed(row, current.mediaUserId)) return { done: await hooks.gone(tx) };
+        const desired = desiredDisabled(row, deps.now());
+        if (error) return { done: await hooks.failed(tx, desired, error) };
+        if (row.mediaDisabled === current.disabled && desired === current.disabled) {
+          return { done: await hooks.settled(tx) };
+        }
+        if (round >= MAX_WRITE_ROUNDS) {
+          const changing = new Error('the membership kept changing during media-server calls');
+          return { done: await hooks.failed(tx, desired, changing) };
+        }
+        return { write: await declareWrite(tx, row, desired, deps.now()) };
+      },
+    );
+    if ('done' in next) return next.done;
+    write = next.write;
+  }
+}
+
+/** Queues (or replaces) the member's pending access change for the retry worker (10-data.md §9). */
+async function queueAccessRetry(
+  tx: Tx,
+  write: { userId: string; mediaUserId: string; disabled: boolean; origin: RetryOrigin },
+  error: string,
+): Promise<void> {
+  await tx.execute(sql`
+    insert into media_server_retry_queue
+      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
+       last_error, created_at, updated_at)
+    values (${uuidv7()}, ${write.disabled ? 'disable' : 'enable'}, ${write.mediaUserId},
+      ${write.userId}, ${write.origin}, 'pending', 0,
+      now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}), ${error.slice(0, 500)}, now(), now())
+    on conflict (media_user_id) where status = 'pending' and operation in ('enable', 'disable')
+    do update set operation = excluded.operation, origin = excluded.origin, attempts = 0,
+      next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
+      updated_at = now()`);
+}
+
+/**
+ * Makes the media account follow the membership (20-api.md §8.2) without holding a database
+ * connection while the media server answers (docs/architecture.md, "Media access sync"):
+ *
+ * 1. under the per-user advisory lock, re-read the row, compute desired = expired or switched off
+ *    by an admin; when it equals `media_disabled` answer `none`, else declare the write (store it
+ *    in `media_disabled`) and commit;
+ * 2. call the media server with no transaction open;
+ * 3. under the lock again, re-check (`writeUntilSettled`): the write stands only if no other
+ *    write was declared meanwhile and the membership still wants it; otherwise write the current
+ *    desired state again. So a stale disable from an expiry run that lands after a renewal is
+ *    followed by an enable: the last committed membership state wins.
+ *
+ * A failed call restores `media_disabled` and queues a retry of the state desired at that point.
+ * Admins' media accounts are never touched.
  */
 export async function syncMediaAccess(
   db: Database,
@@ -31,38 +196,28 @@ export async function syncMediaAccess(
   origin: RetryOrigin,
   deps: { logger: Logger; now: () => Date },
 ): Promise<MediaSyncOutcome> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
+  const first = await withMediaLock(db, userId, async (tx) => {
     const [row] = await tx.select().from(users).where(eq(users.id, userId));
-    if (!row || !row.mediaUserId || row.role !== 'user') return 'none';
-    const desired = isExpired(row, deps.now()) || row.mediaAccessDisabled;
-    if (desired === row.mediaDisabled) return 'none';
-    try {
-      await (await writer()).setDisabled(row.mediaUserId, desired);
-    } catch (err) {
-      // Any failure of the outbound call (not configured, down, refused) becomes a queued retry;
-      // the member's own operation (renewal, admin switch) has already committed.
+    if (!managed(row)) return null;
+    const desired = desiredDisabled(row, deps.now());
+    if (desired === row.mediaDisabled) return null;
+    return declareWrite(tx, row, desired, deps.now());
+  });
+  if (!first) return 'none';
+  return writeUntilSettled<MediaSyncOutcome>(db, writer, first, deps, {
+    settled: async () => 'applied',
+    gone: async () => 'none',
+    failed: async (tx, desired, err) => {
       deps.logger.warn(
-        { err: (err as Error).message, userId, desired },
+        { err: err.message, userId, desired },
         'media access change failed; queued for retry',
       );
-      await tx.execute(sql`
-        insert into media_server_retry_queue
-          (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
-           last_error, created_at, updated_at)
-        values (${uuidv7()}, ${desired ? 'disable' : 'enable'}, ${row.mediaUserId}, ${row.id},
-          ${origin}, 'pending', 0, now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}),
-          ${(err as Error).message.slice(0, 500)}, now(), now())
-        on conflict (media_user_id) where status = 'pending' and operation in ('enable', 'disable')
-        do update set operation = excluded.operation, origin = excluded.origin, attempts = 0,
-          next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
-          updated_at = now()`);
+      await queueAccessRetry(
+        tx,
+        { userId, mediaUserId: first.mediaUserId, disabled: desired, origin },
+        err.message,
+      );
       return 'queued';
-    }
-    await tx
-      .update(users)
-      .set({ mediaDisabled: desired, updatedAt: deps.now() })
-      .where(eq(users.id, row.id));
-    return 'applied';
+    },
   });
 }

@@ -38,9 +38,10 @@ async function dueMembers(ctx: ExpiryContext): Promise<{ ids: string[]; waiting:
 }
 
 /**
- * One run: each due member goes through the shared access sync, which re-reads the row under the
- * per-user lock — so a renewal that lands meanwhile wins, and a second run (or a second replica)
- * finds nothing left to do.
+ * One run: each due member goes through the shared access sync (no transaction is open here, so
+ * none is held while the media server answers). It re-reads the row under the per-user lock and
+ * re-checks after the call — so a renewal that lands meanwhile, even during the call, wins — and a
+ * second run (or a second replica) finds the write already declared and nothing left to do.
  */
 export async function runExpiryCheck(
   ctx: ExpiryContext,

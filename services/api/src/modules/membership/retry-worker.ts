@@ -7,7 +7,7 @@ import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
-import { isExpired } from './state.js';
+import { declareWrite, desiredDisabled, withMediaLock, writeUntilSettled } from './access-sync.js';
 import type { Tx } from '../../db/client.js';
 
 export const RETRY_JOB = 'media_server_retry';
@@ -104,42 +104,59 @@ async function stillPending(tx: Tx, row: RetryRow): Promise<RetryRow | null> {
   return fresh ?? null;
 }
 
+const GONE = 'no call needed: the user, the link or the membership is gone';
+
 /**
  * enable/disable: the desired state is recomputed from the user row under the per-user media
- * lock (the one access sync takes), so a stale disable never overwrites a fresh renewal; a user
- * or link that is gone, or an admin's account, completes the row without a call.
+ * lock (the one access sync takes) and written with no transaction open, re-checked afterwards
+ * like access sync does (`writeUntilSettled`), so a stale disable never overwrites a fresh
+ * renewal; a user or link that is gone, or an admin's account, completes the row without a call.
  */
 async function applyAccess(
   ctx: WorkerContext,
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
-  return ctx.db.transaction(async (tx) => {
-    if (queued.userId) {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${`media-access:${queued.userId}`}))`,
-      );
-    }
-    const row = await stillPending(tx, queued);
-    if (!row) return 'skipped';
-    const [user] = row.userId ? await tx.select().from(users).where(eq(users.id, row.userId)) : [];
-    if (!user || user.mediaUserId !== row.mediaUserId || user.role !== 'user') {
-      await finish(tx, row, 'no call needed: the user, the link or the membership is gone');
+  const userId = queued.userId;
+  if (!userId) {
+    // The user was deleted (user_id set null): nothing to lock and nothing to write.
+    return ctx.db.transaction(async (tx) => {
+      const row = await stillPending(tx, queued);
+      if (!row) return 'skipped';
+      await finish(tx, row, GONE);
       return 'done';
+    });
+  }
+  const first = await withMediaLock(ctx.db, userId, async (tx) => {
+    const row = await stillPending(tx, queued);
+    if (!row) return 'skipped' as const;
+    const [user] = await tx.select().from(users).where(eq(users.id, userId));
+    if (!user || user.mediaUserId !== row.mediaUserId || user.role !== 'user') {
+      await finish(tx, row, GONE);
+      return 'done' as const;
     }
-    const desired = isExpired(user, ctx.now()) || user.mediaAccessDisabled;
-    try {
-      await (await ctx.mediaAccess()).setDisabled(row.mediaUserId, desired);
-    } catch (err) {
-      // Every failure of the call (down, refused, settings changed) counts as one failed retry.
-      return failed(ctx, deps, tx, row, err);
-    }
-    await tx
-      .update(users)
-      .set({ mediaDisabled: desired, updatedAt: ctx.now() })
-      .where(eq(users.id, user.id));
-    await finish(tx, row);
-    return 'done';
+    // Written even when `media_disabled` already says so: the server may not have it.
+    return declareWrite(tx, user, desiredDisabled(user, ctx.now()), ctx.now());
+  });
+  if (typeof first === 'string') return first;
+  return writeUntilSettled<Outcome>(ctx.db, ctx.mediaAccess, first, ctx, {
+    settled: async (tx) => {
+      const row = await stillPending(tx, queued);
+      if (!row) return 'skipped';
+      await finish(tx, row);
+      return 'done';
+    },
+    gone: async (tx) => {
+      const row = await stillPending(tx, queued);
+      if (!row) return 'skipped';
+      await finish(tx, row, GONE);
+      return 'done';
+    },
+    // Every failure of the call (down, refused, settings changed) counts as one failed retry.
+    failed: async (tx, _desired, err) => {
+      const row = await stillPending(tx, queued);
+      return row ? failed(ctx, deps, tx, row, err) : 'skipped';
+    },
   });
 }
 
