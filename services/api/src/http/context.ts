@@ -1,5 +1,6 @@
 import type { Role } from '@usher/contracts';
 import type { Logger } from 'pino';
+import type { AuditActor } from '../audit/audit.js';
 
 /** The signed-in caller of a `user`/`admin` route, as loaded from the database per request. */
 export interface AuthContext {
@@ -8,6 +9,22 @@ export interface AuthContext {
   role: Role;
   tokenVersion: number;
   mustChangePassword: boolean;
+}
+
+/** Request facts services record in the audit log. */
+export interface RequestMeta {
+  ip: string | null;
+  requestId: string;
+}
+
+/**
+ * The signed-in caller of a `user`/`admin` route as services receive it: who they are, how the
+ * audit log names them and the request facts the audit row records. A route's input is one.
+ */
+export interface Caller {
+  auth: AuthContext;
+  actor: AuditActor;
+  meta: RequestMeta;
 }
 
 export interface AppVariables {

@@ -44,6 +44,32 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An error that knows the API error it answers with — the adapters' `IntegrationError`
+ * (50-integrations.md §0). Checked by shape rather than `instanceof`, so the HTTP layer does not
+ * import the integrations (which import `AppError`).
+ */
+export interface ConvertsToAppError {
+  toAppError(): AppError;
+}
+
+function convertsToAppError(err: unknown): err is ConvertsToAppError {
+  return (
+    err instanceof Error && typeof (err as Partial<ConvertsToAppError>).toAppError === 'function'
+  );
+}
+
+/**
+ * The API error a thrown error answers with: itself, or an adapter failure's mapping (§1.5:
+ * 503 NOT_CONFIGURED, 502 UPSTREAM_*, 422 UPSTREAM_REJECTED, with `details.system`). Null for
+ * anything else, which is a bug.
+ */
+export function asAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (convertsToAppError(err)) return err.toAppError();
+  return null;
+}
+
 /** Messages for codes raised by the HTTP layer itself. */
 const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'No such route',
@@ -80,8 +106,9 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
   const requestId = c.get('requestId') ?? 'unknown';
   const logger = c.get('logger');
   let appError: AppError;
-  if (err instanceof AppError) {
-    appError = err;
+  const known = asAppError(err);
+  if (known) {
+    appError = known;
   } else if (err instanceof ZodError) {
     appError = new AppError('VALIDATION_FAILED', GENERIC_MESSAGES.VALIDATION_FAILED!, {
       details: zodDetails(err),

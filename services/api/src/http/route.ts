@@ -2,7 +2,8 @@ import type { AuthLevel } from '@usher/contracts';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import type { AppEnv } from './context.js';
+import type { AuditActor } from '../audit/audit.js';
+import type { AppEnv, AuthContext, Caller, RequestMeta } from './context.js';
 import { guardFor, type GuardDeps } from './guards.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -23,10 +24,26 @@ export interface RequestSchemas {
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export interface RouteInput<R extends RequestSchemas> {
+/** What a route's auth level guarantees about the caller. */
+type CallerFor<A extends AuthLevel> = [A] extends ['user' | 'admin']
+  ? Omit<Caller, 'meta'>
+  : { auth: undefined; actor: undefined };
+
+/**
+ * A handler's input, built once by `mountRoutes`: the validated request parts, the request facts
+ * every audited action records, and (on `user`/`admin` routes) the caller.
+ */
+export type RouteInput<R extends RequestSchemas, A extends AuthLevel = AuthLevel> = {
   body: Infer<R['body']>;
   query: Infer<R['query']>;
   params: Infer<R['params']>;
+  /** Client ip and request id, for the audit log. */
+  meta: RequestMeta;
+} & CallerFor<A>;
+
+/** The signed-in caller as an audit actor. */
+export function actorOf(auth: AuthContext): AuditActor {
+  return { type: auth.role === 'admin' ? 'admin' : 'user', id: auth.userId, label: auth.username };
 }
 
 /**
@@ -34,11 +51,14 @@ export interface RouteInput<R extends RequestSchemas> {
  * document) and its handler. Every route must declare `auth`; the security matrix test walks
  * these definitions.
  */
-export interface RouteDef<R extends RequestSchemas = RequestSchemas> {
+export interface RouteDef<
+  R extends RequestSchemas = RequestSchemas,
+  A extends AuthLevel = AuthLevel,
+> {
   method: HttpMethod;
   /** Full path with hono parameters, e.g. `/api/v1/me` or `/health`. */
   path: string;
-  auth: AuthLevel;
+  auth: A;
   summary: string;
   tags: string[];
   /** Whether a caller who must change their password may still use the route. */
@@ -52,13 +72,18 @@ export interface RouteDef<R extends RequestSchemas = RequestSchemas> {
    * keys come from a registry (validation still uses `request.body`).
    */
   documentedBody?: () => Record<string, unknown>;
-  handler: (c: Context<AppEnv>, input: RouteInput<R>) => Response | Promise<Response>;
+  handler(c: Context<AppEnv>, input: RouteInput<R, A>): Response | Promise<Response>;
 }
 
-/** Identity function that keeps the handler's input typed from the schemas. */
-export function defineRoute<R extends RequestSchemas>(route: RouteDef<R>): RouteDef<R> {
-  return route;
+/** Identity function that keeps the handler's input typed from the schemas and the auth level. */
+export function defineRoute<R extends RequestSchemas, A extends AuthLevel>(
+  route: RouteDef<R, A>,
+): RouteDef {
+  return route as unknown as RouteDef;
 }
+
+/** The errors of a route that calls an outbound system (20-api.md §1.5: 502 and 503). */
+export const UPSTREAM_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
 
 /** Hook for @hono/zod-validator: throw, so validation failures take the one error path. */
 const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
@@ -84,10 +109,14 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDe
     if (req?.body) chain.push(zValidator('json', req.body, throwOnInvalid) as never);
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
       const valid = (target: string) => c.req.valid(target as never);
+      const auth = c.get('auth');
       const input = {
         body: req?.body ? valid('json') : undefined,
         query: req?.query ? valid('query') : undefined,
         params: req?.params ? valid('param') : undefined,
+        meta: { ip: c.get('clientIp'), requestId: c.get('requestId') },
+        auth,
+        actor: auth ? actorOf(auth) : undefined,
       } as RouteInput<RequestSchemas>;
       return route.handler(c, input);
     };

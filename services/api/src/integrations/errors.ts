@@ -44,11 +44,21 @@ export class IntegrationError extends Error {
       case 'auth':
         return new AppError('UPSTREAM_AUTH_FAILED', this.message, { details, cause: this });
       case 'rejected':
+        // A mail server refusing a recipient is its answer about that address, not a business
+        // "no": mail routes promise only 502/503, so it reads as unavailable, with the reason.
+        if (this.system === 'smtp') {
+          return new AppError('UPSTREAM_UNAVAILABLE', this.message, { details, cause: this });
+        }
         return new AppError('UPSTREAM_REJECTED', this.message, { details, cause: this });
       default:
         return new AppError('UPSTREAM_UNAVAILABLE', this.message, { details, cause: this });
     }
   }
+}
+
+/** Whether an error is an adapter's "no such thing" answer (the caller maps it to its 404). */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof IntegrationError && err.kind === 'not_found';
 }
 
 const SECRET_QUERY = /([?&](?:api_key|apikey|token|ApiKey|access_token)=)[^&#\s]*/gi;

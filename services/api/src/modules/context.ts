@@ -63,8 +63,4 @@ export interface ModuleContext {
   settingsEnv: Record<string, string | undefined>;
 }
 
-/** Request facts services record in the audit log. */
-export interface RequestMeta {
-  ip: string | null;
-  requestId: string;
-}
+export type { Caller, RequestMeta } from '../http/context.js';

@@ -141,6 +141,7 @@ describe.each(FLAVOURS)(`admin user actions on %s (${ENGINE})`, (flavour) => {
                 tokenVersion: 0,
                 mustChangePassword: false,
               },
+              actor: { type: 'admin', id: w.admin.id, label: w.admin.username },
               meta: { ip: null, requestId: 'test' },
             },
           ),

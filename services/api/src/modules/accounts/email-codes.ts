@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
 import { codeMail, type CodePurpose } from './mail.js';
 import { readEmailCodeSettings } from './settings.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const DAY_MS = 86_400_000;
 /** A code is dead after this many wrong guesses. */
@@ -69,7 +70,7 @@ export async function issueEmailCode(
   const s = await readEmailCodeSettings(ctx.settings.store);
   const now = ctx.now();
   const ip = input.ip ?? UNKNOWN_IP;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtext(${`email-code:${input.purpose}:${input.email}`}))`,
     );

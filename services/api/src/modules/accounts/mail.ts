@@ -88,3 +88,8 @@ export function localeFromHeader(header: string | undefined): Locale {
   const first = (header ?? '').split(',')[0]?.trim().toLowerCase() ?? '';
   return first.startsWith('zh') ? 'zh-CN' : 'en';
 }
+
+/** The language of a mail to someone without an account: the browser's `Accept-Language`. */
+export function browserLocale(c: { req: { header(name: string): string | undefined } }): Locale {
+  return localeFromHeader(c.req.header('accept-language'));
+}

@@ -12,9 +12,10 @@ import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { redeem } from '../redeem/index.js';
 import { isExpired, mediaState } from '../membership/index.js';
-import { uniqueViolation } from './db-errors.js';
+import { uniqueViolation } from '../../db/errors.js';
 import { randomDigits } from './email-codes.js';
 import { applyNewPassword } from './passwords.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const BIND_CODE_TTL_MS = 5 * 60_000;
 const BIND_CODE_TRIES = 8;
@@ -66,7 +67,7 @@ export async function unbindMessenger(
   userId: string,
   meta: RequestMeta,
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const [row] = await queryRows<{
       id: string;
       username: string;
@@ -152,7 +153,7 @@ export async function bindMessenger(
   }
   let bound: UserRow;
   try {
-    bound = await ctx.db.transaction(async (tx) => {
+    bound = await withTransaction(ctx, async (tx) => {
       // Claiming the code by deleting it makes a second bind with the same code find nothing.
       const claimed = await tx
         .delete(messengerBindCodes)

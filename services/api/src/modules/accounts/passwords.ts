@@ -9,6 +9,7 @@ import { users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
 import { mediaServerFailure } from '../membership/index.js';
+import { withTransaction } from '../../db/transaction.js';
 
 /** Whether Usher manages this account's media-server password (a linked member). */
 export function managesMediaPassword(row: Pick<UserRow, 'role' | 'mediaUserId'>): boolean {
@@ -51,7 +52,7 @@ export async function applyNewPassword(
   await setMediaPassword(ctx, row, password);
   const passwordHash = await hashPassword(password);
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     await write.before?.(tx);
     const [updated] = await tx
       .update(users)

@@ -8,7 +8,7 @@ import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
-import { uniqueViolation } from './db-errors.js';
+import { uniqueViolation } from '../../db/errors.js';
 import {
   checkEmailCode,
   codeInvalid,
@@ -18,12 +18,13 @@ import {
 } from './email-codes.js';
 import { emailChangedMail } from './mail.js';
 import { emailTaken } from './register.js';
-import { mailFailure, sendInBackground } from './send.js';
+import { sendInBackground } from './send.js';
 import {
   assertDomainAllowed,
   readEmailCodeSettings,
   readRegistrationSettings,
 } from './settings.js';
+import { withTransaction } from '../../db/transaction.js';
 
 async function currentUser(ctx: ModuleContext, userId: string): Promise<UserRow> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -87,7 +88,7 @@ export async function sendEmailChangeCode(
     await issued.send!();
   } catch (err) {
     await discardEmailCode(ctx.db, issued.row.id);
-    throw mailFailure(err);
+    throw err;
   }
   return issued.reply;
 }
@@ -116,7 +117,7 @@ export async function changeEmail(
   await assertNewEmailUsable(ctx, row, email);
   let updated: UserRow;
   try {
-    updated = await ctx.db.transaction(async (tx) => {
+    updated = await withTransaction(ctx, async (tx) => {
       await consumeEmailCode(tx, code, now);
       const [result] = await tx
         .update(users)

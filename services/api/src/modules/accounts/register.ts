@@ -16,9 +16,9 @@ import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { findUsableCode, invalidCode } from '../redeem/index.js';
+import { consumeCode, findUsableCode } from '../redeem/index.js';
 import { toUser } from '../users/index.js';
-import { driverMessage, uniqueViolation } from './db-errors.js';
+import { driverMessage, uniqueViolation } from '../../db/errors.js';
 import {
   checkEmailCode,
   consumeEmailCode,
@@ -32,12 +32,12 @@ import {
   provisionMediaUser,
   usernameTaken,
 } from '../membership/index.js';
-import { mailFailure } from './send.js';
 import {
   assertDomainAllowed,
   assertEmailConfigured,
   readRegistrationSettings,
 } from './settings.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const DAY_MS = 86_400_000;
 
@@ -90,7 +90,7 @@ export async function sendRegisterCode(
   } catch (err) {
     // Mail failed: the code was never seen, so it must neither count nor block a resend.
     await discardEmailCode(ctx.db, issued.row.id);
-    throw mailFailure(err);
+    throw err;
   }
   return issued.reply;
 }
@@ -145,28 +145,9 @@ async function insertMember(
 ): Promise<UserRow> {
   const now = ctx.now();
   const id = uuidv7();
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     if (plan.emailCode) await consumeEmailCode(tx, plan.emailCode, now);
-    if (plan.code) {
-      const [locked] = await queryRows<{
-        used_count: number;
-        max_uses: number;
-        expires_at: Date | null;
-      }>(
-        tx,
-        sql`select used_count, max_uses, expires_at from redeem_codes
-            where id = ${plan.code.id} for update`,
-      );
-      if (!locked) throw invalidCode('not_found');
-      if (locked.used_count >= locked.max_uses) throw invalidCode('exhausted');
-      if (locked.expires_at && new Date(locked.expires_at).getTime() <= now.getTime()) {
-        throw invalidCode('expired');
-      }
-      await tx.execute(
-        sql`update redeem_codes set used_count = used_count + 1, updated_at = ${now.toISOString()}
-            where id = ${plan.code.id}`,
-      );
-    }
+    if (plan.code) await consumeCode(tx, plan.code.id, now);
     const [row] = await tx
       .insert(users)
       .values({

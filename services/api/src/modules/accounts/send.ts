@@ -1,27 +1,7 @@
-// Sending account mail: the reply when a mail that the member waits for cannot be sent, and a
-// background sender for mails nobody waits for (the change notice, password-reset codes whose
-// timing must not reveal whether an address is known).
+// A background sender for account mails nobody waits for (the change notice, password-reset codes
+// whose timing must not reveal whether an address is known). A mail the member waits for is sent
+// in the request; its adapter failure answers 502/503 through `handleError`.
 import type { ModuleContext } from '../context.js';
-import { AppError } from '../../http/errors.js';
-import { IntegrationError } from '../../integrations/errors.js';
-
-/** 503 `NOT_CONFIGURED` / 502 `UPSTREAM_*` with `details.system: "smtp"`. */
-export function mailFailure(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof IntegrationError) {
-    const mapped = err.toAppError();
-    // A refused recipient is the server's answer about this address, not an outage, but the
-    // route promises only 502/503 for mail: report it as unavailable with the reason.
-    if (mapped.code === 'UPSTREAM_REJECTED') {
-      return new AppError('UPSTREAM_UNAVAILABLE', err.message, {
-        details: { system: 'smtp' },
-        cause: err,
-      });
-    }
-    return mapped;
-  }
-  return new AppError('INTERNAL_ERROR', 'Something went wrong on our side', { cause: err });
-}
 
 /**
  * Runs a mail send without making the request wait, as a task of the app's `background` (so tests

@@ -6,18 +6,10 @@ import {
   tokenResponseSchema,
   userSchema,
 } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { toUser } from '../users/index.js';
-import { changePassword, login, logout } from './service.js';
-
-const meta = (c: { get: (k: 'clientIp' | 'requestId') => string | null }) => ({
-  ip: c.get('clientIp'),
-  requestId: c.get('requestId') as string,
-});
+import { changePassword, login, logout, signedInUser } from './service.js';
 
 export function authRoutes(ctx: ModuleContext): RouteDef[] {
   return [
@@ -30,7 +22,7 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       request: { body: loginRequestSchema },
       responses: { 200: { description: 'Signed in', schema: loginResponseSchema } },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
-      handler: async (c, { body }) => c.json(await login(ctx, body, meta(c))),
+      handler: async (c, { body, meta }) => c.json(await login(ctx, body, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -41,8 +33,8 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['auth'],
       request: { body: logoutRequestSchema },
       responses: { 204: { description: 'Signed out' } },
-      handler: async (c, { body }) => {
-        await logout(ctx, c.get('auth')!.userId, body.allDevices ?? false);
+      handler: async (c, { body, auth }) => {
+        await logout(ctx, auth.userId, body.allDevices ?? false);
         return c.body(null, 204);
       },
     }),
@@ -54,15 +46,8 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       summary: 'The signed-in account',
       tags: ['me'],
       responses: { 200: { description: 'The account', schema: userSchema } },
-      handler: async (c) => {
-        const [row] = await ctx.db
-          .select()
-          .from(users)
-          .where(eq(users.id, c.get('auth')!.userId))
-          .limit(1);
-        if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
-        return c.json(toUser(row, ctx.now()));
-      },
+      handler: async (c, { auth }) =>
+        c.json(toUser(await signedInUser(ctx, auth.userId), ctx.now())),
     }),
     defineRoute({
       method: 'put',
@@ -80,8 +65,8 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body }) =>
-        c.json(await changePassword(ctx, c.get('auth')!.userId, body, meta(c))),
+      handler: async (c, { body, auth, meta }) =>
+        c.json(await changePassword(ctx, auth.userId, body, meta)),
     }),
   ];
 }

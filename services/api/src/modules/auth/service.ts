@@ -7,6 +7,7 @@ import { users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const actorOf = (row: UserRow) => ({
   type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
@@ -66,7 +67,7 @@ export async function login(
   await ctx.limiters.loginAccount.reset(accountKey);
 
   const now = ctx.now();
-  const [updated] = await ctx.db.transaction(async (tx) => {
+  const [updated] = await withTransaction(ctx, async (tx) => {
     const result = await tx
       .update(users)
       .set(
@@ -148,4 +149,14 @@ export async function changePassword(
     now,
   );
   return { token, expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * The signed-in account's row. The guard has just loaded it; a row gone since then means the
+ * session ended in between.
+ */
+export async function signedInUser(ctx: ModuleContext, userId: string): Promise<UserRow> {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+  return row;
 }

@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { isExpired } from './state.js';
+import { withTransaction } from '../../db/transaction.js';
 
 /** What access sync needs from the media server: switch an account's `IsDisabled`. */
 export interface MediaAccessWriter {
@@ -33,7 +34,7 @@ export function withMediaLock<T>(
   userId: string,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
     return fn(tx);
   });

@@ -9,6 +9,7 @@ import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/schedu
 import type { ModuleContext } from '../context.js';
 import { declareWrite, desiredDisabled, withMediaLock, writeUntilSettled } from './access-sync.js';
 import type { Tx } from '../../db/client.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export const RETRY_JOB = 'media_server_retry';
 /** Every 30 s (croner's six-field form with seconds). */
@@ -120,7 +121,7 @@ async function applyAccess(
   const userId = queued.userId;
   if (!userId) {
     // The user was deleted (user_id set null): nothing to lock and nothing to write.
-    return ctx.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       const row = await stillPending(tx, queued);
       if (!row) return 'skipped';
       await finish(tx, row, GONE);
@@ -169,7 +170,7 @@ async function applyDelete(
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const row = await stillPending(tx, queued);
     if (!row) return 'skipped';
     const [owner] = await tx

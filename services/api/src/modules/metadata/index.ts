@@ -2,4 +2,3 @@
 // import from here, never from the files behind it.
 export { metadataRoutes } from './routes.js';
 export { cachedSeason, cachedTv } from './service.js';
-export { upstream } from './upstream.js';

@@ -4,14 +4,11 @@ import {
   tvSeasonsParamsSchema,
   tvSeasonsReplySchema,
 } from '@usher/contracts';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../http/context.js';
+import type { RequestMeta } from '../../http/context.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { searchMetadata, tvSeasons } from './service.js';
-
-const UPSTREAM_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
 
 /**
  * Metadata search and series seasons (20-api.md §4), public and rate limited per IP (30 / min,
@@ -24,8 +21,8 @@ export function metadataRoutes(ctx: ModuleContext): RouteDef[] {
     durationSeconds: 60,
   });
   // Every call counts, answered or not: the limit protects the TMDB key's own quota.
-  const limit = async (c: Context<AppEnv>) => {
-    const ip = c.get('clientIp') ?? 'unknown';
+  const limit = async ({ ip: clientIp }: RequestMeta) => {
+    const ip = clientIp ?? 'unknown';
     await limiter.assertAllowed(ip);
     await limiter.recordFailure(ip);
   };
@@ -44,8 +41,8 @@ export function metadataRoutes(ctx: ModuleContext): RouteDef[] {
         request: { query: metadataSearchQuerySchema },
         responses: { 200: { description: 'One result page', schema: metadataSearchReplySchema } },
         errors: [...extraErrors, ...UPSTREAM_ERRORS],
-        handler: async (c, { query }) => {
-          if (level === 'public') await limit(c);
+        handler: async (c, { query, meta }) => {
+          if (level === 'public') await limit(meta);
           return c.json(await searchMetadata(ctx, query));
         },
       }),
@@ -58,8 +55,8 @@ export function metadataRoutes(ctx: ModuleContext): RouteDef[] {
         request: { params: tvSeasonsParamsSchema },
         responses: { 200: { description: 'Seasons', schema: tvSeasonsReplySchema } },
         errors: ['METADATA_NOT_FOUND', ...extraErrors, ...UPSTREAM_ERRORS],
-        handler: async (c, { params }) => {
-          if (level === 'public') await limit(c);
+        handler: async (c, { params, meta }) => {
+          if (level === 'public') await limit(meta);
           return c.json(await tvSeasons(ctx, params.tmdbId));
         },
       }),

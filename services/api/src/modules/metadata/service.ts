@@ -11,7 +11,7 @@ import type { TmdbSearchPage, TmdbSeason, TmdbTv } from '../../integrations/tmdb
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
 import { readCache, writeCache } from './queries.js';
-import { isNotFound, upstream } from './upstream.js';
+import { isNotFound } from '../../integrations/errors.js';
 
 const HOUR_MS = 3_600_000;
 /** Show and season details live 24 h, empty answers 1 h (10-data.md `tmdb_cache`). */
@@ -90,17 +90,15 @@ export async function searchMetadata(
   const text = query.query.trim();
   const digest = createHash('sha1').update(text.toLowerCase()).digest('hex');
   const key = `search:${query.type}:${await language(ctx)}:${adult}:${digest}:${query.page}`;
-  const page = await upstream(() =>
-    cached<TmdbSearchPage>(
-      ctx,
-      key,
-      (tmdb) => {
-        if (query.type === 'movie') return tmdb.searchMovie(text, undefined, query.page);
-        if (query.type === 'tv') return tmdb.searchTv(text, undefined, query.page);
-        return tmdb.searchMulti(text, query.page);
-      },
-      (value) => (value.results.length === 0 ? EMPTY_TTL_MS : hours * HOUR_MS),
-    ),
+  const page = await cached<TmdbSearchPage>(
+    ctx,
+    key,
+    (tmdb) => {
+      if (query.type === 'movie') return tmdb.searchMovie(text, undefined, query.page);
+      if (query.type === 'tv') return tmdb.searchTv(text, undefined, query.page);
+      return tmdb.searchMulti(text, query.page);
+    },
+    (value) => (value.results.length === 0 ? EMPTY_TTL_MS : hours * HOUR_MS),
   );
   return {
     data: page.results.map(toResult),
@@ -114,7 +112,7 @@ export async function searchMetadata(
 export async function tvSeasons(ctx: Ctx, tmdbId: number): Promise<TvSeasons> {
   let tv: TmdbTv;
   try {
-    tv = await upstream(() => cachedTv(ctx, tmdbId), { passNotFound: true });
+    tv = await cachedTv(ctx, tmdbId);
   } catch (err) {
     // TMDB's 404 (status_code 34) is this route's documented 404; other failures propagate.
     if (isNotFound(err)) throw new AppError('METADATA_NOT_FOUND', 'TMDB knows no such series');

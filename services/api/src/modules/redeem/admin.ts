@@ -3,18 +3,13 @@ import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
 import { redeemCodes, redemptions, users } from '../../db/schema/index.js';
-import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
+import type { Caller, ModuleContext } from '../context.js';
 import { insertCodes, toRedeemCode, type NewCode } from './codes.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const notFound = () => new AppError('REDEEM_CODE_NOT_FOUND', 'No such redeem code');
-const actorOf = (auth: AuthContext) => ({
-  type: 'admin' as const,
-  id: auth.userId,
-  label: auth.username,
-});
 
 function assertFuture(expiresAt: string | null | undefined, now: Date): void {
   if (expiresAt && new Date(expiresAt).getTime() <= now.getTime()) {
@@ -24,46 +19,40 @@ function assertFuture(expiresAt: string | null | undefined, now: Date): void {
   }
 }
 
-export async function createOne(
-  ctx: ModuleContext,
-  input: NewCode,
-  auth: AuthContext,
-  meta: RequestMeta,
-) {
+export async function createOne(ctx: ModuleContext, input: NewCode, caller: Caller) {
   assertFuture(input.expiresAt, ctx.now());
-  const row = await ctx.db.transaction(async (tx) => {
-    const [created] = await insertCodes(tx, input, 1, auth.userId);
+  const row = await withTransaction(ctx, async (tx) => {
+    const [created] = await insertCodes(tx, input, 1, caller.auth.userId);
     await recordAudit(tx, {
-      actor: actorOf(auth),
+      actor: caller.actor,
       action: 'redeem_code.create',
       target: { type: 'redeem_code', id: created!.id },
       details: { days: input.days, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null },
-      ...meta,
+      ...caller.meta,
     });
     return created!;
   });
-  return toRedeemCode(row, { id: auth.userId, username: auth.username }, ctx.now());
+  return toRedeemCode(row, { id: caller.auth.userId, username: caller.auth.username }, ctx.now());
 }
 
 export async function batchCreate(
   ctx: ModuleContext,
   input: NewCode & { count: number },
-  auth: AuthContext,
-  meta: RequestMeta,
+  caller: Caller,
 ) {
   assertFuture(input.expiresAt, ctx.now());
-  const rows = await ctx.db.transaction(async (tx) => {
-    const created = await insertCodes(tx, input, input.count, auth.userId);
+  const rows = await withTransaction(ctx, async (tx) => {
+    const created = await insertCodes(tx, input, input.count, caller.auth.userId);
     await recordAudit(tx, {
-      actor: actorOf(auth),
+      actor: caller.actor,
       action: 'redeem_code.batch_create',
       target: { type: 'redeem_code', id: null },
       details: { count: created.length, ids: created.map((r) => r.id), days: input.days },
-      ...meta,
+      ...caller.meta,
     });
     return created;
   });
-  const creator = { id: auth.userId, username: auth.username };
+  const creator = { id: caller.auth.userId, username: caller.auth.username };
   return { data: rows.map((r) => toRedeemCode(r, creator, ctx.now())), count: rows.length };
 }
 
@@ -73,11 +62,10 @@ export async function updateCode(
   ctx: ModuleContext,
   id: string,
   patch: { days?: number; maxUses?: number; expiresAt?: string | null; notes?: string },
-  auth: AuthContext,
-  meta: RequestMeta,
+  caller: Caller,
 ) {
   if (!isUuid(id)) throw notFound();
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const [current] = await tx
       .select()
       .from(redeemCodes)
@@ -110,11 +98,11 @@ export async function updateCode(
       Object.keys(set).map((k) => [k, current[k as keyof typeof current]]),
     );
     await recordAudit(tx, {
-      actor: actorOf(auth),
+      actor: caller.actor,
       action: 'redeem_code.update',
       target: { type: 'redeem_code', id },
       details: { before, after: set },
-      ...meta,
+      ...caller.meta,
     });
     return updated!;
   });
@@ -127,22 +115,17 @@ export async function updateCode(
   return toRedeemCode(row, creator ?? null, ctx.now());
 }
 
-export async function deleteCode(
-  ctx: ModuleContext,
-  id: string,
-  auth: AuthContext,
-  meta: RequestMeta,
-) {
+export async function deleteCode(ctx: ModuleContext, id: string, caller: Caller) {
   if (!isUuid(id)) throw notFound();
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const [gone] = await tx.delete(redeemCodes).where(eq(redeemCodes.id, id)).returning();
     if (!gone) throw notFound();
     await recordAudit(tx, {
-      actor: actorOf(auth),
+      actor: caller.actor,
       action: 'redeem_code.delete',
       target: { type: 'redeem_code', id },
       details: { code: `${gone.code.slice(0, 4)}…`, usedCount: gone.usedCount },
-      ...meta,
+      ...caller.meta,
     });
   });
 }

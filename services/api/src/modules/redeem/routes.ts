@@ -24,10 +24,6 @@ import { batchCreate, createOne, deleteCode, listRedemptions, updateCode } from 
 const idParams = z.strictObject({ id: z.string() });
 
 export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
-  const meta = (c: { get(k: 'clientIp'): string | null; get(k: 'requestId'): string }) => ({
-    ip: c.get('clientIp'),
-    requestId: c.get('requestId'),
-  });
   return [
     defineRoute({
       method: 'post',
@@ -38,8 +34,8 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       request: { body: validateInviteCodeRequestSchema },
       responses: { 200: { description: 'Usable', schema: validateInviteCodeResponseSchema } },
       errors: ['REDEEM_CODE_INVALID', 'RATE_LIMITED'],
-      handler: async (c, { body }) => {
-        const ip = c.get('clientIp') ?? 'unknown';
+      handler: async (c, { body, meta }) => {
+        const ip = meta.ip ?? 'unknown';
         await ctx.limiters.inviteValidate.assertAllowed(ip);
         await ctx.limiters.inviteValidate.recordFailure(ip); // every attempt counts (§1.6)
         const code = await findUsableCode(ctx.db, body.code, ctx.now());
@@ -66,16 +62,14 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
         'ACCOUNT_NOT_RENEWABLE',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body }) => {
-        const auth = c.get('auth')!;
-        return c.json(
+      handler: async (c, { body, auth, meta }) =>
+        c.json(
           await redeem(ctx, auth.userId, body.code, {
-            ...meta(c),
+            ...meta,
             actor: 'user',
             actorLabel: auth.username,
           }),
-        );
-      },
+        ),
     }),
     defineRoute({
       method: 'post',
@@ -92,8 +86,8 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
         'ACCOUNT_NOT_RENEWABLE',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body }) =>
-        c.json(await previewRedeem(ctx, c.get('auth')!.userId, body.code)),
+      handler: async (c, { body, auth }) =>
+        c.json(await previewRedeem(ctx, auth.userId, body.code)),
     }),
     defineRoute({
       method: 'get',
@@ -103,8 +97,8 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       request: { query: paginationQuerySchema },
       responses: { 200: { description: 'Redemptions', schema: pageOf(redemptionSchema) } },
-      handler: async (c, { query }) =>
-        c.json(await listRedemptions(ctx, { ...query, userId: c.get('auth')!.userId })),
+      handler: async (c, { query, auth }) =>
+        c.json(await listRedemptions(ctx, { ...query, userId: auth.userId })),
     }),
     defineRoute({
       method: 'get',
@@ -124,8 +118,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['redeem-codes'],
       request: { body: createRedeemCodeSchema },
       responses: { 201: { description: 'Created', schema: redeemCodeSchema } },
-      handler: async (c, { body }) =>
-        c.json(await createOne(ctx, body, c.get('auth')!, meta(c)), 201),
+      handler: async (c, { body, ...caller }) => c.json(await createOne(ctx, body, caller), 201),
     }),
     defineRoute({
       method: 'post',
@@ -140,8 +133,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
           schema: z.object({ data: z.array(redeemCodeSchema), count: z.number().int() }),
         },
       },
-      handler: async (c, { body }) =>
-        c.json(await batchCreate(ctx, body, c.get('auth')!, meta(c)), 201),
+      handler: async (c, { body, ...caller }) => c.json(await batchCreate(ctx, body, caller), 201),
     }),
     defineRoute({
       method: 'patch',
@@ -152,8 +144,8 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, body: updateRedeemCodeSchema },
       responses: { 200: { description: 'Updated', schema: redeemCodeSchema } },
       errors: ['REDEEM_CODE_NOT_FOUND', 'MAX_USES_BELOW_USED'],
-      handler: async (c, { params, body }) =>
-        c.json(await updateCode(ctx, params.id, body, c.get('auth')!, meta(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await updateCode(ctx, params.id, body, caller)),
     }),
     defineRoute({
       method: 'delete',
@@ -164,8 +156,8 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams },
       responses: { 204: { description: 'Deleted' } },
       errors: ['REDEEM_CODE_NOT_FOUND'],
-      handler: async (c, { params }) => {
-        await deleteCode(ctx, params.id, c.get('auth')!, meta(c));
+      handler: async (c, { params, ...caller }) => {
+        await deleteCode(ctx, params.id, caller);
         return c.body(null, 204);
       },
     }),

@@ -12,6 +12,8 @@ import {
   assertRenewable,
 } from '../membership/index.js';
 import { codeStatus } from './codes.js';
+import type { Tx } from '../../db/client.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export type InvalidReason = 'not_found' | 'expired' | 'exhausted';
 
@@ -40,6 +42,31 @@ export async function findUsableCode(
   const status = codeStatus(row, now);
   if (status !== 'active') throw invalidCode(status);
   return row;
+}
+
+/**
+ * Takes one use of a code inside the caller's transaction, with a guarded UPDATE so concurrent
+ * uses never pass `max_uses` or use an expired code; refuses with the reason otherwise
+ * (`REDEEM_CODE_INVALID`, details.reason). Used by redemption and by registration with a code.
+ */
+export async function consumeCode(tx: Tx, codeId: string, now: Date): Promise<void> {
+  const [taken] = await tx
+    .update(redeemCodes)
+    .set({ usedCount: sql`${redeemCodes.usedCount} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(redeemCodes.id, codeId),
+        sql`${redeemCodes.usedCount} < ${redeemCodes.maxUses}`,
+        sql`(${redeemCodes.expiresAt} is null or ${redeemCodes.expiresAt} > ${now.toISOString()})`,
+      ),
+    )
+    .returning({ id: redeemCodes.id });
+  if (taken) return;
+  // Refused: say why, from the row as it is now (deleted, used up or expired meanwhile).
+  const [row] = await tx.select().from(redeemCodes).where(eq(redeemCodes.id, codeId));
+  if (!row) throw invalidCode('not_found');
+  const status = codeStatus(row, now);
+  throw invalidCode(status === 'expired' ? 'expired' : 'exhausted');
 }
 
 /** A failed attempt counts toward the member's redeem limit (10 / h, 20-api.md §1.6). */
@@ -98,7 +125,7 @@ export async function redeem(
   mediaSync: MediaSyncOutcome;
 }> {
   const result = await countingFailures(ctx, userId, () =>
-    ctx.db.transaction(async (tx) => {
+    withTransaction(ctx, async (tx) => {
       const now = ctx.now();
       const user = await lockForRenewal(tx, userId);
       const code = await findUsableCode(tx, text, now);
@@ -107,18 +134,7 @@ export async function redeem(
         .from(redemptions)
         .where(and(eq(redemptions.userId, userId), eq(redemptions.code, code.code)));
       if (used) throw new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
-      const [taken] = await tx
-        .update(redeemCodes)
-        .set({ usedCount: sql`${redeemCodes.usedCount} + 1`, updatedAt: now })
-        .where(
-          and(
-            eq(redeemCodes.id, code.id),
-            sql`${redeemCodes.usedCount} < ${redeemCodes.maxUses}`,
-            sql`(${redeemCodes.expiresAt} is null or ${redeemCodes.expiresAt} > ${now.toISOString()})`,
-          ),
-        )
-        .returning({ id: redeemCodes.id });
-      if (!taken) throw invalidCode('exhausted');
+      await consumeCode(tx, code.id, now);
       const extension = await writeExtension(tx, user, code.days, now);
       await tx.insert(redemptions).values({
         id: uuidv7(),

@@ -19,6 +19,7 @@ import {
   hasResubmission,
   lockTitle,
 } from './queries.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export interface NewRequestInput extends TitleKey {
   name: string;
@@ -111,7 +112,7 @@ export async function createRequest(
   }
   const maxPending = (await ctx.settings.store.get('REQUEST_MAX_PENDING_PER_USER')) || 10;
 
-  const result = await ctx.db.transaction(async (tx) => {
+  const result = await withTransaction(ctx, async (tx) => {
     await lockTitle(tx, input.type, input.tmdbId);
     const again = await findBlockingRequest(tx, input);
     if (again) throw requestExists(again);

@@ -117,6 +117,6 @@ export async function redispatch(
     ip: meta.ip,
     requestId: meta.requestId,
   });
-  if (outcome.kind !== 'dispatched') throw outcome.error.toAppError();
+  if (outcome.kind !== 'dispatched') throw outcome.error;
   return (await findRequest(ctx.db, id)) ?? row;
 }

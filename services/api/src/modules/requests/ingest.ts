@@ -6,11 +6,12 @@ import { AppError } from '../../http/errors.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaServer } from '../../integrations/media-server/port.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { cachedSeason, cachedTv, upstream } from '../metadata/index.js';
+import { cachedSeason, cachedTv } from '../metadata/index.js';
 import { assertRequestId, episodeCode } from './dto.js';
 import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
 import { findRequest } from './queries.js';
+import { withTransaction } from '../../db/transaction.js';
 
 /** Today's date (`YYYY-MM-DD`) in the business timezone. */
 export function todayIn(timeZone: string, now: Date): string {
@@ -104,7 +105,7 @@ export async function markIngested(
   by: IngestActor,
 ): Promise<boolean> {
   const now = ctx.now();
-  const changed = await ctx.db.transaction(async (tx) => {
+  const changed = await withTransaction(ctx, async (tx) => {
     const [updated] = await tx
       .update(mediaRequests)
       .set({
@@ -171,9 +172,9 @@ export async function verifyIngest(
       details: { status: row.status },
     });
   }
-  const server = await upstream(() => ctx.integrations.mediaServer.get());
+  const server = await ctx.integrations.mediaServer.get();
   if (row.type === 'MOVIE') {
-    const movie = await upstream(() => server.findByTmdbId(row.tmdbId, 'Movie', row.name));
+    const movie = await server.findByTmdbId(row.tmdbId, 'Movie', row.name);
     if (!movie) {
       throw new AppError('NOT_IN_LIBRARY', 'The movie is not in the library yet', {
         details: { progress: null },
@@ -182,7 +183,7 @@ export async function verifyIngest(
     await markIngested(ctx, row, null, by);
     return { row: (await findRequest(ctx.db, id)) ?? row, progress: null };
   }
-  const progress = await upstream(() => measureSeries(ctx, server, row));
+  const progress = await measureSeries(ctx, server, row);
   await applySeriesProgress(ctx, row, progress, by);
   if (!isComplete(progress)) {
     throw new AppError(

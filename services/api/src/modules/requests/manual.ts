@@ -5,15 +5,15 @@ import { mediaRequests, type StoredCandidate } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { MoviePilotAutomation } from '../../integrations/automation/adapter.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { upstream } from '../metadata/index.js';
 import { assertRequestId } from './dto.js';
 import { findRequest } from './queries.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const MAX_CANDIDATES = 50;
 
 /** Manual search and dispatch exist for MoviePilot only (50-integrations.md §4). */
 async function moviePilot(ctx: ModuleContext): Promise<MoviePilotAutomation> {
-  const automation = await upstream(() => ctx.integrations.automation.get());
+  const automation = await ctx.integrations.automation.get();
   if (!(automation instanceof MoviePilotAutomation)) {
     throw new AppError(
       'NOT_SUPPORTED',
@@ -58,8 +58,10 @@ export async function searchCandidates(
     }
   }
   const automation = await moviePilot(ctx);
-  const hits = await upstream(() =>
-    automation.searchByMedia(row.tmdbId, row.type === 'MOVIE' ? 'movie' : 'tv', scope),
+  const hits = await automation.searchByMedia(
+    row.tmdbId,
+    row.type === 'MOVIE' ? 'movie' : 'tv',
+    scope,
   );
   const stored: StoredCandidate[] = hits.slice(0, MAX_CANDIDATES).map((hit, index) => ({
     index,
@@ -97,9 +99,9 @@ export async function dispatchCandidate(
     throw new AppError('CANDIDATE_NOT_FOUND', 'That candidate is gone; search again');
   }
   const automation = await moviePilot(ctx);
-  const downloadId = await upstream(() => automation.download(candidate.raw));
+  const downloadId = await automation.download(candidate.raw);
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx
       .update(mediaRequests)
       .set({

@@ -7,6 +7,7 @@ import { dispatchAfterApproval } from './dispatch.js';
 import { notifyRequestEvent } from './events.js';
 import { assertRequestId } from './dto.js';
 import { findRequest } from './queries.js';
+import { withTransaction } from '../../db/transaction.js';
 
 /** Who decides: an admin on the web, or an approver pressing a bot button. */
 export interface Reviewer {
@@ -48,7 +49,7 @@ export async function approveRequest(
 ): Promise<ReviewResult> {
   assertRequestId(id);
   const now = ctx.now();
-  const updated = await ctx.db.transaction(async (tx) => {
+  const updated = await withTransaction(ctx, async (tx) => {
     const [row] = await tx
       .update(mediaRequests)
       .set({
@@ -92,7 +93,7 @@ export async function rejectRequest(
 ): Promise<ReviewResult> {
   assertRequestId(id);
   const now = ctx.now();
-  const updated = await ctx.db.transaction(async (tx) => {
+  const updated = await withTransaction(ctx, async (tx) => {
     if (pendingActionId) {
       await tx
         .delete(botPendingActions)
@@ -142,7 +143,7 @@ export async function cancelRequest(
   meta: RequestMeta,
 ): Promise<void> {
   assertRequestId(id);
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const [gone] = await tx
       .delete(mediaRequests)
       .where(
@@ -179,7 +180,7 @@ export async function deleteRequest(
   meta: RequestMeta,
 ): Promise<void> {
   assertRequestId(id);
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const [gone] = await tx.delete(mediaRequests).where(eq(mediaRequests.id, id)).returning();
     if (!gone) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
     await recordAudit(tx, {

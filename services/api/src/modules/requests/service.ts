@@ -16,6 +16,7 @@ import { toAdminMediaRequest, toMediaRequest } from './dto.js';
 import { checkLibrary, type TitleKey } from './library.js';
 import { findBlockingRequest, findRequestView, hasResubmission, listRequests } from './queries.js';
 import { approveRequest, mustFind, rejectRequest, stateChanged, type Reviewer } from './review.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export async function loadUser(ctx: ModuleContext, id: string): Promise<UserRow> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, id));
@@ -243,7 +244,7 @@ export async function recordAdminMessages(
 ): Promise<void> {
   await mustFind(ctx, id);
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     for (const m of messages) {
       const values = {
         requestId: id,

@@ -50,14 +50,8 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
         'SETTING_READ_ONLY',
         'SETTING_UNKNOWN_KEY',
       ],
-      handler: async (c, { params, body }) => {
-        const auth = c.get('auth')!;
-        const items = await ctx.settings.update(
-          params.group,
-          body.values,
-          { type: 'admin', id: auth.userId, label: auth.username },
-          { ip: c.get('clientIp'), requestId: c.get('requestId') },
-        );
+      handler: async (c, { params, body, actor, meta }) => {
+        const items = await ctx.settings.update(params.group, body.values, actor, meta);
         return c.json({ group: params.group as SettingGroup, items });
       },
     }),

@@ -1,11 +1,9 @@
 import { adminUserSchema, healthDownSchema, healthOkSchema } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
 import { buildOpenApiDocument, renderDocsPage } from '../../http/openapi.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
+import { signedInUser } from '../auth/index.js';
 import { toAdminUser } from '../users/index.js';
 
 /**
@@ -91,15 +89,8 @@ export function systemRoutes(ctx: ModuleContext, allRoutes: () => RouteDef[]): R
       summary: 'The signed-in administrator',
       tags: ['admin'],
       responses: { 200: { description: 'The admin', schema: adminUserSchema } },
-      handler: async (c) => {
-        const [row] = await ctx.db
-          .select()
-          .from(users)
-          .where(eq(users.id, c.get('auth')!.userId))
-          .limit(1);
-        if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
-        return c.json(toAdminUser(row, ctx.now()));
-      },
+      handler: async (c, { auth }) =>
+        c.json(toAdminUser(await signedInUser(ctx, auth.userId), ctx.now())),
     }),
     defineRoute({
       method: 'get',

@@ -1,8 +1,6 @@
 import type { BulkUserAction, ErrorCode } from '@usher/contracts';
-import { IntegrationError } from '../../integrations/errors.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthContext } from '../../http/context.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
+import { asAppError } from '../../http/errors.js';
+import type { Caller, ModuleContext } from '../context.js';
 import { deleteUser, extendUser, setActive, setMediaAccess } from './service.js';
 
 export interface BulkResult {
@@ -19,7 +17,7 @@ export interface BulkResult {
 export async function bulkUsers(
   ctx: ModuleContext,
   input: { ids: string[]; action: BulkUserAction; days?: number },
-  caller: { auth: AuthContext; meta: RequestMeta },
+  caller: Caller,
 ): Promise<{ results: BulkResult[] }> {
   const run = (id: string): Promise<unknown> => {
     switch (input.action) {
@@ -44,10 +42,9 @@ export async function bulkUsers(
       results.push({ id, ok: true });
     } catch (err) {
       // A refusal for one id is its result; a bug is logged and reported for that id only.
-      if (err instanceof AppError) {
-        results.push({ id, ok: false, code: err.code });
-      } else if (err instanceof IntegrationError) {
-        results.push({ id, ok: false, code: err.toAppError().code });
+      const refusal = asAppError(err);
+      if (refusal) {
+        results.push({ id, ok: false, code: refusal.code });
       } else {
         ctx.logger.error({ err, id, action: input.action }, 'bulk user action failed');
         results.push({ id, ok: false, code: 'INTERNAL_ERROR' });

@@ -6,7 +6,6 @@ import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit/audit.js';
 import { generatePassword, hashPassword } from '../../auth/passwords.js';
 import { users } from '../../db/schema/index.js';
-import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import {
   assertUsernameAvailable,
@@ -15,16 +14,17 @@ import {
   provisionMediaUser,
   usernameTaken,
 } from '../membership/index.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
+import type { Caller, ModuleContext } from '../context.js';
 import { toAdminUser } from './dto.js';
-import { adminActor, isUniqueViolation } from './service.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { withTransaction } from '../../db/transaction.js';
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email');
 
 export async function createUser(
   ctx: ModuleContext,
   input: CreateAdminUserRequest,
-  caller: { auth: AuthContext; meta: RequestMeta },
+  caller: Caller,
 ): Promise<{ user: AdminUser; generatedPassword?: string }> {
   const now = ctx.now();
   const isMember = input.role === 'user';
@@ -50,7 +50,7 @@ export async function createUser(
     : null;
   const passwordHash = await hashPassword(password);
   try {
-    const row = await ctx.db.transaction(async (tx) => {
+    const row = await withTransaction(ctx, async (tx) => {
       const [created] = await tx
         .insert(users)
         .values({
@@ -71,7 +71,7 @@ export async function createUser(
         })
         .returning();
       await recordAudit(tx, {
-        actor: adminActor(caller.auth),
+        actor: caller.actor,
         action: 'user.create',
         target: { type: 'user', id: created!.id },
         details: {

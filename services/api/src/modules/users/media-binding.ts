@@ -5,22 +5,19 @@ import { eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../../audit/audit.js';
 import { isGuid, normaliseId } from '../../integrations/media-server/port.js';
 import { users } from '../../db/schema/index.js';
-import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
+import type { Caller, ModuleContext } from '../context.js';
 import { toAdminUser } from './dto.js';
-import { viaMediaServer } from './media.js';
 import { findUser } from './queries.js';
-import { adminActor, isUniqueViolation } from './service.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { withTransaction } from '../../db/transaction.js';
 
 /** Live search of the media server's users by name (contains, any case); not paginated. */
 export async function searchMediaUsers(
   ctx: ModuleContext,
   query: { query: string; limit: number },
 ) {
-  const all = await viaMediaServer(async () =>
-    (await ctx.integrations.mediaServer.get()).listUsers(),
-  );
+  const all = await (await ctx.integrations.mediaServer.get()).listUsers();
   const wanted = query.query.toLowerCase();
   const hits = all
     .filter((u) => u.name.toLowerCase().includes(wanted))
@@ -51,9 +48,7 @@ export async function searchMediaUsers(
 
 /** Libraries members can be given (boxsets and playlists dropped); live, not paginated. */
 export async function listLibraries(ctx: ModuleContext) {
-  const libraries = await viaMediaServer(async () =>
-    (await ctx.integrations.mediaServer.get()).libraries(),
-  );
+  const libraries = await (await ctx.integrations.mediaServer.get()).libraries();
   return {
     data: libraries
       .filter((l) => l.grantable)
@@ -70,20 +65,18 @@ const alreadyBound = (username: string) =>
 export async function bindCurrentAdmin(
   ctx: ModuleContext,
   rawId: string,
-  auth: AuthContext,
-  meta: RequestMeta,
+  caller: Caller,
 ): Promise<AdminUser> {
+  const { auth, meta } = caller;
   // Both servers' user ids are GUIDs (Emby 32-hex, Jellyfin with or without dashes).
   const mediaUser = isGuid(rawId)
-    ? await viaMediaServer(async () =>
-        (await ctx.integrations.mediaServer.get()).getUser(normaliseId(rawId)),
-      )
+    ? await (await ctx.integrations.mediaServer.get()).getUser(normaliseId(rawId))
     : null;
   if (!mediaUser) {
     throw new AppError('MEDIA_USER_NOT_FOUND', 'The media server has no such user');
   }
   const mediaUserId = normaliseId(mediaUser.id);
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const [owner] = await tx
       .select({ id: users.id, username: users.username })
       .from(users)
@@ -102,7 +95,7 @@ export async function bindCurrentAdmin(
           : err;
       });
     await recordAudit(tx, {
-      actor: adminActor(auth),
+      actor: caller.actor,
       action: 'admin.media_bind',
       target: { type: 'user', id: auth.userId },
       details: { before: current.mediaUserId, after: mediaUserId, name: mediaUser.name },
@@ -114,12 +107,9 @@ export async function bindCurrentAdmin(
 }
 
 /** `DELETE /admin/current/media-binding`: clears the local link only. */
-export async function unbindCurrentAdmin(
-  ctx: ModuleContext,
-  auth: AuthContext,
-  meta: RequestMeta,
-): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+export async function unbindCurrentAdmin(ctx: ModuleContext, caller: Caller): Promise<void> {
+  const { auth, meta } = caller;
+  await withTransaction(ctx, async (tx) => {
     const current = await findUser(tx, auth.userId);
     if (!current.mediaUserId) return;
     await tx
@@ -127,7 +117,7 @@ export async function unbindCurrentAdmin(
       .set({ mediaUserId: null, mediaDisabled: false, updatedAt: ctx.now() })
       .where(eq(users.id, auth.userId));
     await recordAudit(tx, {
-      actor: adminActor(auth),
+      actor: caller.actor,
       action: 'admin.media_unbind',
       target: { type: 'user', id: auth.userId },
       details: { before: current.mediaUserId },

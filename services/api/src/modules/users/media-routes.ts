@@ -5,7 +5,7 @@ import {
   mediaServerUserListSchema,
   mediaServerUserQuerySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import {
   bindCurrentAdmin,
@@ -14,14 +14,8 @@ import {
   unbindCurrentAdmin,
 } from './media-binding.js';
 
-const MEDIA_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
-
 /** 20-api.md §6 "Self and media server" (live media-server reads and the admin's own link). */
 export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
-  const meta = (c: { get(k: 'clientIp'): string | null; get(k: 'requestId'): string }) => ({
-    ip: c.get('clientIp'),
-    requestId: c.get('requestId'),
-  });
   return [
     defineRoute({
       method: 'get',
@@ -31,7 +25,7 @@ export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['media-server'],
       request: { query: mediaServerUserQuerySchema },
       responses: { 200: { description: 'Users', schema: mediaServerUserListSchema } },
-      errors: MEDIA_ERRORS,
+      errors: UPSTREAM_ERRORS,
       handler: async (c, { query }) => c.json(await searchMediaUsers(ctx, query)),
     }),
     defineRoute({
@@ -41,7 +35,7 @@ export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
       summary: 'Libraries that can be granted to members (live, not paginated)',
       tags: ['media-server'],
       responses: { 200: { description: 'Libraries', schema: mediaServerLibraryListSchema } },
-      errors: MEDIA_ERRORS,
+      errors: UPSTREAM_ERRORS,
       handler: async (c) => c.json(await listLibraries(ctx)),
     }),
     defineRoute({
@@ -52,9 +46,9 @@ export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['admin'],
       request: { body: bindMediaUserSchema },
       responses: { 200: { description: 'Linked', schema: adminUserSchema } },
-      errors: ['MEDIA_USER_NOT_FOUND', 'MEDIA_USER_ALREADY_BOUND', ...MEDIA_ERRORS],
-      handler: async (c, { body }) =>
-        c.json(await bindCurrentAdmin(ctx, body.mediaUserId, c.get('auth')!, meta(c))),
+      errors: ['MEDIA_USER_NOT_FOUND', 'MEDIA_USER_ALREADY_BOUND', ...UPSTREAM_ERRORS],
+      handler: async (c, { body, ...caller }) =>
+        c.json(await bindCurrentAdmin(ctx, body.mediaUserId, caller)),
     }),
     defineRoute({
       method: 'delete',
@@ -63,8 +57,8 @@ export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
       summary: "Clear the signed-in admin's media-server link (local only)",
       tags: ['admin'],
       responses: { 204: { description: 'Cleared' } },
-      handler: async (c) => {
-        await unbindCurrentAdmin(ctx, c.get('auth')!, meta(c));
+      handler: async (c, caller) => {
+        await unbindCurrentAdmin(ctx, caller);
         return c.body(null, 204);
       },
     }),

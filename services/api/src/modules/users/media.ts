@@ -1,28 +1,13 @@
 // Media-server helpers shared by the admin user actions: error mapping, the member policy
 // template, and the forced sync behind `POST /admin/users/:id/media-sync`.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { IntegrationError } from '../../integrations/errors.js';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
 import { isExpired, readMemberPolicy } from '../membership/index.js';
 import { findUser, userNotFound } from './queries.js';
-
-/** An adapter failure as the API error it answers with (50-integrations.md §0); others as is. */
-export function asAppError(err: unknown): unknown {
-  return err instanceof IntegrationError ? err.toAppError() : err;
-}
-
-/** Runs a media-server call; adapter failures leave as 502/503/422 with `system: media_server`. */
-export async function viaMediaServer<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    // Only adapter failures are translated; anything else is a bug and keeps its stack.
-    throw asAppError(err);
-  }
-}
+import { withTransaction } from '../../db/transaction.js';
 
 /** Whether the member's media account is managed by Usher; refuses the others. */
 export function assertManagedMedia(row: UserRow): string {
@@ -57,7 +42,7 @@ export async function forceMediaSync(
   policy: boolean,
   within: (tx: Tx, row: UserRow, disabled: boolean) => Promise<void>,
 ): Promise<UserRow> {
-  return ctx.db.transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     // Same order as access sync (advisory lock, then the row), so the two never deadlock.
     await findUser(tx, userId);
     await lockMediaAccess(tx, userId);
@@ -65,15 +50,13 @@ export async function forceMediaSync(
     if (!row) throw userNotFound();
     const mediaUserId = assertManagedMedia(row);
     const disabled = isExpired(row, ctx.now()) || row.mediaAccessDisabled;
-    await viaMediaServer(async () => {
-      if (policy) {
-        const server = await ctx.integrations.mediaServer.get();
-        const template = await readMemberPolicy(ctx.settings.store);
-        await server.updatePolicy(mediaUserId, { ...template, disabled });
-      } else {
-        await (await ctx.mediaAccess()).setDisabled(mediaUserId, disabled);
-      }
-    });
+    if (policy) {
+      const server = await ctx.integrations.mediaServer.get();
+      const template = await readMemberPolicy(ctx.settings.store);
+      await server.updatePolicy(mediaUserId, { ...template, disabled });
+    } else {
+      await (await ctx.mediaAccess()).setDisabled(mediaUserId, disabled);
+    }
     const [updated] = await tx
       .update(users)
       .set({ mediaDisabled: disabled, updatedAt: ctx.now() })

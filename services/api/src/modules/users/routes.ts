@@ -18,10 +18,8 @@ import {
   updateAdminUserSchema,
   userMediaSyncResponseSchema,
 } from '@usher/contracts';
-import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppEnv } from '../../http/context.js';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { bulkUsers } from './bulk.js';
 import { createUser } from './create.js';
@@ -40,14 +38,6 @@ import {
 import { mediaBindingRoutes } from './media-routes.js';
 
 const idParams = z.strictObject({ id: z.string() });
-const MEDIA_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
-
-/** The signed-in admin and the request facts every audited action records. */
-export const callerOf = (c: Context<AppEnv>) => ({
-  auth: c.get('auth')!,
-  meta: { ip: c.get('clientIp'), requestId: c.get('requestId') },
-});
-
 export function userRoutes(ctx: ModuleContext): RouteDef[] {
   const base = '/api/v1/admin/users';
   return [
@@ -79,8 +69,8 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['users'],
       request: { body: createAdminUserSchema },
       responses: { 201: { description: 'Created', schema: createAdminUserResponseSchema } },
-      errors: ['USERNAME_TAKEN', 'EMAIL_TAKEN', ...MEDIA_ERRORS],
-      handler: async (c, { body }) => c.json(await createUser(ctx, body, callerOf(c)), 201),
+      errors: ['USERNAME_TAKEN', 'EMAIL_TAKEN', ...UPSTREAM_ERRORS],
+      handler: async (c, { body, ...caller }) => c.json(await createUser(ctx, body, caller), 201),
     }),
     defineRoute({
       method: 'post',
@@ -90,7 +80,7 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['users'],
       request: { body: bulkUsersSchema },
       responses: { 200: { description: 'Per-id results', schema: bulkUsersResponseSchema } },
-      handler: async (c, { body }) => c.json(await bulkUsers(ctx, body, callerOf(c))),
+      handler: async (c, { body, ...caller }) => c.json(await bulkUsers(ctx, body, caller)),
     }),
     defineRoute({
       method: 'get',
@@ -112,8 +102,8 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, body: updateAdminUserSchema },
       responses: { 200: { description: 'Updated', schema: adminUserSchema } },
       errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CANNOT_MODIFY_SELF'],
-      handler: async (c, { params, body }) =>
-        c.json(await updateUser(ctx, params.id, body, callerOf(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await updateUser(ctx, params.id, body, caller)),
     }),
     defineRoute({
       method: 'post',
@@ -124,8 +114,8 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, body: extendUserSchema },
       responses: { 200: { description: 'Extended', schema: extendUserResponseSchema } },
       errors: ['USER_NOT_FOUND', 'ACCOUNT_NEVER_EXPIRES', 'ACCOUNT_NOT_RENEWABLE'],
-      handler: async (c, { params, body }) =>
-        c.json(await extendUser(ctx, params.id, body.days, callerOf(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await extendUser(ctx, params.id, body.days, caller)),
     }),
     defineRoute({
       method: 'put',
@@ -136,8 +126,8 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, body: setUserActiveSchema },
       responses: { 200: { description: 'Updated', schema: adminUserSchema } },
       errors: ['USER_NOT_FOUND', 'CANNOT_MODIFY_SELF', 'LAST_ADMIN'],
-      handler: async (c, { params, body }) =>
-        c.json(await setActive(ctx, params.id, body.isActive, callerOf(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await setActive(ctx, params.id, body.isActive, caller)),
     }),
     defineRoute({
       method: 'put',
@@ -148,8 +138,8 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, body: setMediaAccessSchema },
       responses: { 200: { description: 'Updated', schema: userMediaSyncResponseSchema } },
       errors: ['USER_NOT_FOUND', 'MEDIA_ACCOUNT_UNLINKED', 'ACCOUNT_NOT_RENEWABLE'],
-      handler: async (c, { params, body }) =>
-        c.json(await setMediaAccess(ctx, params.id, body.enabled, callerOf(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await setMediaAccess(ctx, params.id, body.enabled, caller)),
     }),
     defineRoute({
       method: 'post',
@@ -164,10 +154,10 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
         'MEDIA_ACCOUNT_UNLINKED',
         'ACCOUNT_NOT_RENEWABLE',
         'UPSTREAM_REJECTED',
-        ...MEDIA_ERRORS,
+        ...UPSTREAM_ERRORS,
       ],
-      handler: async (c, { params, body }) =>
-        c.json(await syncMediaNow(ctx, params.id, body.policy, callerOf(c))),
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await syncMediaNow(ctx, params.id, body.policy, caller)),
     }),
     defineRoute({
       method: 'post',
@@ -177,9 +167,9 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['users'],
       request: { params: idParams, body: adminResetPasswordSchema },
       responses: { 200: { description: 'Reset', schema: adminResetPasswordResponseSchema } },
-      errors: ['USER_NOT_FOUND', ...MEDIA_ERRORS],
-      handler: async (c, { params, body }) =>
-        c.json(await resetPassword(ctx, params.id, body, callerOf(c))),
+      errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
+      handler: async (c, { params, body, ...caller }) =>
+        c.json(await resetPassword(ctx, params.id, body, caller)),
     }),
     defineRoute({
       method: 'delete',
@@ -190,7 +180,7 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams },
       responses: { 200: { description: 'Deleted', schema: deleteUserResponseSchema } },
       errors: ['USER_NOT_FOUND', 'CANNOT_MODIFY_SELF', 'LAST_ADMIN'],
-      handler: async (c, { params }) => c.json(await deleteUser(ctx, params.id, callerOf(c))),
+      handler: async (c, { params, ...caller }) => c.json(await deleteUser(ctx, params.id, caller)),
     }),
     ...mediaBindingRoutes(ctx),
   ];

@@ -13,33 +13,24 @@ import { generatePassword, hashPassword } from '../../auth/passwords.js';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
+import type { Caller, ModuleContext } from '../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Tx } from '../../db/client.js';
 import { lockForRenewal, writeExtension } from '../membership/index.js';
 import { toAdminUser } from './dto.js';
-import { assertManagedMedia, forceMediaSync, viaMediaServer } from './media.js';
+import { assertManagedMedia, forceMediaSync } from './media.js';
 import { findUser, lockUser, otherActiveAdmins, tableExists, userCounts } from './queries.js';
-
-export const adminActor = (auth: AuthContext) => ({
-  type: 'admin' as const,
-  id: auth.userId,
-  label: auth.username,
-});
-
-interface Caller {
-  auth: AuthContext;
-  meta: RequestMeta;
-}
+import { withTransaction } from '../../db/transaction.js';
 
 const audit = (
   tx: Tx,
-  { auth, meta }: Caller,
+  { actor, meta }: Caller,
   action: string,
   userId: string,
   details: Record<string, unknown>,
 ) =>
   recordAudit(tx, {
-    actor: adminActor(auth),
+    actor,
     action,
     target: { type: 'user', id: userId },
     details,
@@ -47,19 +38,6 @@ const audit = (
   });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-/** Postgres unique violation (23505), as either driver reports it, for one index. */
-export function isUniqueViolation(err: unknown, index: string): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as {
-      code?: string;
-      constraint?: string;
-      message?: string;
-    };
-    if (code === '23505' && (constraint === index || message?.includes(index))) return true;
-  }
-  return false;
-}
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email');
 
@@ -102,7 +80,7 @@ export async function updateUser(
 ): Promise<AdminUser> {
   await findUser(ctx.db, id);
   const now = ctx.now();
-  const { syncNeeded } = await ctx.db.transaction(async (tx) => {
+  const { syncNeeded } = await withTransaction(ctx, async (tx) => {
     if (patch.role !== undefined) await lockAdminSet(tx);
     const row = await lockUser(tx, id);
     const set: Partial<UserRow> = {};
@@ -162,7 +140,7 @@ export async function updateUser(
 /** `POST /admin/users/:id/extend`: the shared renewal routine (§8.2). */
 export async function extendUser(ctx: ModuleContext, id: string, days: number, caller: Caller) {
   await findUser(ctx.db, id);
-  const extension = await ctx.db.transaction(async (tx) => {
+  const extension = await withTransaction(ctx, async (tx) => {
     const row = await lockForRenewal(tx, id);
     const result = await writeExtension(tx, row, days, ctx.now());
     await audit(tx, caller, 'user.extend', id, {
@@ -190,7 +168,7 @@ export async function setActive(
 ): Promise<AdminUser> {
   await findUser(ctx.db, id);
   assertNotSelf(caller.auth, id, isActive ? 'activate' : 'deactivate');
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await lockAdminSet(tx);
     const row = await lockUser(tx, id);
     if (!isActive) await assertNotLastAdmin(tx, row);
@@ -218,7 +196,7 @@ export async function setMediaAccess(
   caller: Caller,
 ): Promise<{ user: AdminUser; mediaSync: MediaSyncOutcome }> {
   await findUser(ctx.db, id);
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const row = await lockUser(tx, id);
     assertManagedMedia(row);
     await tx
@@ -261,12 +239,10 @@ export async function resetPassword(
   const password = input.newPassword ?? generatePassword();
   const mediaUserId = row.role === 'user' ? row.mediaUserId : null;
   if (mediaUserId) {
-    await viaMediaServer(async () =>
-      (await ctx.integrations.mediaServer.get()).setPassword(mediaUserId, password),
-    );
+    await (await ctx.integrations.mediaServer.get()).setPassword(mediaUserId, password);
   }
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx
       .update(users)
       .set({
@@ -298,7 +274,7 @@ export async function deleteUser(
   await findUser(ctx.db, id);
   assertNotSelf(caller.auth, id, 'delete');
   const now = ctx.now();
-  const cleanup = await ctx.db.transaction(async (tx) => {
+  const cleanup = await withTransaction(ctx, async (tx) => {
     await lockAdminSet(tx);
     const row = await lockUser(tx, id);
     await assertNotLastAdmin(tx, row);

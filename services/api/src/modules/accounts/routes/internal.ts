@@ -18,7 +18,6 @@ import {
   redeemForMessenger,
   resetPasswordForMessenger,
 } from '../messenger.js';
-import { requestMeta } from './meta.js';
 
 export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimiters): RouteDef[] {
   return [
@@ -36,8 +35,8 @@ export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimit
         'MESSENGER_ALREADY_BOUND',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body }) =>
-        c.json(await bindMessenger(ctx, limiters.messengerBind, body, requestMeta(c))),
+      handler: async (c, { body, meta }) =>
+        c.json(await bindMessenger(ctx, limiters.messengerBind, body, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -66,7 +65,7 @@ export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimit
         'ACCOUNT_NOT_RENEWABLE',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body }) => c.json(await redeemForMessenger(ctx, body, requestMeta(c))),
+      handler: async (c, { body, meta }) => c.json(await redeemForMessenger(ctx, body, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -79,10 +78,8 @@ export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimit
         200: { description: 'New password', schema: messengerResetPasswordResponseSchema },
       },
       errors: ['MESSENGER_NOT_BOUND', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body }) =>
-        c.json(
-          await resetPasswordForMessenger(ctx, limiters.botPasswordReset, body, requestMeta(c)),
-        ),
+      handler: async (c, { body, meta }) =>
+        c.json(await resetPasswordForMessenger(ctx, limiters.botPasswordReset, body, meta)),
     }),
   ];
 }

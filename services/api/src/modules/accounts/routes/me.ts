@@ -11,7 +11,7 @@ import { defineRoute, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { issueBindCode, unbindMessenger } from '../messenger.js';
 import { changeEmail, sendEmailChangeCode, updateLocale } from '../profile.js';
-import { mailMeta, requestMeta } from './meta.js';
+import { browserLocale } from '../mail.js';
 
 export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
   return [
@@ -23,8 +23,8 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       request: { body: updateMeSchema },
       responses: { 200: { description: 'The account', schema: userSchema } },
-      handler: async (c, { body }) =>
-        c.json(await updateLocale(ctx, c.get('auth')!.userId, body.locale)),
+      handler: async (c, { body, auth }) =>
+        c.json(await updateLocale(ctx, auth.userId, body.locale)),
     }),
     defineRoute({
       method: 'post',
@@ -42,9 +42,12 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body }) =>
+      handler: async (c, { body, auth, meta }) =>
         c.json(
-          await sendEmailChangeCode(ctx, c.get('auth')!.userId, body.newEmail, mailMeta(c)),
+          await sendEmailChangeCode(ctx, auth.userId, body.newEmail, {
+            ...meta,
+            locale: browserLocale(c),
+          }),
           202,
         ),
     }),
@@ -57,8 +60,8 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
       request: { body: emailChangeSchema },
       responses: { 200: { description: 'The account', schema: userSchema } },
       errors: ['EMAIL_TAKEN', 'EMAIL_CODE_INVALID'],
-      handler: async (c, { body }) =>
-        c.json(await changeEmail(ctx, c.get('auth')!.userId, body, requestMeta(c))),
+      handler: async (c, { body, auth, meta }) =>
+        c.json(await changeEmail(ctx, auth.userId, body, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -68,7 +71,7 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       responses: { 201: { description: 'Code', schema: bindCodeSchema } },
       errors: ['MESSENGER_ALREADY_BOUND'],
-      handler: async (c) => c.json(await issueBindCode(ctx, c.get('auth')!.userId), 201),
+      handler: async (c, { auth }) => c.json(await issueBindCode(ctx, auth.userId), 201),
     }),
     defineRoute({
       method: 'delete',
@@ -78,8 +81,8 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       responses: { 204: { description: 'Unbound' } },
       errors: ['MESSENGER_NOT_BOUND'],
-      handler: async (c) => {
-        await unbindMessenger(ctx, c.get('auth')!.userId, requestMeta(c));
+      handler: async (c, { auth, meta }) => {
+        await unbindMessenger(ctx, auth.userId, meta);
         return c.body(null, 204);
       },
     }),

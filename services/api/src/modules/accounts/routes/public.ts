@@ -14,7 +14,7 @@ import type { ModuleContext } from '../../context.js';
 import type { AccountLimiters } from '../limits.js';
 import { forgotPassword, resetPassword } from '../recovery.js';
 import { register, registrationMode, sendRegisterCode } from '../register.js';
-import { mailMeta, requestMeta } from './meta.js';
+import { browserLocale } from '../mail.js';
 
 export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiters): RouteDef[] {
   return [
@@ -43,8 +43,8 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body }) =>
-        c.json(await sendRegisterCode(ctx, body.email, mailMeta(c)), 202),
+      handler: async (c, { body, meta }) =>
+        c.json(await sendRegisterCode(ctx, body.email, { ...meta, locale: browserLocale(c) }), 202),
     }),
     defineRoute({
       method: 'post',
@@ -68,8 +68,8 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body }) =>
-        c.json(await register(ctx, limiters.registration, body, requestMeta(c)), 201),
+      handler: async (c, { body, meta }) =>
+        c.json(await register(ctx, limiters.registration, body, meta), 201),
     }),
     defineRoute({
       method: 'post',
@@ -80,8 +80,8 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
       request: { body: forgotPasswordSchema },
       responses: { 202: { description: 'Accepted', schema: okSchema } },
       errors: ['RATE_LIMITED', 'NOT_CONFIGURED'],
-      handler: async (c, { body }) =>
-        c.json(await forgotPassword(ctx, body.email, mailMeta(c)), 202),
+      handler: async (c, { body, meta }) =>
+        c.json(await forgotPassword(ctx, body.email, { ...meta, locale: browserLocale(c) }), 202),
     }),
     defineRoute({
       method: 'post',
@@ -92,7 +92,7 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
       request: { body: resetPasswordSchema },
       responses: { 200: { description: 'Password set', schema: okSchema } },
       errors: ['EMAIL_CODE_INVALID', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body }) => c.json(await resetPassword(ctx, body, requestMeta(c))),
+      handler: async (c, { body, meta }) => c.json(await resetPassword(ctx, body, meta)),
     }),
   ];
 }

@@ -11,10 +11,8 @@ import {
   requestIdParamsSchema,
   verifyIngestReplySchema,
 } from '@usher/contracts';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../../http/context.js';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
-import type { ModuleContext } from '../../context.js';
+import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../../http/route.js';
+import type { Caller, ModuleContext } from '../../context.js';
 import { redispatch } from '../dispatch.js';
 import { verifyIngest } from '../ingest.js';
 import { dispatchCandidate, searchCandidates } from '../manual.js';
@@ -26,16 +24,15 @@ import {
   type Reviewer,
 } from '../review.js';
 import { adminView, listAll } from '../service.js';
-import { callerActor, meta, UPSTREAM } from './meta.js';
 
 /** The admin review table (20-api.md §6 "Media requests"). */
 export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
-  const reviewer = (c: Context<AppEnv>): Reviewer => ({
+  const reviewer = ({ auth, actor, meta }: Caller): Reviewer => ({
     via: 'web',
-    userId: c.get('auth')!.userId,
+    userId: auth.userId,
     messengerId: null,
-    actor: callerActor(c),
-    meta: meta(c),
+    actor,
+    meta,
   });
   return [
     defineRoute({
@@ -57,8 +54,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Approved', schema: adminRequestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params }) => {
-        const result = await approveRequest(ctx, params.id, reviewer(c));
+      handler: async (c, { params, ...caller }) => {
+        const result = await approveRequest(ctx, params.id, reviewer(caller));
         if (!result.changed) throw stateChanged(result.row);
         return c.json({ request: await adminView(ctx, params.id) });
       },
@@ -72,8 +69,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema, body: rejectRequestBodySchema },
       responses: { 200: { description: 'Rejected', schema: adminRequestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params, body }) => {
-        const result = await rejectRequest(ctx, params.id, body.reason, reviewer(c));
+      handler: async (c, { params, body, ...caller }) => {
+        const result = await rejectRequest(ctx, params.id, body.reason, reviewer(caller));
         if (!result.changed) throw stateChanged(result.row);
         return c.json({ request: await adminView(ctx, params.id) });
       },
@@ -86,9 +83,9 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Handed off', schema: adminRequestReplySchema } },
-      errors: ['REQUEST_NOT_FOUND', 'NOT_REDISPATCHABLE', 'UPSTREAM_REJECTED', ...UPSTREAM],
-      handler: async (c, { params }) => {
-        await redispatch(ctx, params.id, callerActor(c), meta(c));
+      errors: ['REQUEST_NOT_FOUND', 'NOT_REDISPATCHABLE', 'UPSTREAM_REJECTED', ...UPSTREAM_ERRORS],
+      handler: async (c, { params, actor, meta }) => {
+        await redispatch(ctx, params.id, actor, meta);
         return c.json({ request: await adminView(ctx, params.id) });
       },
     }),
@@ -105,7 +102,7 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'REQUEST_STATE_CHANGED',
         'SEASON_REQUIRED',
         'NOT_SUPPORTED',
-        ...UPSTREAM,
+        ...UPSTREAM_ERRORS,
       ],
       handler: async (c, { params, body }) =>
         c.json(await searchCandidates(ctx, params.id, body.season)),
@@ -124,10 +121,10 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'REQUEST_STATE_CHANGED',
         'UPSTREAM_REJECTED',
         'NOT_SUPPORTED',
-        ...UPSTREAM,
+        ...UPSTREAM_ERRORS,
       ],
-      handler: async (c, { params, body }) => {
-        await dispatchCandidate(ctx, params.id, body.candidateIndex, callerActor(c), meta(c));
+      handler: async (c, { params, body, actor, meta }) => {
+        await dispatchCandidate(ctx, params.id, body.candidateIndex, actor, meta);
         return c.json({ request: await adminView(ctx, params.id), accepted: true as const });
       },
     }),
@@ -139,12 +136,9 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Ingested', schema: verifyIngestReplySchema } },
-      errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED', 'NOT_IN_LIBRARY', ...UPSTREAM],
-      handler: async (c, { params }) => {
-        const { progress } = await verifyIngest(ctx, params.id, {
-          actor: callerActor(c),
-          meta: meta(c),
-        });
+      errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED', 'NOT_IN_LIBRARY', ...UPSTREAM_ERRORS],
+      handler: async (c, { params, actor, meta }) => {
+        const { progress } = await verifyIngest(ctx, params.id, { actor, meta });
         return c.json({ request: await adminView(ctx, params.id), progress });
       },
     }),
@@ -157,8 +151,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Deleted' } },
       errors: ['REQUEST_NOT_FOUND'],
-      handler: async (c, { params }) => {
-        await deleteRequest(ctx, params.id, callerActor(c), meta(c));
+      handler: async (c, { params, actor, meta }) => {
+        await deleteRequest(ctx, params.id, actor, meta);
         return c.body(null, 204);
       },
     }),

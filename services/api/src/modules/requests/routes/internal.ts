@@ -28,7 +28,6 @@ import {
   recordAdminMessages,
   rejectFromMessenger,
 } from '../service.js';
-import { meta } from './meta.js';
 
 /** The bot's request and conversation-state routes (20-api.md §7). */
 export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
@@ -49,9 +48,9 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'MEDIA_ACCESS_REQUIRED',
         'REQUEST_LIMIT_REACHED',
       ],
-      handler: async (c, { body }) => {
+      handler: async (c, { body, meta }) => {
         const { messengerId, languageCode, ...input } = body;
-        const result = await createForMessenger(ctx, messengerId, languageCode, input, meta(c));
+        const result = await createForMessenger(ctx, messengerId, languageCode, input, meta);
         return c.json(
           {
             outcome: result.outcome,
@@ -70,8 +69,8 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema, body: internalApproveBodySchema },
       responses: { 200: { description: 'Outcome', schema: internalReviewReplySchema } },
       errors: ['NOT_AN_APPROVER', 'REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params, body }) =>
-        c.json(await approveFromMessenger(ctx, params.id, body.approverMessengerId, meta(c))),
+      handler: async (c, { params, body, meta }) =>
+        c.json(await approveFromMessenger(ctx, params.id, body.approverMessengerId, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -82,8 +81,8 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema, body: internalRejectBodySchema },
       responses: { 200: { description: 'Outcome', schema: internalReviewReplySchema } },
       errors: ['NOT_AN_APPROVER', 'REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params, body }) =>
-        c.json(await rejectFromMessenger(ctx, params.id, body, meta(c))),
+      handler: async (c, { params, body, meta }) =>
+        c.json(await rejectFromMessenger(ctx, params.id, body, meta)),
     }),
     defineRoute({
       method: 'post',

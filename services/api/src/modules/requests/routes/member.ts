@@ -14,7 +14,6 @@ import type { ModuleContext } from '../../context.js';
 import { toMediaRequest } from '../dto.js';
 import { cancelRequest } from '../review.js';
 import { checkExisting, createOwn, listOwn, resubmitOwn } from '../service.js';
-import { callerActor, meta } from './meta.js';
 
 /** A member's own requests (20-api.md §5 "Media requests (own)"). */
 export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
@@ -27,7 +26,7 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['media-requests'],
       request: { query: listOwnRequestsQuerySchema },
       responses: { 200: { description: 'Requests', schema: pageOf(mediaRequestSchema) } },
-      handler: async (c, { query }) => c.json(await listOwn(ctx, c.get('auth')!.userId, query)),
+      handler: async (c, { query, auth }) => c.json(await listOwn(ctx, auth.userId, query)),
     }),
     defineRoute({
       method: 'post',
@@ -54,8 +53,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'MEDIA_ACCESS_REQUIRED',
         'REQUEST_LIMIT_REACHED',
       ],
-      handler: async (c, { body }) => {
-        const result = await createOwn(ctx, c.get('auth')!.userId, body, meta(c));
+      handler: async (c, { body, auth, meta }) => {
+        const result = await createOwn(ctx, auth.userId, body, meta);
         return c.json(
           {
             outcome: result.outcome,
@@ -82,8 +81,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'MEDIA_ACCESS_REQUIRED',
         'REQUEST_LIMIT_REACHED',
       ],
-      handler: async (c, { params, body }) => {
-        const result = await resubmitOwn(ctx, c.get('auth')!.userId, params.id, body, meta(c));
+      handler: async (c, { params, body, auth, meta }) => {
+        const result = await resubmitOwn(ctx, auth.userId, params.id, body, meta);
         return c.json(
           {
             outcome: result.outcome,
@@ -102,8 +101,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Cancelled' } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params }) => {
-        await cancelRequest(ctx, params.id, c.get('auth')!.userId, callerActor(c), meta(c));
+      handler: async (c, { params, auth, actor, meta }) => {
+        await cancelRequest(ctx, params.id, auth.userId, actor, meta);
         return c.body(null, 204);
       },
     }),

@@ -26,7 +26,7 @@ export function mediaServerWebhookRoutes(ctx: ModuleContext): RouteDef[] {
         'UNSUPPORTED_MEDIA_TYPE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c) => {
+      handler: async (c, { meta }) => {
         const expected = await ctx.settings.store.getString('MEDIA_SERVER_WEBHOOK_TOKEN');
         if (!expected) {
           throw new AppError('NOT_CONFIGURED', 'The media-server webhook is switched off', {
@@ -38,7 +38,7 @@ export function mediaServerWebhookRoutes(ctx: ModuleContext): RouteDef[] {
           throw new AppError('WEBHOOK_TOKEN_INVALID', 'Missing or wrong webhook token');
         }
         const event = normaliseEvent(await decodeWebhookBody(c));
-        return c.json(await handleNewItem(ctx, event, c.get('requestId')));
+        return c.json(await handleNewItem(ctx, event, meta.requestId));
       },
     }),
   ];

@@ -13,6 +13,24 @@ export function uniqueViolation(err: unknown): string | null {
   return null;
 }
 
+/** Whether an error is a unique violation (23505) of one named index or constraint. */
+export function isUniqueViolation(err: unknown, index: string): boolean {
+  const constraint = uniqueViolation(err);
+  if (constraint === null) return false;
+  // PGlite sometimes leaves `constraint` empty; its message still names the index.
+  return constraint === index || (constraint === '' && messageNames(err, index));
+}
+
+function messageNames(err: unknown, index: string): boolean {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { message?: unknown; cause?: unknown };
+    if (typeof e.message === 'string' && e.message.includes(index)) return true;
+    current = e.cause;
+  }
+  return false;
+}
+
 /**
  * The driver's own message (with its SQLSTATE) for logs. drizzle's wrapper message repeats the
  * query and its parameters — password hashes included — so it must never be logged as is.

@@ -1,0 +1,44 @@
+// Offset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
+import { count, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from './client.js';
+
+export interface PageQuery {
+  page: number;
+  pageSize: number;
+}
+
+export interface PageResult<T> {
+  data: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * One page: runs the row query with the page's limit and offset next to the count, and returns
+ * the list reply. `rows` receives `(limit, offset)`; `total` is the matching row count.
+ */
+export async function paginate<T>(
+  query: PageQuery,
+  total: Promise<number>,
+  rows: (limit: number, offset: number) => Promise<T[]>,
+): Promise<PageResult<T>> {
+  const [data, n] = await Promise.all([
+    rows(query.pageSize, (query.page - 1) * query.pageSize),
+    total,
+  ]);
+  return { data, total: n, page: query.page, pageSize: query.pageSize };
+}
+
+/** `count(*)` of a table (optionally filtered), for `paginate`. */
+export async function countRows(db: Database, table: PgTable, where?: SQL): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(table).where(where);
+  return row?.n ?? 0;
+}
+
+/** LIKE metacharacters in user input are matched literally (PostgreSQL's default `\` escape). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** A `%…%` pattern that finds the text anywhere. */
+export const containing = (text: string): string => `%${escapeLike(text)}%`;

@@ -1,0 +1,51 @@
+// The audit log reader (20-api.md §6 "Audit"). Rows are written by `recordAudit` in the
+// transaction of the change they describe; this module only reads them.
+import type { AuditEntry, AuditQuery } from '@usher/contracts';
+import { and, desc, eq, gte, like, lt, type SQL } from 'drizzle-orm';
+import { auditLog, type AuditLogRow } from '../../db/schema/index.js';
+import { countRows, escapeLike, paginate, type PageResult } from '../../db/paging.js';
+import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import type { ModuleContext } from '../context.js';
+
+function toEntry(row: AuditLogRow): AuditEntry {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actorType: row.actorType as AuditEntry['actorType'],
+    actorId: row.actorId,
+    actorLabel: row.actorLabel,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    details: row.details ?? null,
+    ip: row.ip,
+    requestId: row.requestId,
+  };
+}
+
+/** Entries newest first; `action` matches by prefix, `from`/`to` are inclusive days in the zone. */
+export async function listAudit(
+  ctx: ModuleContext,
+  query: AuditQuery,
+): Promise<PageResult<AuditEntry>> {
+  const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
+  const filters: SQL[] = [];
+  if (query.actorId) filters.push(eq(auditLog.actorId, query.actorId));
+  if (query.action) filters.push(like(auditLog.action, `${escapeLike(query.action)}%`));
+  if (query.targetType) filters.push(eq(auditLog.targetType, query.targetType));
+  if (query.targetId) filters.push(eq(auditLog.targetId, query.targetId));
+  if (query.from) filters.push(gte(auditLog.at, startOfZonedDay(query.from, zone)));
+  if (query.to) filters.push(lt(auditLog.at, startOfZonedDay(nextDay(query.to), zone)));
+  const where = filters.length ? and(...filters) : undefined;
+  return paginate(query, countRows(ctx.db, auditLog, where), async (limit, offset) =>
+    (
+      await ctx.db
+        .select()
+        .from(auditLog)
+        .where(where)
+        .orderBy(desc(auditLog.at), desc(auditLog.id))
+        .limit(limit)
+        .offset(offset)
+    ).map(toEntry),
+  );
+}

@@ -1,0 +1,119 @@
+// Jobs as the admin sees them (20-api.md §6 "Jobs"): the scheduler's jobs with their last run and
+// lease, run history, and a manual run under the job lease.
+import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
+import { Cron } from 'croner';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/audit.js';
+import { countRows, paginate, type PageResult } from '../../db/paging.js';
+import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Caller, ModuleContext } from '../context.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toJobRun(row: JobRunRow): JobRun {
+  return {
+    id: row.id,
+    jobName: row.jobName,
+    trigger: row.trigger as JobRun['trigger'],
+    scheduledFor: iso(row.scheduledFor),
+    triggeredBy: row.triggeredBy,
+    replicaId: row.replicaId,
+    status: row.status as JobRun['status'],
+    params: (row.params as JobRun['params']) ?? null,
+    summary: (row.summary as JobRun['summary']) ?? null,
+    error: row.error,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: iso(row.finishedAt),
+  };
+}
+
+/** Refuses names the scheduler does not know (any text is accepted by the route: 404, §1.1). */
+function assertKnown(ctx: ModuleContext, name: string): void {
+  if (!JOB_NAME_PATTERN.test(name) || !ctx.scheduler.list().some((j) => j.name === name)) {
+    throw new AppError('JOB_NOT_FOUND', `No job named ${name.slice(0, 64)}`);
+  }
+}
+
+/** Every scheduled job with its next fire time, whether its lease is held and its last run. */
+export async function listJobs(ctx: ModuleContext) {
+  const data = await Promise.all(
+    ctx.scheduler.list().map(async (job) => {
+      const [last] = await ctx.db
+        .select()
+        .from(jobRuns)
+        .where(eq(jobRuns.jobName, job.name))
+        .orderBy(desc(jobRuns.startedAt))
+        .limit(1);
+      const [lease] = await ctx.db
+        .select({ jobName: jobLeases.jobName })
+        .from(jobLeases)
+        .where(and(eq(jobLeases.jobName, job.name), sql`${jobLeases.expiresAt} > now()`));
+      const next = new Cron(job.schedule, { timezone: job.timezone, paused: true }).nextRun();
+      return {
+        name: job.name,
+        description: job.description,
+        schedule: job.schedule,
+        enabled: true,
+        nextRunAt: iso(next),
+        running: Boolean(lease),
+        lastRun: last ? toJobRun(last) : null,
+      };
+    }),
+  );
+  return { data };
+}
+
+/** A job's runs, newest first. */
+export async function listRuns(
+  ctx: ModuleContext,
+  name: string,
+  query: PaginationQuery,
+): Promise<PageResult<JobRun>> {
+  assertKnown(ctx, name);
+  const where = eq(jobRuns.jobName, name);
+  return paginate(query, countRows(ctx.db, jobRuns, where), async (limit, offset) =>
+    (
+      await ctx.db
+        .select()
+        .from(jobRuns)
+        .where(where)
+        .orderBy(desc(jobRuns.startedAt), desc(jobRuns.id))
+        .limit(limit)
+        .offset(offset)
+    ).map(toJobRun),
+  );
+}
+
+/** One run; a malformed id is simply not found (20-api.md §1.1), never a 400 or a 500. */
+export async function findRun(ctx: ModuleContext, runId: string): Promise<JobRun> {
+  const parsed = z.uuid().safeParse(runId);
+  const [row] = parsed.success
+    ? await ctx.db.select().from(jobRuns).where(eq(jobRuns.id, parsed.data))
+    : [];
+  if (!row) throw new AppError('JOB_RUN_NOT_FOUND', 'No such job run');
+  return toJobRun(row);
+}
+
+/** Starts a run now on this replica under the job lease (409 `JOB_RUNNING` while one runs). */
+export async function runJobNow(
+  ctx: ModuleContext,
+  name: string,
+  body: { params?: Record<string, unknown> },
+  caller: Caller,
+): Promise<{ runId: string }> {
+  assertKnown(ctx, name);
+  const { runId } = await ctx.scheduler.runNow(name, {
+    triggeredBy: caller.auth.userId,
+    params: body.params ?? null,
+  });
+  await recordAudit(ctx.db, {
+    actor: caller.actor,
+    action: 'job.run',
+    target: { type: 'job', id: name },
+    details: { runId },
+    ...caller.meta,
+  });
+  return { runId };
+}
