@@ -1,6 +1,11 @@
 import { provideHttpClient, withInterceptors } from '@angular/common/http';
 import { provideHttpClientTesting } from '@angular/common/http/testing';
-import { type EnvironmentProviders, type Provider, importProvidersFrom } from '@angular/core';
+import {
+  type EnvironmentProviders,
+  PendingTasks,
+  type Provider,
+  importProvidersFrom,
+} from '@angular/core';
 import { provideRouter, type Routes } from '@angular/router';
 import { TranslocoTestingModule, provideTranslocoTranspiler } from '@jsverse/transloco';
 import {
@@ -26,6 +31,22 @@ export function provideTestI18n(): (Provider | EnvironmentProviders)[] {
   ];
 }
 
+/**
+ * Pending work that does not hold `whenStable()`. Under provideHttpClientTesting a request does
+ * not keep the app unstable (so a spec can render, then answer it); a `resource` load would,
+ * and `whenStable()` would wait for an answer the spec has not sent yet. Specs let promise
+ * chains run with `settle()` / `flushAndRender()` instead.
+ */
+class UntrackedPendingTasks {
+  add(): () => void {
+    return () => undefined;
+  }
+
+  run(fn: () => Promise<unknown>): void {
+    void fn();
+  }
+}
+
 /** HTTP with the app's interceptors in the app's order, answered by HttpTestingController. */
 export function provideTestHttp(): (Provider | EnvironmentProviders)[] {
   return [
@@ -33,6 +54,7 @@ export function provideTestHttp(): (Provider | EnvironmentProviders)[] {
       withInterceptors([bearerTokenInterceptor, requestIdInterceptor, apiErrorInterceptor]),
     ),
     provideHttpClientTesting(),
+    { provide: PendingTasks, useClass: UntrackedPendingTasks },
   ];
 }
 

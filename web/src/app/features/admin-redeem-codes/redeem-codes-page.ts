@@ -1,15 +1,5 @@
 import { Clipboard } from '@angular/cdk/clipboard';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  effect,
-  inject,
-  input,
-  numberAttribute,
-  signal,
-  untracked,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { FormsModule } from '@angular/forms';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
@@ -17,25 +7,25 @@ import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
-import { MatPaginator, type PageEvent } from '@angular/material/paginator';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
-import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { RedeemCode, Redemption } from '@usher/contracts';
-import { CODE_STATUS_FILTERS } from '@usher/contracts/values';
+import type { RedeemCode } from '@usher/contracts';
+import { CODE_STATUS_FILTERS, REDEMPTION_KINDS } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { FormError } from '../../shared/form-error';
+import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
-import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip, type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
-import { type CodeStatusFilter, RedeemCodesApi } from './redeem-codes-api';
+import { RedeemCodesApi } from './redeem-codes-api';
 
 const TABS = ['codes', 'redemptions'] as const;
-const STATUSES = CODE_STATUS_FILTERS;
-const PAGE_SIZES = [10, 20, 50];
+/** Every filter of both tabs: "Clear filters" removes them all, as it always has. */
+const FILTERS = ['status', 'search', 'username', 'code', 'kind', 'from', 'to'];
 
 /** Redeem-code status chips (60-web.md §6.6 "redeem code"). */
 export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string }> = {
@@ -43,14 +33,6 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
   exhausted: { tone: 'neutral', icon: 'block' },
   expired: { tone: 'neutral', icon: 'event_busy' },
 };
-
-const pageSizeOf = (value: unknown) => {
-  const n = numberAttribute(value, 20);
-  return PAGE_SIZES.includes(n) ? n : 20;
-};
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const dayOf = (value: string | undefined) => (value && DAY.test(value) ? value : '');
-const pageOf = (value: unknown) => Math.max(1, Math.floor(numberAttribute(value, 1)));
 
 /**
  * `/admin/redeem-codes?tab=codes|redemptions` (60-web.md §4.3). Filters and paging live in the
@@ -70,15 +52,14 @@ const pageOf = (value: unknown) => Math.max(1, Math.floor(numberAttribute(value,
     MatMenuItem,
     MatMenuTrigger,
     MatOption,
-    MatPaginator,
     MatSelect,
     MatTab,
     MatTabGroup,
     TranslocoDirective,
+    FormError,
+    ListView,
     LocalDatePipe,
     StatusChip,
-    EmptyState,
-    ErrorState,
   ],
   templateUrl: './redeem-codes-page.html',
   styleUrl: './redeem-codes-page.scss',
@@ -86,7 +67,6 @@ const pageOf = (value: unknown) => Math.max(1, Math.floor(numberAttribute(value,
 })
 export default class RedeemCodesPage {
   private readonly api = inject(RedeemCodesApi);
-  private readonly router = inject(Router);
   private readonly dialog = inject(MatDialog);
   private readonly clipboard = inject(Clipboard);
   private readonly notifier = inject(Notifier);
@@ -101,141 +81,53 @@ export default class RedeemCodesPage {
   readonly kind = input<string | undefined>();
   readonly from = input<string | undefined>();
   readonly to = input<string | undefined>();
-  readonly page = input(1, { transform: pageOf });
-  readonly pageSize = input(20, { transform: pageSizeOf });
+  readonly page = input<unknown>();
+  readonly pageSize = input<unknown>();
 
   protected readonly tabIndex = computed(() =>
     Math.max(0, TABS.indexOf((this.tab() ?? 'codes') as (typeof TABS)[number])),
   );
-  protected readonly statusFilter = computed<CodeStatusFilter>(() => {
-    const status = this.status() as CodeStatusFilter | undefined;
-    return status && STATUSES.includes(status) ? status : 'active';
-  });
-  protected readonly kindFilter = computed<'' | 'register' | 'renew'>(() => {
-    const kind = this.kind();
-    return kind === 'register' || kind === 'renew' ? kind : '';
-  });
-  protected readonly statuses = STATUSES;
-  protected readonly pageSizes = PAGE_SIZES;
-  protected readonly chips = CODE_CHIPS;
-
-  protected readonly codes = signal<RedeemCode[] | null>(null);
-  protected readonly redemptions = signal<Redemption[] | null>(null);
-  protected readonly total = signal(0);
-  protected readonly error = signal<ErrorText | null>(null);
-  protected readonly filtered = computed(() =>
-    this.tabIndex() === 0
-      ? !!this.search() || this.statusFilter() !== 'active'
-      : !!this.username() ||
-        !!this.code() ||
-        !!this.kindFilter() ||
-        !!dayOf(this.from()) ||
-        !!dayOf(this.to()),
-  );
-
-  constructor() {
-    effect(() => {
-      // Any query change reloads the visible tab.
-      const query = {
-        tab: this.tabIndex(),
-        status: this.statusFilter(),
-        search: this.search() ?? '',
-        username: this.username() ?? '',
-        code: this.code() ?? '',
-        kind: this.kindFilter(),
-        from: dayOf(this.from()),
-        to: dayOf(this.to()),
-        page: this.page(),
-        pageSize: this.pageSize(),
-      };
-      untracked(() => void this.load(query));
-    });
-  }
-
-  protected async reload(): Promise<void> {
-    await this.load({
-      tab: this.tabIndex(),
-      status: this.statusFilter(),
+  private readonly paging = computed(() => ({
+    page: pageParam(this.page()),
+    pageSize: pageSizeParam(this.pageSize()),
+  }));
+  protected readonly codes = listPage({
+    query: () => ({
+      status: oneOfParam(this.status(), CODE_STATUS_FILTERS) || 'active',
       search: this.search() ?? '',
+      ...this.paging(),
+    }),
+    load: (query) => this.api.list(query),
+    filters: FILTERS,
+    filtered: (q) => !!q.search || q.status !== 'active',
+    active: () => this.tabIndex() === 0,
+  });
+  protected readonly redemptions = listPage({
+    query: () => ({
       username: this.username() ?? '',
       code: this.code() ?? '',
-      kind: this.kindFilter(),
-      from: dayOf(this.from()),
-      to: dayOf(this.to()),
-      page: this.page(),
-      pageSize: this.pageSize(),
-    });
-  }
-
-  private async load(q: {
-    tab: number;
-    status: CodeStatusFilter;
-    search: string;
-    username: string;
-    code: string;
-    kind: '' | 'register' | 'renew';
-    from: string;
-    to: string;
-    page: number;
-    pageSize: number;
-  }): Promise<void> {
-    this.error.set(null);
-    try {
-      if (q.tab === 0) {
-        this.codes.set(null);
-        const page = await this.api.list({
-          status: q.status,
-          search: q.search,
-          page: q.page,
-          pageSize: q.pageSize,
-        });
-        this.codes.set(page.data);
-        this.total.set(page.total);
-      } else {
-        this.redemptions.set(null);
-        const page = await this.api.redemptions({
-          username: q.username,
-          code: q.code,
-          kind: q.kind,
-          from: q.from,
-          to: q.to,
-          page: q.page,
-          pageSize: q.pageSize,
-        });
-        this.redemptions.set(page.data);
-        this.total.set(page.total);
-      }
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    }
-  }
+      kind: oneOfParam(this.kind(), REDEMPTION_KINDS),
+      from: dayParam(this.from()),
+      to: dayParam(this.to()),
+      ...this.paging(),
+    }),
+    load: (query) => this.api.redemptions(query),
+    filters: FILTERS,
+    filtered: (q) => !!(q.username || q.code || q.kind || q.from || q.to),
+    active: () => this.tabIndex() === 1,
+  });
+  protected readonly statuses = CODE_STATUS_FILTERS;
+  protected readonly chips = CODE_CHIPS;
+  /** A refused delete, explained above the list. */
+  protected readonly actionError = signal<ErrorText | null>(null);
 
   /** Changes query params; a filter change returns to page 1. */
-  protected navigate(params: Record<string, string | number | null>, resetPage = true): void {
-    void this.router.navigate([], {
-      queryParams: { ...params, ...(resetPage ? { page: null } : {}) },
-      queryParamsHandling: 'merge',
-    });
+  protected navigate(params: Record<string, string | number | null>): void {
+    this.codes.navigate(params);
   }
 
   protected selectTab(index: number): void {
     this.navigate({ tab: TABS[index]! });
-  }
-
-  protected changePage(event: PageEvent): void {
-    this.navigate({ page: event.pageIndex + 1, pageSize: event.pageSize }, false);
-  }
-
-  protected clearFilters(): void {
-    this.navigate({
-      status: null,
-      search: null,
-      username: null,
-      code: null,
-      kind: null,
-      from: null,
-      to: null,
-    });
   }
 
   protected async create(): Promise<void> {
@@ -265,13 +157,14 @@ export default class RedeemCodesPage {
       destructive: true,
     });
     if (!confirmed) return;
+    this.actionError.set(null);
     try {
       await this.api.remove(code.id);
       this.notifier.show('redeemCodes.deleted');
     } catch (error) {
-      this.error.set(this.errors.describe(error));
+      this.actionError.set(this.errors.describe(error));
     }
-    await this.reload();
+    this.codes.reload();
   }
 
   private async openDialog(data: CodeDialogData): Promise<void> {
@@ -283,7 +176,7 @@ export default class RedeemCodesPage {
     });
     ref.afterClosed().subscribe((changed) => {
       // A batch dialog dismissed with Escape after creating still changed the list.
-      if (changed !== false) void this.reload();
+      if (changed !== false) this.codes.reload();
     });
   }
 }

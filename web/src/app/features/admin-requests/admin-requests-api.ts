@@ -7,6 +7,7 @@ import type {
   RequestStatus,
   RequestType,
 } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
 
@@ -20,12 +21,7 @@ export interface AdminRequestFilters {
   pageSize: number;
 }
 
-export interface AdminRequestPage {
-  data: AdminMediaRequest[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type AdminRequestPage = Page<AdminMediaRequest>;
 
 /** The admin request routes (20-api.md §6 "Media requests"). */
 @Injectable({ providedIn: 'root' })

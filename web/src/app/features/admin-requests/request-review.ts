@@ -1,32 +1,24 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  effect,
-  inject,
-  input,
-  signal,
-  untracked,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatFormField, MatLabel, MatPrefix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
-import { Router, RouterLink } from '@angular/router';
 import { firstValueFrom } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminMediaRequest, RequestType } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { RequestCard } from '../../shared/requests/request-card';
 import { openRequestDialog } from '../../shared/requests/request-dialog';
-import { REQUEST_TABS, parsePage, parseRequestTab } from '../../shared/requests/request-status';
-import { type AdminRequestPage, AdminRequestsApi } from './admin-requests-api';
+import { parseRequestTab } from '../../shared/requests/request-status';
+import { RequestTabs } from '../../shared/requests/request-tabs';
+import { listPage, pageParam } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
+import { AdminRequestsApi } from './admin-requests-api';
 import { CandidatesDialog, type CandidatesOutcome } from './candidates-dialog';
 
 const PAGE_SIZE = 20;
@@ -48,13 +40,13 @@ const HANDLED_ELSEWHERE = new Set([
     MatPrefix,
     MatIcon,
     MatInput,
-    MatProgressBar,
     MatOption,
     MatSelect,
     MatSlideToggle,
-    RouterLink,
     TranslocoDirective,
+    ListView,
     RequestCard,
+    RequestTabs,
   ],
   templateUrl: './request-review.html',
   styleUrl: '../../shared/requests/request-pages.scss',
@@ -65,7 +57,6 @@ export default class RequestReview {
   private readonly errors = inject(ErrorTexts);
   private readonly notifier = inject(Notifier);
   private readonly dialog = inject(MatDialog);
-  private readonly router = inject(Router);
 
   readonly status = input<string | undefined>();
   readonly type = input<string | undefined>();
@@ -74,47 +65,32 @@ export default class RequestReview {
   readonly automationError = input<string | undefined>();
   readonly page = input<string | undefined>();
 
-  protected readonly tabs = REQUEST_TABS;
-  protected readonly filters = computed(() => ({
-    status: parseRequestTab(this.status()) || null,
-    type: (this.type() === 'MOVIE' || this.type() === 'TV'
-      ? this.type()
-      : null) as RequestType | null,
-    search: this.search() ?? '',
-    userId: this.userId() || null,
-    automationError: this.automationError() === 'true',
-    page: parsePage(this.page()),
-    pageSize: PAGE_SIZE,
-  }));
-  protected readonly result = signal<AdminRequestPage | null>(null);
-  protected readonly loading = signal(true);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly list = listPage({
+    query: () => ({
+      status: parseRequestTab(this.status()) || null,
+      type: (this.type() === 'MOVIE' || this.type() === 'TV'
+        ? this.type()
+        : null) as RequestType | null,
+      search: this.search() ?? '',
+      userId: this.userId() || null,
+      automationError: this.automationError() === 'true',
+      page: pageParam(this.page()),
+      pageSize: PAGE_SIZE,
+    }),
+    load: (filters) => this.api.list(filters),
+    filters: ['status', 'type', 'search', 'userId', 'automationError'],
+    filtered: (q) => !!(q.status || q.type || q.search || q.userId || q.automationError),
+    pageSizes: [],
+  });
+  protected readonly filters = this.list.query;
   protected readonly busyId = signal<string | null>(null);
   /** False once the API said manual search needs MoviePilot (503 NOT_SUPPORTED). */
   protected readonly searchSupported = signal(true);
-  protected readonly lastPage = computed(() => {
-    const result = this.result();
-    return result ? Math.max(1, Math.ceil(result.total / result.pageSize)) : 1;
-  });
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor() {
-    effect(() => {
-      const filters = this.filters();
-      untracked(() => void this.load(filters));
-    });
-  }
-
-  protected reload(): void {
-    void this.load(this.filters());
-  }
 
   /** Changes one filter in the URL (the list follows); any filter change goes back to page 1. */
   protected setFilter(params: Record<string, string | null>): void {
-    void this.router.navigate([], {
-      queryParams: { page: null, ...params },
-      queryParamsHandling: 'merge',
-    });
+    this.list.navigate(params);
   }
 
   protected setSearch(event: Event): void {
@@ -124,13 +100,6 @@ export default class RequestReview {
       () => this.setFilter({ search: value.trim() || null }),
       SEARCH_DEBOUNCE_MS,
     );
-  }
-
-  protected goToPage(page: number): void {
-    void this.router.navigate([], {
-      queryParams: { page: page > 1 ? page : null },
-      queryParamsHandling: 'merge',
-    });
   }
 
   protected approve(request: AdminMediaRequest): Promise<void> {
@@ -192,7 +161,7 @@ export default class RequestReview {
       this.notifier.show('adminRequests.candidates.unsupported');
     } else if (outcome === 'sent') {
       this.notifier.show('adminRequests.candidates.sent', { name: request.name });
-      await this.load(this.filters());
+      this.list.reload();
     }
   }
 
@@ -226,18 +195,6 @@ export default class RequestReview {
     } finally {
       this.busyId.set(null);
     }
-    await this.load(this.filters());
-  }
-
-  private async load(filters: ReturnType<typeof this.filters>): Promise<void> {
-    this.loading.set(true);
-    this.error.set(null);
-    try {
-      this.result.set(await this.api.list(filters));
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.loading.set(false);
-    }
+    this.list.reload();
   }
 }

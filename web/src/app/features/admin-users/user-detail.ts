@@ -1,31 +1,26 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  effect,
-  inject,
-  input,
-  signal,
-  untracked,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatIcon } from '@angular/material/icon';
-import { MatPaginator, type PageEvent } from '@angular/material/paginator';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { Redemption } from '@usher/contracts';
+import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
-import { EmptyState, ErrorState } from '../../shared/page-state';
+import { localListPage } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
+import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { UserActions } from './user-actions';
 import { type AdminUserDetail, UsersApi } from './users-api';
+
+/** Redemptions a page on the Redemptions tab. */
+const REDEMPTIONS_PAGE_SIZE = 10;
 
 const TABS = ['profile', 'redemptions'] as const;
 
@@ -40,16 +35,15 @@ const TABS = ['profile', 'redemptions'] as const;
     MatCard,
     MatCardContent,
     MatIcon,
-    MatPaginator,
     MatTab,
     MatTabGroup,
     RouterLink,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
-    EmptyState,
     ErrorState,
     FormError,
+    ListView,
   ],
   templateUrl: './user-detail.html',
   styleUrl: './user-detail.scss',
@@ -70,8 +64,12 @@ export default class UserDetail {
     Math.max(0, TABS.indexOf((this.tab() ?? 'profile') as (typeof TABS)[number])),
   );
 
-  protected readonly user = signal<AdminUserDetail | null>(null);
-  protected readonly error = signal<ErrorText | null>(null);
+  private readonly detail = apiResource({
+    params: () => this.id(),
+    load: (id) => this.api.get(id),
+  });
+  protected readonly user = this.detail.value;
+  protected readonly error = this.detail.error;
   protected readonly actionError = signal<ErrorText | null>(null);
   protected readonly isSelf = computed(() => this.user()?.id === this.me()?.id);
   protected readonly membership = computed(() => {
@@ -81,41 +79,17 @@ export default class UserDetail {
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
 
-  protected readonly redemptions = signal<Redemption[] | null>(null);
-  protected readonly redemptionsTotal = signal(0);
-  protected readonly redemptionsPage = signal(1);
+  /** The user's redemptions, paged in memory once the profile is there. */
+  protected readonly redemptions = localListPage({
+    params: () => (this.user() ? this.id() : undefined),
+    load: (id, page, pageSize) => this.api.redemptions(id, page, pageSize),
+    pageSize: REDEMPTIONS_PAGE_SIZE,
+  });
 
-  constructor() {
-    effect(() => {
-      const id = this.id();
-      untracked(() => void this.load(id));
-    });
-  }
-
-  protected async load(id = this.id()): Promise<void> {
-    this.error.set(null);
-    try {
-      this.user.set(await this.api.get(id));
-      await this.loadRedemptions();
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    }
-  }
-
-  protected async loadRedemptions(): Promise<void> {
-    try {
-      const page = await this.api.redemptions(this.id(), this.redemptionsPage(), 10);
-      this.redemptions.set(page.data);
-      this.redemptionsTotal.set(page.total);
-    } catch {
-      // The profile is the page; a failed side list just shows as empty.
-      this.redemptions.set([]);
-    }
-  }
-
-  protected changePage(event: PageEvent): void {
-    this.redemptionsPage.set(event.pageIndex + 1);
-    void this.loadRedemptions();
+  /** Loads the profile and its redemptions again (Retry, or after an action). */
+  protected load(): void {
+    this.detail.reload();
+    this.redemptions.reload();
   }
 
   protected selectTab(index: number): void {
@@ -152,10 +126,10 @@ export default class UserDetail {
     if (!user) return;
     this.actionError.set(null);
     try {
-      if (await action(this.actions, user)) await this.load();
+      if (await action(this.actions, user)) this.load();
     } catch (error) {
       this.actionError.set(this.errors.describe(error));
-      await this.load();
+      this.load();
     }
   }
 }

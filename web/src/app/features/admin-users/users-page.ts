@@ -4,12 +4,10 @@ import {
   ChangeDetectionStrategy,
   Component,
   computed,
-  effect,
   inject,
   input,
-  numberAttribute,
+  linkedSignal,
   signal,
-  untracked,
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormsModule } from '@angular/forms';
@@ -20,9 +18,8 @@ import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
-import { MatPaginator, type PageEvent } from '@angular/material/paginator';
 import { MatOption, MatSelect } from '@angular/material/select';
-import { Router, RouterLink } from '@angular/router';
+import { RouterLink } from '@angular/router';
 import { map } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
@@ -37,23 +34,28 @@ import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { FormError } from '../../shared/form-error';
+import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
-import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
 import { type BulkAction, type UserQuery, UsersApi } from './users-api';
 
-const PAGE_SIZES = [10, 20, 50];
-const SORTS = ADMIN_USER_SORTS;
 const COMPACT = '(max-width: 599.98px)';
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The filter params "Clear filters" removes (sort and paging stay). */
+const FILTERS = [
+  'search',
+  'role',
+  'isActive',
+  'status',
+  'mediaState',
+  'expiresBefore',
+  'expiresAfter',
+] as const;
 /** At most this many users per bulk request (20-api.md §6). */
 export const BULK_LIMIT = 100;
-
-const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[]): T | '' =>
-  value && (allowed as readonly string[]).includes(value) ? (value as T) : '';
 
 /** The list query from the page's query params, invalid values dropped. */
 export function userQueryFrom(p: {
@@ -69,20 +71,18 @@ export function userQueryFrom(p: {
   page?: unknown;
   pageSize?: unknown;
 }): UserQuery {
-  const day = (value: string | undefined) => (value && DAY.test(value) ? value : '');
-  const pageSize = numberAttribute(p.pageSize, 20);
   return {
     search: (p.search ?? '').trim(),
-    role: oneOf(p.role, ROLES),
-    isActive: oneOf(p.isActive, ['true', 'false'] as const),
-    status: oneOf(p.status, MEMBERSHIP_STATUSES),
-    mediaState: oneOf(p.mediaState, MEDIA_STATES),
-    expiresBefore: day(p.expiresBefore),
-    expiresAfter: day(p.expiresAfter),
-    sort: oneOf(p.sort, SORTS) || 'createdAt',
+    role: oneOfParam(p.role, ROLES),
+    isActive: oneOfParam(p.isActive, ['true', 'false'] as const),
+    status: oneOfParam(p.status, MEMBERSHIP_STATUSES),
+    mediaState: oneOfParam(p.mediaState, MEDIA_STATES),
+    expiresBefore: dayParam(p.expiresBefore),
+    expiresAfter: dayParam(p.expiresAfter),
+    sort: oneOfParam(p.sort, ADMIN_USER_SORTS) || 'createdAt',
     order: p.order === 'asc' ? 'asc' : 'desc',
-    page: Math.max(1, Math.floor(numberAttribute(p.page, 1))),
-    pageSize: PAGE_SIZES.includes(pageSize) ? pageSize : 20,
+    page: pageParam(p.page),
+    pageSize: pageSizeParam(p.pageSize),
   };
 }
 
@@ -103,15 +103,13 @@ export function userQueryFrom(p: {
     MatMenuItem,
     MatMenuTrigger,
     MatOption,
-    MatPaginator,
     MatSelect,
     RouterLink,
     TranslocoDirective,
+    FormError,
+    ListView,
     LocalDatePipe,
     StatusChip,
-    EmptyState,
-    ErrorState,
-    FormError,
   ],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
@@ -120,7 +118,6 @@ export function userQueryFrom(p: {
 export default class UsersPage {
   private readonly api = inject(UsersApi);
   private readonly actions = inject(UserActions);
-  private readonly router = inject(Router);
   private readonly dialog = inject(MatDialog);
   private readonly errors = inject(ErrorTexts);
   private readonly me = inject(SessionStore).me;
@@ -139,40 +136,40 @@ export default class UsersPage {
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
 
-  protected readonly query = computed(() =>
-    userQueryFrom({
-      search: this.search(),
-      role: this.role(),
-      isActive: this.isActive(),
-      status: this.status(),
-      mediaState: this.mediaState(),
-      expiresBefore: this.expiresBefore(),
-      expiresAfter: this.expiresAfter(),
-      sort: this.sort(),
-      order: this.order(),
-      page: this.page(),
-      pageSize: this.pageSize(),
-    }),
-  );
-  protected readonly filtered = computed(() => {
-    const q = this.query();
-    return !!(
-      q.search ||
-      q.role ||
-      q.isActive ||
-      q.status ||
-      q.mediaState ||
-      q.expiresBefore ||
-      q.expiresAfter
-    );
+  protected readonly list = listPage({
+    query: () =>
+      userQueryFrom({
+        search: this.search(),
+        role: this.role(),
+        isActive: this.isActive(),
+        status: this.status(),
+        mediaState: this.mediaState(),
+        expiresBefore: this.expiresBefore(),
+        expiresAfter: this.expiresAfter(),
+        sort: this.sort(),
+        order: this.order(),
+        page: this.page(),
+        pageSize: this.pageSize(),
+      }),
+    load: (query) => this.api.list(query),
+    filters: FILTERS,
+    filtered: (q) => FILTERS.some((name) => q[name] !== ''),
   });
+  protected readonly query = this.list.query;
+  protected readonly users = this.list.rows;
 
-  protected readonly users = signal<AdminUser[] | null>(null);
-  protected readonly total = signal(0);
-  protected readonly error = signal<ErrorText | null>(null);
   /** A refused action (LAST_ADMIN, CANNOT_MODIFY_SELF…), explained above the list. */
   protected readonly actionError = signal<ErrorText | null>(null);
-  protected readonly selected = signal<ReadonlySet<string>>(new Set());
+  /** The ticked rows; a reload keeps only those still on screen. */
+  protected readonly selected = linkedSignal<AdminUser[] | null, ReadonlySet<string>>({
+    source: this.users,
+    computation: (users, previous) => {
+      const kept = previous?.value ?? new Set<string>();
+      if (!users) return kept;
+      const ids = new Set(users.map((u) => u.id));
+      return new Set([...kept].filter((id) => ids.has(id)));
+    },
+  });
   protected readonly allSelected = computed(() => {
     const users = this.users() ?? [];
     return users.length > 0 && users.every((u) => this.selected().has(u.id));
@@ -186,60 +183,14 @@ export default class UsersPage {
     { initialValue: matchMedia(COMPACT).matches },
   );
 
-  protected readonly pageSizes = PAGE_SIZES;
-  protected readonly sorts = SORTS;
+  protected readonly sorts = ADMIN_USER_SORTS;
   protected readonly mediaStates = MEDIA_STATES;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
   protected readonly membership = membershipOf;
 
-  constructor() {
-    effect(() => {
-      const query = this.query();
-      untracked(() => void this.load(query));
-    });
-  }
-
-  protected reload(): Promise<void> {
-    return this.load(this.query());
-  }
-
-  private async load(query: UserQuery): Promise<void> {
-    this.error.set(null);
-    this.users.set(null);
-    try {
-      const page = await this.api.list(query);
-      this.users.set(page.data);
-      this.total.set(page.total);
-      // A selection only makes sense for rows still on screen.
-      const ids = new Set(page.data.map((u) => u.id));
-      this.selected.set(new Set([...this.selected()].filter((id) => ids.has(id))));
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    }
-  }
-
-  protected navigate(params: Record<string, string | number | null>, resetPage = true): void {
-    void this.router.navigate([], {
-      queryParams: { ...params, ...(resetPage ? { page: null } : {}) },
-      queryParamsHandling: 'merge',
-    });
-  }
-
-  protected changePage(event: PageEvent): void {
-    this.navigate({ page: event.pageIndex + 1, pageSize: event.pageSize }, false);
-  }
-
-  protected clearFilters(): void {
-    this.navigate({
-      search: null,
-      role: null,
-      isActive: null,
-      status: null,
-      mediaState: null,
-      expiresBefore: null,
-      expiresAfter: null,
-    });
+  protected navigate(params: Record<string, string | number | null>): void {
+    this.list.navigate(params);
   }
 
   protected toggle(id: string, on: boolean): void {
@@ -270,10 +221,10 @@ export default class UsersPage {
   private async run(action: (actions: UserActions) => Promise<boolean>): Promise<void> {
     this.actionError.set(null);
     try {
-      if (await action(this.actions)) await this.reload();
+      if (await action(this.actions)) this.list.reload();
     } catch (error) {
       this.actionError.set(this.errors.describe(error));
-      await this.reload();
+      this.list.reload();
     }
   }
 
@@ -319,6 +270,6 @@ export default class UsersPage {
     } finally {
       this.busy.set(false);
     }
-    await this.reload();
+    this.list.reload();
   }
 }

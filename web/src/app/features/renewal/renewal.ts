@@ -20,19 +20,18 @@ import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatPaginator, type PageEvent } from '@angular/material/paginator';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
-import type { Redemption } from '@usher/contracts';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { FormError } from '../../shared/form-error';
+import { PAGE_SIZES, localListPage } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
-import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
@@ -69,15 +68,13 @@ export function redeemErrorKey(error: unknown): string | null {
     MatLabel,
     MatIcon,
     MatInput,
-    MatPaginator,
     MatTab,
     MatTabGroup,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
-    EmptyState,
-    ErrorState,
     FormError,
+    ListView,
     SubmitButton,
   ],
   templateUrl: './renewal.html',
@@ -118,17 +115,18 @@ export default class Renewal {
   protected readonly result = signal<RedeemResult | null>(null);
   protected readonly error = signal<ErrorText | null>(null);
 
-  protected readonly history = signal<Redemption[] | null>(null);
-  protected readonly historyTotal = signal(0);
-  protected readonly historyPage = signal(1);
-  protected readonly historyPageSize = signal(10);
-  protected readonly historyError = signal<ErrorText | null>(null);
+  /** The member's redemptions, 10 a page to start with (paging stays out of the URL). */
+  protected readonly history = localListPage({
+    params: () => null,
+    load: (_, page, pageSize) => this.api.redemptions(page, pageSize),
+    pageSize: 10,
+    pageSizes: PAGE_SIZES,
+  });
   protected readonly mask = maskedCode;
 
   constructor() {
     // A changed code needs a new check before it can be redeemed.
     this.form.controls.code.valueChanges.subscribe(() => this.preview.set(null));
-    void this.loadHistory();
     // Expired members come here to renew: the code field takes focus (60-web.md §2.4).
     afterNextRender(
       () => {
@@ -172,30 +170,14 @@ export default class Renewal {
       this.preview.set(null);
       // resetForm also clears "submitted", so the emptied field shows no "Required" error.
       this.formDirective()?.resetForm();
-      await Promise.all([this.session.refreshMe().catch(() => undefined), this.loadHistory()]);
+      this.history.reload();
+      await this.session.refreshMe().catch(() => undefined);
     } catch (error) {
       this.preview.set(null);
       this.showError(error);
     } finally {
       this.redeeming.set(false);
     }
-  }
-
-  protected async loadHistory(): Promise<void> {
-    this.historyError.set(null);
-    try {
-      const page = await this.api.redemptions(this.historyPage(), this.historyPageSize());
-      this.history.set(page.data);
-      this.historyTotal.set(page.total);
-    } catch (error) {
-      this.historyError.set(this.errors.describe(error));
-    }
-  }
-
-  protected changePage(event: PageEvent): void {
-    this.historyPage.set(event.pageIndex + 1);
-    this.historyPageSize.set(event.pageSize);
-    void this.loadHistory();
   }
 
   private normalised(): string | null {

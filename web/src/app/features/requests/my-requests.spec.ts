@@ -108,6 +108,7 @@ describe('MyRequests', () => {
     expect(del.request.method).toBe('DELETE');
     del.flush(null, { status: 204, statusText: 'No Content' });
     await settle();
+    await fixture.whenStable();
     await flushList(aPage([]));
     expect(notifier.show).toHaveBeenCalledWith('requests.cancel.done');
   });
@@ -156,6 +157,7 @@ describe('MyRequests', () => {
       { status: 201, statusText: 'Created' },
     );
     await settle();
+    await fixture.whenStable();
     await flushList(aPage([]));
     expect(notifier.show).toHaveBeenCalledWith('requests.resubmit.done');
   });
@@ -183,6 +185,7 @@ describe('MyRequests', () => {
     await fixture.whenStable();
     expect(byTestId('requests-error')!.textContent).toContain('Reference: req-123');
     (byTestId('requests-error')!.querySelector('button') as HTMLButtonElement).click();
+    await fixture.whenStable();
     await flushList(aPage([]));
     expect(byTestId('requests-error')).toBeNull();
   });

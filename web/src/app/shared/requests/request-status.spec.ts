@@ -2,16 +2,13 @@ import { TestBed } from '@angular/core/testing';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { provideTestI18n } from '../../../testing/providers';
 import { RequestDialog } from './request-dialog';
-import { parsePage, parseRequestTab, posterUrl, seasonText } from './request-status';
+import { parseRequestTab, posterUrl, seasonText } from './request-status';
 
 describe('request view helpers', () => {
-  it('should accept only known status tabs and positive pages from the URL', () => {
+  it('should accept only known status tabs from the URL', () => {
     expect(parseRequestTab('INGESTED')).toBe('INGESTED');
     expect(parseRequestTab('DELETED')).toBe('');
     expect(parseRequestTab(undefined)).toBe('');
-    expect(parsePage('3')).toBe(3);
-    expect(parsePage('0')).toBe(1);
-    expect(parsePage('x')).toBe(1);
   });
 
   it('should build TMDB poster URLs as base + size + path, and none without a path', () => {

@@ -21,12 +21,6 @@ export function parseRequestTab(value: string | null | undefined): RequestTab {
   return (REQUEST_TABS as readonly string[]).includes(tab) ? (tab as RequestTab) : '';
 }
 
-/** A positive `?page=`; anything else is page 1. */
-export function parsePage(value: string | null | undefined): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
-
 /** TMDB poster URL (60-web.md §8: image base + `/` + size + path), or null without a path. */
 export function posterUrl(
   imageBase: string,
