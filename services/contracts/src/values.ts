@@ -94,6 +94,39 @@ export type RedemptionKind = (typeof REDEMPTION_KINDS)[number];
 export const MEDIA_SYNC_OUTCOMES = ['applied', 'queued', 'none'] as const;
 export type MediaSyncOutcome = (typeof MEDIA_SYNC_OUTCOMES)[number];
 
+// ---- Plans and payments (10-data.md §3) ----
+
+/**
+ * Plan currencies and their minor-unit exponent as Stripe counts them: 0 for jpy (whole yen),
+ * 3 for kwd (fils; Stripe wants the last digit 0), 2 otherwise. Prices are stored in minor units.
+ */
+export const CURRENCY_EXPONENTS = {
+  usd: 2,
+  eur: 2,
+  gbp: 2,
+  cny: 2,
+  hkd: 2,
+  jpy: 0,
+  sgd: 2,
+  cad: 2,
+  aud: 2,
+  kwd: 3,
+} as const;
+export type PlanCurrency = keyof typeof CURRENCY_EXPONENTS;
+export const PLAN_CURRENCIES = Object.keys(CURRENCY_EXPONENTS) as [PlanCurrency, ...PlanCurrency[]];
+/** Largest plan price in minor units (10-data.md §3). */
+export const MAX_PLAN_PRICE = 99_999_999;
+export const PAYMENT_STATUSES = ['pending', 'completed', 'expired', 'failed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'skipped', 'failed'] as const;
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
+
+/** A price in minor units as a major-unit number (`1999` usd → 19.99, `500` jpy → 500). */
+export function toMajorUnits(amount: number, currency: string): number {
+  const exponent = CURRENCY_EXPONENTS[currency.toLowerCase() as PlanCurrency] ?? 2;
+  return amount / 10 ** exponent;
+}
+
 // ---- Media requests and metadata (10-data.md §4, 20-api.md §4–§7) ----
 
 export const REQUEST_TYPES = ['MOVIE', 'TV'] as const;
@@ -225,6 +258,8 @@ export const ERROR_STATUS = {
   USER_NOT_FOUND: 404,
   MEDIA_USER_NOT_FOUND: 404,
   REDEEM_CODE_NOT_FOUND: 404,
+  PLAN_NOT_FOUND: 404,
+  PAYMENT_NOT_FOUND: 404,
   MESSENGER_NOT_BOUND: 404,
   REQUEST_NOT_FOUND: 404,
   METADATA_NOT_FOUND: 404,

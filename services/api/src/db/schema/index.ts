@@ -9,3 +9,4 @@ export * from './retry-queue/table.js';
 export * from './media-requests/table.js';
 export * from './bot-pending-actions/table.js';
 export * from './tmdb-cache/table.js';
+export * from './payments/table.js';
