@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
@@ -6,10 +13,12 @@ import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/for
 import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
+import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { Countdown } from '../../shared/countdown';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
@@ -38,6 +47,7 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     TranslocoDirective,
     FormError,
     SubmitButton,
+    FieldErrorPipe,
   ],
   template: `
     <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
@@ -70,15 +80,9 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
                   t('register.domainHint', { domains: domains().join(', ') })
                 }}</mat-hint>
               }
-              @if (form.controls.newEmail.hasError('api')) {
-                <mat-error data-testid="email-new-error">{{
-                  form.controls.newEmail.getError('api')
-                }}</mat-error>
-              } @else if (form.controls.newEmail.hasError('required')) {
-                <mat-error>{{ t('validation.required') }}</mat-error>
-              } @else if (form.controls.newEmail.hasError('email')) {
-                <mat-error>{{ t('validation.email') }}</mat-error>
-              }
+              <mat-error data-testid="email-new-error">{{
+                form.controls.newEmail | fieldError
+              }}</mat-error>
             </mat-form-field>
             <div class="row">
               <app-submit-button
@@ -108,15 +112,9 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
                   maxlength="6"
                   data-testid="email-code"
                 />
-                @if (form.controls.code.hasError('api')) {
-                  <mat-error data-testid="email-code-error">{{
-                    form.controls.code.getError('api')
-                  }}</mat-error>
-                } @else if (form.controls.code.hasError('pattern')) {
-                  <mat-error>{{ t('validation.sixDigits') }}</mat-error>
-                } @else if (form.controls.code.hasError('required')) {
-                  <mat-error>{{ t('validation.required') }}</mat-error>
-                }
+                <mat-error data-testid="email-code-error">{{
+                  form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
+                }}</mat-error>
               </mat-form-field>
             }
             <app-form-error [error]="error()" />
@@ -143,7 +141,12 @@ export class EmailCard {
   private readonly errors = inject(ErrorTexts);
   protected readonly me = this.session.me;
   protected readonly editing = signal(false);
-  protected readonly domains = signal<string[]>([]);
+  /** The allowed domains, only a hint (the API enforces the list); none when the read fails. */
+  private readonly rules = apiResource({
+    params: () => (this.editing() ? true : undefined),
+    load: () => this.api.rules(),
+  });
+  protected readonly domains = computed(() => this.rules.value()?.allowedEmailDomains ?? []);
   protected readonly sending = signal(false);
   protected readonly saving = signal(false);
   protected readonly sentTo = signal<string | null>(null);
@@ -156,11 +159,6 @@ export class EmailCard {
 
   protected start(): void {
     this.editing.set(true);
-    // Only a hint: the API enforces the list either way.
-    this.api.rules().then(
-      (rules) => this.domains.set(rules.allowedEmailDomains),
-      () => undefined,
-    );
   }
 
   protected cancel(): void {

@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatIconButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
-import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -13,7 +11,9 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
+import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
 
@@ -25,7 +25,6 @@ import { confirmMatches, differsFromCurrent } from './password-form';
   selector: 'app-password-card',
   imports: [
     ReactiveFormsModule,
-    MatIconButton,
     MatCard,
     MatCardContent,
     MatCardHeader,
@@ -35,11 +34,12 @@ import { confirmMatches, differsFromCurrent } from './password-form';
     MatHint,
     MatLabel,
     MatSuffix,
-    MatIcon,
     MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
+    FieldErrorPipe,
+    PasswordToggle,
   ],
   templateUrl: './password-card.html',
   styleUrl: './password-card.scss',

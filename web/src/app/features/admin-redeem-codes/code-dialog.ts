@@ -21,6 +21,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
 
@@ -69,6 +70,7 @@ export function fromDateInput(day: string): string | null {
     MatInput,
     MatProgressBar,
     TranslocoDirective,
+    FieldErrorPipe,
     FormError,
   ],
   templateUrl: './code-dialog.html',

@@ -15,6 +15,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
@@ -40,6 +41,7 @@ import { UsersApi } from './users-api';
     MatLabel,
     MatInput,
     TranslocoDirective,
+    FieldErrorPipe,
     FormError,
     SubmitButton,
     PasswordShownOnce,
@@ -73,11 +75,7 @@ import { UsersApi } from './users-api';
                 data-testid="reset-new-password"
               />
               <mat-hint>{{ t('adminUsers.blankGenerates') }}</mat-hint>
-              @if (form.controls.password.hasError('minlength')) {
-                <mat-error>{{ t('validation.minLength', { min: minLength }) }}</mat-error>
-              } @else if (form.controls.password.hasError('maxlength')) {
-                <mat-error>{{ t('validation.tooLong') }}</mat-error>
-              }
+              <mat-error>{{ form.controls.password | fieldError }}</mat-error>
             </mat-form-field>
             <mat-checkbox formControlName="requireChange">{{
               t('adminUsers.requireChange')
@@ -103,7 +101,6 @@ export class ResetPasswordDialog {
   private readonly api = inject(UsersApi);
   private readonly errors = inject(ErrorTexts);
   protected readonly user = inject<AdminUser>(MAT_DIALOG_DATA);
-  protected readonly minLength = PASSWORD_MIN_LENGTH;
   protected readonly form = inject(NonNullableFormBuilder).group({
     password: [
       '',

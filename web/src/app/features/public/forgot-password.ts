@@ -10,6 +10,7 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, errorSystem } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { PublicHeader } from '../../core/shell/public-header';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { RegistrationApi } from './registration-api';
@@ -35,6 +36,7 @@ import { RegistrationApi } from './registration-api';
     PublicHeader,
     FormError,
     SubmitButton,
+    FieldErrorPipe,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -68,11 +70,7 @@ import { RegistrationApi } from './registration-api';
                     autocomplete="email"
                     data-testid="forgot-email"
                   />
-                  @if (form.controls.email.hasError('required')) {
-                    <mat-error>{{ t('validation.required') }}</mat-error>
-                  } @else if (form.controls.email.hasError('email')) {
-                    <mat-error>{{ t('validation.email') }}</mat-error>
-                  }
+                  <mat-error>{{ form.controls.email | fieldError }}</mat-error>
                 </mat-form-field>
                 <app-form-error [error]="error()" testId="forgot-error" />
                 <app-submit-button class="submit" [busy]="busy()" testId="forgot-submit">

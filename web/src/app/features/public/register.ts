@@ -9,7 +9,6 @@ import {
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatIconButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
@@ -20,6 +19,7 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, USERNAME_PATTERN } from '@usher/contracts/values';
 import { ApiError, errorSystem, retryAfterSeconds } from '../../core/api/api-error';
+import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
@@ -27,7 +27,9 @@ import { OVERVIEW_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { PublicHeader } from '../../core/shell/public-header';
 import { Countdown } from '../../shared/countdown';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
+import { PasswordToggle } from '../../shared/password-toggle';
 import { ErrorState } from '../../shared/page-state';
 import { SubmitButton } from '../../shared/submit-button';
 import { codeErrorKey, passwordsMatch, showOnField } from './public-forms';
@@ -49,7 +51,6 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
   selector: 'app-register',
   imports: [
     ReactiveFormsModule,
-    MatIconButton,
     MatCard,
     MatCardContent,
     MatError,
@@ -66,6 +67,8 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     ErrorState,
     FormError,
     SubmitButton,
+    FieldErrorPipe,
+    PasswordToggle,
   ],
   templateUrl: './register.html',
   styleUrl: './register.scss',
@@ -84,8 +87,17 @@ export default class Register {
   /** Query param `code`: an invite code from a shared link. */
   readonly code = input<string | undefined>();
 
-  protected readonly mode = signal<RegisterMode | null>(null);
-  protected readonly loadError = signal<ErrorText | null>(null);
+  /** `GET /auth/register/mode`; the form takes its rules before it is shown. */
+  private readonly modeRead = apiResource({
+    params: () => true,
+    load: async () => {
+      const mode = await this.api.mode();
+      this.applyMode(mode);
+      return mode;
+    },
+  });
+  protected readonly mode = this.modeRead.value;
+  protected readonly loadError = this.modeRead.error;
   protected readonly form = inject(NonNullableFormBuilder).group(
     {
       code: [''],
@@ -119,19 +131,8 @@ export default class Register {
   protected readonly showCode = computed(() => this.mode()?.mode === 'invite' || !!this.code());
   protected readonly minLength = computed(() => this.mode()?.passwordMinLength ?? 8);
 
-  constructor() {
-    void this.loadMode();
-  }
-
-  protected async loadMode(): Promise<void> {
-    this.loadError.set(null);
-    try {
-      const mode = await this.api.mode();
-      this.applyMode(mode);
-      this.mode.set(mode);
-    } catch (error) {
-      this.loadError.set(this.errors.describe(error));
-    }
+  protected loadMode(): void {
+    this.modeRead.reload();
   }
 
   private applyMode(mode: RegisterMode): void {
@@ -263,7 +264,7 @@ export default class Register {
       case 'EMAIL_CODE_INVALID':
         return showOnField(controls.emailCode, text());
       case 'EMAIL_VERIFICATION_OFF':
-        void this.loadMode();
+        this.loadMode();
         break;
     }
     if (error.status === 502 && errorSystem(error) === 'media_server') {

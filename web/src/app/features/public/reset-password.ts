@@ -10,6 +10,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { PublicHeader } from '../../core/shell/public-header';
+import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { passwordsMatch, showOnField } from './public-forms';
@@ -32,6 +33,7 @@ import { RegistrationApi } from './registration-api';
     PublicHeader,
     FormError,
     SubmitButton,
+    FieldErrorPipe,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -51,11 +53,7 @@ import { RegistrationApi } from './registration-api';
                   autocomplete="email"
                   data-testid="reset-email"
                 />
-                @if (form.controls.email.hasError('required')) {
-                  <mat-error>{{ t('validation.required') }}</mat-error>
-                } @else if (form.controls.email.hasError('email')) {
-                  <mat-error>{{ t('validation.email') }}</mat-error>
-                }
+                <mat-error>{{ form.controls.email | fieldError }}</mat-error>
               </mat-form-field>
               <mat-form-field appearance="outline">
                 <mat-label>{{ t('passwordReset.code') }}</mat-label>
@@ -67,15 +65,9 @@ import { RegistrationApi } from './registration-api';
                   maxlength="6"
                   data-testid="reset-code"
                 />
-                @if (form.controls.code.hasError('api')) {
-                  <mat-error data-testid="reset-code-error">{{
-                    form.controls.code.getError('api')
-                  }}</mat-error>
-                } @else if (form.controls.code.hasError('required')) {
-                  <mat-error>{{ t('validation.required') }}</mat-error>
-                } @else if (form.controls.code.hasError('pattern')) {
-                  <mat-error>{{ t('validation.sixDigits') }}</mat-error>
-                }
+                <mat-error data-testid="reset-code-error">{{
+                  form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
+                }}</mat-error>
               </mat-form-field>
               <mat-form-field appearance="outline">
                 <mat-label>{{ t('account.password.new') }}</mat-label>
@@ -87,13 +79,7 @@ import { RegistrationApi } from './registration-api';
                   data-testid="reset-password"
                 />
                 <mat-hint>{{ t('account.password.hint', { min: minLength }) }}</mat-hint>
-                @if (form.controls.password.hasError('required')) {
-                  <mat-error>{{ t('validation.required') }}</mat-error>
-                } @else if (form.controls.password.hasError('minlength')) {
-                  <mat-error>{{ t('validation.minLength', { min: minLength }) }}</mat-error>
-                } @else if (form.controls.password.hasError('maxlength')) {
-                  <mat-error>{{ t('validation.tooLong') }}</mat-error>
-                }
+                <mat-error>{{ form.controls.password | fieldError }}</mat-error>
               </mat-form-field>
               <mat-form-field appearance="outline">
                 <mat-label>{{ t('account.password.confirm') }}</mat-label>
@@ -104,11 +90,7 @@ import { RegistrationApi } from './registration-api';
                   autocomplete="new-password"
                   data-testid="reset-confirm"
                 />
-                @if (form.controls.confirm.hasError('required')) {
-                  <mat-error>{{ t('validation.required') }}</mat-error>
-                } @else if (form.controls.confirm.hasError('mismatch')) {
-                  <mat-error>{{ t('account.password.mismatch') }}</mat-error>
-                }
+                <mat-error>{{ form.controls.confirm | fieldError }}</mat-error>
               </mat-form-field>
               <app-form-error [error]="error()" testId="reset-error" />
               <app-submit-button class="submit" [busy]="busy()" testId="reset-submit">

@@ -7,7 +7,6 @@ import {
   signal,
 } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatIconButton } from '@angular/material/button';
 import { MatError, MatFormField, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
@@ -19,6 +18,7 @@ import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { SiteStore } from '../../core/site/site-store';
 import { FormError } from '../../shared/form-error';
+import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
 
 /**
@@ -29,7 +29,6 @@ import { SubmitButton } from '../../shared/submit-button';
   selector: 'app-sign-in-form',
   imports: [
     ReactiveFormsModule,
-    MatIconButton,
     MatError,
     MatFormField,
     MatLabel,
@@ -40,6 +39,7 @@ import { SubmitButton } from '../../shared/submit-button';
     TranslocoDirective,
     FormError,
     SubmitButton,
+    PasswordToggle,
   ],
   templateUrl: './sign-in-form.html',
   styleUrl: './sign-in-form.scss',

@@ -21,9 +21,10 @@ import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { MetadataResult, RequestType, SettingGroup, TvSeasons } from '@usher/contracts';
+import type { MetadataResult, RequestType, SettingGroup } from '@usher/contracts';
 import { debounceTime, distinctUntilChanged } from 'rxjs';
 import { ApiError, errorSystem } from '../../core/api/api-error';
+import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { settingsGroupFor } from '../../core/api/settings-group';
 import { Notifier } from '../../core/notifier';
@@ -98,8 +99,16 @@ export default class NewRequest {
   protected readonly expired = computed(() => this.session.me()?.isExpired === true);
 
   protected readonly selected = signal<MetadataResult | null>(null);
-  protected readonly seasons = signal<TvSeasons | null>(null);
-  protected readonly seasonsError = signal<ErrorText | null>(null);
+  /** The picked series' seasons (a movie has none to load). */
+  private readonly seasonsRead = apiResource({
+    params: () => {
+      const picked = this.selected();
+      return picked?.mediaType === 'tv' ? picked.tmdbId : undefined;
+    },
+    load: (tmdbId) => this.api.seasons(tmdbId),
+  });
+  protected readonly seasons = this.seasonsRead.value;
+  protected readonly seasonsError = this.seasonsRead.error;
   protected readonly season = signal(0);
   protected readonly note = signal('');
   protected readonly submitting = signal(false);
@@ -142,22 +151,13 @@ export default class NewRequest {
     this.note.set((event.target as HTMLTextAreaElement).value.slice(0, MAX_NOTE));
   }
 
-  protected async pick(result: MetadataResult): Promise<void> {
+  protected pick(result: MetadataResult): void {
     this.selected.set(result);
     this.season.set(0);
     this.note.set('');
-    this.seasons.set(null);
-    this.seasonsError.set(null);
     this.submitError.set(null);
     this.existingTab.set(null);
     setTimeout(() => this.sheet()?.nativeElement.focus());
-    if (result.mediaType !== 'tv') return;
-    try {
-      const seasons = await this.api.seasons(result.tmdbId);
-      if (this.selected() === result) this.seasons.set(seasons);
-    } catch (error) {
-      if (this.selected() === result) this.seasonsError.set(this.errors.describe(error));
-    }
   }
 
   protected close(): void {
