@@ -2,7 +2,7 @@
 // routes): request and reply bodies shared by the API, the web and the bot.
 import { z } from 'zod';
 import { LOCALES, MEDIA_STATES, REGISTRATION_MODES, ROLES } from './values.js';
-import { isoInstant, uuidSchema } from './common.js';
+import { isoInstant, uuidSchema, safeString } from './common.js';
 import { newPasswordSchema, usernameSchema, userSchema } from './users.js';
 import { redeemResponseSchema } from './redeem.js';
 
@@ -10,7 +10,7 @@ import { redeemResponseSchema } from './redeem.js';
 const emailAddress = z.email({ message: 'Enter a valid email address' }).max(254);
 
 /** A 6-digit code (emailed codes, messenger bind codes). */
-export const sixDigitCodeSchema = z.string().regex(/^\d{6}$/, { message: 'Enter the 6 digits' });
+export const sixDigitCodeSchema = safeString().regex(/^\d{6}$/, { message: 'Enter the 6 digits' });
 
 // ---- Registration (20-api.md §4) ----
 
@@ -23,9 +23,9 @@ export const registerModeSchema = z
     /** Whether an emailed code is required (setting on AND email configured). */
     emailVerification: z.boolean(),
     /** Allowed address hosts; empty = any. */
-    allowedEmailDomains: z.array(z.string()),
+    allowedEmailDomains: z.array(safeString()),
     /** The username rule as a regular expression source. */
-    usernamePattern: z.string(),
+    usernamePattern: safeString(),
     passwordMinLength: z.literal(8),
   })
   .meta({ id: 'RegisterMode' });
@@ -46,14 +46,14 @@ export const registerRequestSchema = z.strictObject({
   password: newPasswordSchema,
   email: emailAddress,
   /** Redeem code: required in invite mode, optional in open mode (grants its days). */
-  code: z.string().trim().min(1).max(64).optional(),
+  code: safeString().trim().min(1).max(64).optional(),
   /** Emailed code, when email verification is on. */
   emailCode: sixDigitCodeSchema.optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 export const registerResponseSchema = z.object({
-  token: z.string(),
+  token: safeString(),
   expiresAt: isoInstant,
   user: userSchema,
 });
@@ -91,14 +91,14 @@ export const messengerIdSchema = z
   .min(1)
   .max(2 ** 53 - 1);
 /** Telegram's `language_code`; `zh*` / `en*` fill `users.locale` while it is still null. */
-const languageCode = z.string().max(35).optional();
+const languageCode = safeString().max(35).optional();
 
 export const messengerBindSchema = z.strictObject({
   messengerId: messengerIdSchema,
   code: sixDigitCodeSchema,
   languageCode,
 });
-export const messengerBindResponseSchema = z.object({ userId: uuidSchema, username: z.string() });
+export const messengerBindResponseSchema = z.object({ userId: uuidSchema, username: safeString() });
 
 export const messengerLookupSchema = z.strictObject({
   messengerId: messengerIdSchema,
@@ -107,8 +107,8 @@ export const messengerLookupSchema = z.strictObject({
 export const messengerLookupResponseSchema = z
   .object({
     userId: uuidSchema,
-    username: z.string(),
-    email: z.string().nullable(),
+    username: safeString(),
+    email: safeString().nullable(),
     role: z.enum(ROLES),
     isActive: z.boolean(),
     expiresAt: isoInstant.nullable(),
@@ -120,7 +120,7 @@ export type MessengerAccount = z.infer<typeof messengerLookupResponseSchema>;
 
 export const messengerRedeemSchema = z.strictObject({
   messengerId: messengerIdSchema,
-  code: z.string().trim().min(1).max(64),
+  code: safeString().trim().min(1).max(64),
   languageCode,
 });
 export const messengerRedeemResponseSchema = redeemResponseSchema;
@@ -130,7 +130,7 @@ export const messengerResetPasswordSchema = z.strictObject({
   languageCode,
 });
 export const messengerResetPasswordResponseSchema = z.object({
-  username: z.string(),
+  username: safeString(),
   /** 20 characters without look-alikes; shown once, never logged. */
-  password: z.string(),
+  password: safeString(),
 });

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { isoInstant } from './common.js';
+import { isoInstant, safeString } from './common.js';
 import { newPasswordSchema, userSchema } from './users.js';
 
 export const loginRequestSchema = z.strictObject({
   /** Username or email address. */
-  username: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(128),
+  username: safeString().trim().min(1).max(254),
+  password: safeString().min(1).max(128),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const loginResponseSchema = z.object({
-  token: z.string(),
+  token: safeString(),
   expiresAt: isoInstant,
   user: userSchema,
 });
@@ -22,13 +22,13 @@ export const logoutRequestSchema = z.strictObject({
 });
 
 export const changePasswordRequestSchema = z.strictObject({
-  currentPassword: z.string().min(1).max(128),
+  currentPassword: safeString().min(1).max(128),
   newPassword: newPasswordSchema,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 export const tokenResponseSchema = z.object({
-  token: z.string(),
+  token: safeString(),
   expiresAt: isoInstant,
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { safeString } from './common.js';
 import { ERROR_CODES } from './values.js';
 
 export const errorCodeSchema = z.enum(ERROR_CODES);
 
 /** One zod issue as the API reports it in `details` of VALIDATION_FAILED. */
 export const validationIssueSchema = z.object({
-  path: z.string(),
-  message: z.string(),
+  path: safeString(),
+  message: safeString(),
 });
 export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 
@@ -15,8 +16,8 @@ export const errorBodySchema = z
   .object({
     error: z.object({
       code: errorCodeSchema,
-      message: z.string(),
-      requestId: z.string(),
+      message: safeString(),
+      requestId: safeString(),
       details: z.unknown().optional(),
     }),
   })

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { safeString } from './common.js';
 
 export const healthOkSchema = z.object({
   status: z.literal('ok'),
   db: z.literal('ok'),
-  version: z.string(),
+  version: safeString(),
   uptimeSeconds: z.number().int().min(0),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JOB_RUN_STATUSES, JOB_TRIGGERS } from './values.js';
-import { isoInstant, uuidSchema } from './common.js';
+import { isoInstant, uuidSchema, safeString, safeJsonRecord } from './common.js';
 
 export const JOB_NAME_PATTERN = /^[a-z][a-z0-9_]{1,63}$/;
 
@@ -8,15 +8,15 @@ export const JOB_NAME_PATTERN = /^[a-z][a-z0-9_]{1,63}$/;
 export const jobRunSchema = z
   .object({
     id: uuidSchema,
-    jobName: z.string(),
+    jobName: safeString(),
     trigger: z.enum(JOB_TRIGGERS),
     scheduledFor: isoInstant.nullable(),
     triggeredBy: uuidSchema.nullable(),
-    replicaId: z.string(),
+    replicaId: safeString(),
     status: z.enum(JOB_RUN_STATUSES),
-    params: z.record(z.string(), z.unknown()).nullable(),
-    summary: z.record(z.string(), z.unknown()).nullable(),
-    error: z.string().nullable(),
+    params: safeJsonRecord().nullable(),
+    summary: safeJsonRecord().nullable(),
+    error: safeString().nullable(),
     startedAt: isoInstant,
     finishedAt: isoInstant.nullable(),
   })
@@ -24,10 +24,18 @@ export const jobRunSchema = z
 export type JobRun = z.infer<typeof jobRunSchema>;
 
 export const jobSummarySchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  schedule: z.string(),
+  name: safeString(),
+  description: safeString(),
+  schedule: safeString(),
+  /** The setting the cron expression comes from (30-settings.md §4.8); null = fixed interval. */
+  scheduleSetting: z.string().nullable(),
+  /** IANA zone the expression is evaluated in (`SCHEDULE_TIMEZONE`). */
+  timezone: z.string(),
+  /** Whether scheduled runs happen (`JOBS_ENABLED` and the job's own switch); manual runs always can. */
   enabled: z.boolean(),
+  /** What switched scheduled runs off (`JOBS_ENABLED`, `RANKING_ENABLED`, `manual only`), else null. */
+  disabledBy: z.string().nullable(),
+  /** The next slot this job's timer fires (null while disabled). */
   nextRunAt: isoInstant.nullable(),
   /** Whether a run holds the job's lease right now (on any replica). */
   running: z.boolean(),
@@ -37,6 +45,6 @@ export const jobSummarySchema = z.object({
 export const jobListSchema = z.object({ data: z.array(jobSummarySchema) });
 
 export const runJobRequestSchema = z.strictObject({
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: safeJsonRecord().optional(),
 });
 export const runJobResponseSchema = z.object({ runId: uuidSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './common.js';
 import { MEDIA_TYPES, METADATA_PAGE_SIZE, METADATA_SEARCH_TYPES } from './values.js';
 
 /** Metadata search (TMDB) as the API exposes it (20-api.md §2 `MetadataResult`, §4). */
@@ -7,19 +8,19 @@ export const metadataResultSchema = z
   .object({
     tmdbId: z.number().int(),
     mediaType: z.enum(MEDIA_TYPES),
-    title: z.string(),
-    originalTitle: z.string(),
+    title: safeString(),
+    originalTitle: safeString(),
     year: z.number().int().nullable(),
-    overview: z.string(),
+    overview: safeString(),
     /** TMDB path; the poster URL is `tmdbImageBase` + `/w500` + this path. */
-    posterPath: z.string().nullable(),
+    posterPath: safeString().nullable(),
     voteAverage: z.number(),
   })
   .meta({ id: 'MetadataResult' });
 export type MetadataResult = z.infer<typeof metadataResultSchema>;
 
 export const metadataSearchQuerySchema = z.strictObject({
-  query: z.string().trim().min(1).max(100),
+  query: safeString().trim().min(1).max(100),
   type: z.enum(METADATA_SEARCH_TYPES).default('multi'),
   page: z.coerce.number().int().min(1).max(50).default(1),
 });
@@ -44,14 +45,14 @@ export const tvSeasonsParamsSchema = z.strictObject({
 export const tvSeasonsReplySchema = z
   .object({
     tmdbId: z.number().int(),
-    name: z.string(),
-    status: z.string(),
+    name: safeString(),
+    status: safeString(),
     seasons: z.array(
       z.object({
         seasonNumber: z.number().int().min(1),
-        name: z.string(),
+        name: safeString(),
         episodeCount: z.number().int().min(0),
-        airDate: z.string().nullable(),
+        airDate: safeString().nullable(),
       }),
     ),
   })

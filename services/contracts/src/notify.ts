@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoInstant, uuidSchema } from './common.js';
+import { isoInstant, uuidSchema, safeString } from './common.js';
 import {
   DELIVERY_STATUSES,
   DELIVERY_TARGETS,
@@ -21,7 +21,7 @@ const telegramId = z
   .int()
   .min(-(2 ** 53 - 1))
   .max(2 ** 53 - 1);
-const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const calendarDay = safeString().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** Every body carries these (40-bot.md §2.2). */
 const eventBase = {
@@ -36,7 +36,7 @@ const eventBase = {
 export const notifyRequesterSchema = z.object({
   /** Null only when the requester's account was deleted after the request (FK `SET NULL`). */
   userId: uuidSchema.nullable(),
-  username: z.string(),
+  username: safeString(),
   messengerId: telegramId.nullable(),
   locale: z.enum(LOCALES).nullable(),
 });
@@ -47,12 +47,12 @@ export const notifySubscriptionItemSchema = z.object({
   id: uuidSchema,
   mediaType: z.enum(MEDIA_TYPES),
   tmdbId: z.number().int().positive(),
-  title: z.string().max(200),
+  title: safeString().max(200),
   year: z.number().int().nullable(),
   /** 0 = a movie, or a whole series. */
   season: z.number().int().min(0),
-  posterPath: z.string().startsWith('/').nullable(),
-  note: z.string().max(500).nullable(),
+  posterPath: safeString().startsWith('/').nullable(),
+  note: safeString().max(500).nullable(),
   requester: notifyRequesterSchema,
 });
 export type NotifySubscriptionItem = z.infer<typeof notifySubscriptionItemSchema>;
@@ -69,7 +69,7 @@ export const notifyReviewerSchema = z.object({
   /** `reviewed_via` of the request. */
   source: z.enum(['web', 'messenger']),
   /** Usher username of the reviewer, or `messenger:<id>` when the Telegram id is bound to none. */
-  name: z.string(),
+  name: safeString(),
 });
 export type NotifyReviewer = z.infer<typeof notifyReviewerSchema>;
 
@@ -103,7 +103,7 @@ export const notifySubscriptionRejectedSchema = z.object({
   ...subscriptionBase,
   reviewedAt: isoInstant,
   reviewer: notifyReviewerSchema,
-  reason: z.string().min(1).max(500),
+  reason: safeString().min(1).max(500),
   adminMessages: z.array(notifyAdminMessageSchema),
 });
 
@@ -112,8 +112,7 @@ export const notifySubscriptionIngestedSchema = z.object({
   ...subscriptionBase,
   ingestedAt: isoInstant,
   /** `"have/total"` for series, null for movies. */
-  progress: z
-    .string()
+  progress: safeString()
     .regex(/^\d+\/\d+$/)
     .nullable(),
   adminMessages: z.array(notifyAdminMessageSchema),
@@ -137,9 +136,9 @@ export const NotifyRegistration = z
   .object({
     ...eventBase,
     userId: uuidSchema,
-    username: z.string(),
-    email: z.string().nullable(),
-    mediaUserId: z.string().nullable(),
+    username: safeString(),
+    email: safeString().nullable(),
+    mediaUserId: safeString().nullable(),
     mode: z.enum(REGISTRATION_MODES),
     expiresAt: isoInstant.nullable(),
     createdAt: isoInstant,
@@ -152,13 +151,13 @@ export const NotifyPayment = z
     ...eventBase,
     paymentId: uuidSchema,
     userId: uuidSchema,
-    username: z.string(),
+    username: safeString(),
     planId: uuidSchema,
-    planName: z.string(),
+    planName: safeString(),
     /** Minor units, as Stripe counts them. */
     amount: z.number().int().min(0),
     /** ISO 4217, lower case. */
-    currency: z.string().regex(/^[a-z]{3}$/),
+    currency: safeString().regex(/^[a-z]{3}$/),
     days: z.number().int().min(1),
     previousExpiresAt: isoInstant.nullable(),
     newExpiresAt: isoInstant,
@@ -169,7 +168,7 @@ export type NotifyPayment = z.infer<typeof NotifyPayment>;
 
 export const notifyRankingEntrySchema = z.object({
   rank: z.number().int().min(1),
-  name: z.string(),
+  name: safeString(),
   playCount: z.number().int().min(0),
   durationSeconds: z.number().int().min(0),
 });
@@ -183,7 +182,7 @@ export const NotifyRanking = z
     periodEnd: calendarDay,
     /** Shown by the bot as `HH:mm` in `timezone`. */
     cutoffAt: isoInstant,
-    timezone: z.string().min(1),
+    timezone: safeString().min(1),
     totalDurationSeconds: z.number().int().min(0),
     movies: z.array(notifyRankingEntrySchema).max(25),
     series: z.array(notifyRankingEntrySchema).max(25),
@@ -215,7 +214,7 @@ export const deliverySchema = z.object({
   messageId: z.number().int().optional(),
   hasPhoto: z.boolean().optional(),
   status: z.enum(DELIVERY_STATUSES),
-  reason: z.string().optional(),
+  reason: safeString().optional(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

@@ -5,12 +5,11 @@ import {
   REDEEM_CODE_STATUSES,
   REDEMPTION_KINDS,
 } from './values.js';
-import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
+import { isoInstant, paginationQuerySchema, uuidSchema, safeString } from './common.js';
 import { calendarDaySchema } from './audit.js';
 
 /** 16 hex characters, any case on input (stored uppercase). */
-export const redeemCodeTextSchema = z
-  .string()
+export const redeemCodeTextSchema = safeString()
   .trim()
   .regex(/^[0-9A-Fa-f]{16}$/, { message: 'A code is 16 characters 0-9 and A-F' })
   .transform((s) => s.toUpperCase());
@@ -18,14 +17,14 @@ export const redeemCodeTextSchema = z
 export const redeemCodeSchema = z
   .object({
     id: uuidSchema,
-    code: z.string(),
+    code: safeString(),
     days: z.number().int(),
     maxUses: z.number().int(),
     usedCount: z.number().int(),
     expiresAt: isoInstant.nullable(),
     status: z.enum(REDEEM_CODE_STATUSES),
-    notes: z.string(),
-    createdBy: z.object({ id: uuidSchema, username: z.string() }).nullable(),
+    notes: safeString(),
+    createdBy: z.object({ id: uuidSchema, username: safeString() }).nullable(),
     createdAt: isoInstant,
   })
   .meta({ id: 'RedeemCode' });
@@ -34,13 +33,13 @@ export type RedeemCode = z.infer<typeof redeemCodeSchema>;
 export const redemptionSchema = z
   .object({
     id: uuidSchema,
-    code: z.string(),
+    code: safeString(),
     kind: z.enum(REDEMPTION_KINDS),
     days: z.number().int(),
     previousExpiresAt: isoInstant.nullable(),
     newExpiresAt: isoInstant,
     createdAt: isoInstant,
-    user: z.object({ id: uuidSchema, username: z.string() }),
+    user: z.object({ id: uuidSchema, username: safeString() }),
   })
   .meta({ id: 'Redemption' });
 export type Redemption = z.infer<typeof redemptionSchema>;
@@ -49,7 +48,7 @@ const codeFields = {
   days: z.number().int().min(1).max(3650),
   maxUses: z.number().int().min(1).max(10000).default(1),
   expiresAt: isoInstant.nullable().optional(),
-  notes: z.string().max(500).default(''),
+  notes: safeString().max(500).default(''),
 };
 
 export const createRedeemCodeSchema = z.strictObject(codeFields);
@@ -61,22 +60,22 @@ export const updateRedeemCodeSchema = z.strictObject({
   days: codeFields.days.optional(),
   maxUses: z.number().int().min(1).max(10000).optional(),
   expiresAt: isoInstant.nullable().optional(),
-  notes: z.string().max(500).optional(),
+  notes: safeString().max(500).optional(),
 });
 export const redeemCodeListQuerySchema = paginationQuerySchema.extend({
-  search: z.string().trim().max(100).optional(),
+  search: safeString().trim().max(100).optional(),
   status: z.enum(CODE_STATUS_FILTERS).default('active'),
 });
 export const redemptionListQuerySchema = paginationQuerySchema.extend({
   userId: uuidSchema.optional(),
-  username: z.string().trim().max(32).optional(),
-  code: z.string().trim().max(16).optional(),
+  username: safeString().trim().max(32).optional(),
+  code: safeString().trim().max(16).optional(),
   kind: z.enum(REDEMPTION_KINDS).optional(),
   from: calendarDaySchema.optional(),
   to: calendarDaySchema.optional(),
 });
 
-export const redeemRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(64) });
+export const redeemRequestSchema = z.strictObject({ code: safeString().trim().min(1).max(64) });
 export const redeemResponseSchema = z.object({
   days: z.number().int(),
   previousExpiresAt: isoInstant.nullable(),

@@ -6,7 +6,15 @@ import {
   REVIEW_SOURCES,
   type RequestType,
 } from './values.js';
-import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
+import {
+  isoInstant,
+  paginationQuerySchema,
+  uuidSchema,
+  safeString,
+  safeJsonRecord,
+  isSafeJson,
+  UNSAFE_TEXT_MESSAGE,
+} from './common.js';
 
 /** Media requests (10-data.md §4, 20-api.md §5–§7): the seed's "subscriptions". */
 
@@ -22,8 +30,7 @@ const positiveTelegramId = z
   .max(2 ** 53 - 1);
 
 /** TMDB image path, e.g. `/abc.jpg` (10-data.md `poster_path`). */
-export const posterPathSchema = z
-  .string()
+export const posterPathSchema = safeString()
   .regex(/^\/[A-Za-z0-9._-]+$/)
   .max(200);
 export const tmdbIdSchema = z
@@ -36,7 +43,7 @@ export const ingestProgressSchema = z.object({
   have: z.number().int().min(0),
   total: z.number().int().min(0),
   /** Last episode seen in the library, `S01E05`; null when none yet. */
-  last: z.string().nullable(),
+  last: safeString().nullable(),
 });
 export type IngestProgress = z.infer<typeof ingestProgressSchema>;
 
@@ -46,15 +53,15 @@ const requestFields = {
   tmdbId: z.number().int(),
   /** 0 = movie or whole series; ≥ 1 = that season. */
   season: z.number().int().min(0),
-  name: z.string(),
+  name: safeString(),
   year: z.number().int().nullable(),
-  posterPath: z.string().nullable(),
-  note: z.string(),
+  posterPath: safeString().nullable(),
+  note: safeString(),
   status: z.enum(REQUEST_STATUSES),
   reviewSource: z.enum(REVIEW_SOURCES).nullable(),
   reviewedAt: isoInstant.nullable(),
-  reviewer: z.object({ username: z.string() }).nullable(),
-  rejectReason: z.string().nullable(),
+  reviewer: z.object({ username: safeString() }).nullable(),
+  rejectReason: safeString().nullable(),
   retryFromId: uuidSchema.nullable(),
   ingestProgress: ingestProgressSchema.nullable(),
   ingestedAt: isoInstant.nullable(),
@@ -70,18 +77,18 @@ export const adminMediaRequestSchema = z
   .object({
     ...requestFields,
     /** `id` is null once the requester's account was deleted; the name is a snapshot. */
-    requester: z.object({ id: uuidSchema.nullable(), username: z.string() }),
+    requester: z.object({ id: uuidSchema.nullable(), username: safeString() }),
     automation: z.object({
       dispatchedAt: isoInstant.nullable(),
-      ref: z.string().nullable(),
-      error: z.string().nullable(),
+      ref: safeString().nullable(),
+      error: safeString().nullable(),
       candidatesSearchedAt: isoInstant.nullable(),
     }),
   })
   .meta({ id: 'AdminMediaRequest' });
 export type AdminMediaRequest = z.infer<typeof adminMediaRequestSchema>;
 
-export const requestIdParamsSchema = z.strictObject({ id: z.string() });
+export const requestIdParamsSchema = z.strictObject({ id: safeString() });
 
 export const listOwnRequestsQuerySchema = paginationQuerySchema.extend({
   status: z.enum(REQUEST_STATUSES).optional(),
@@ -93,7 +100,7 @@ export const listAdminRequestsQuerySchema = paginationQuerySchema.extend({
   status: z.enum(REQUEST_STATUSES).optional(),
   type: z.enum(REQUEST_TYPES).optional(),
   userId: uuidSchema.optional(),
-  search: z.string().trim().min(1).max(200).optional(),
+  search: safeString().trim().min(1).max(200).optional(),
   hasAutomationError: booleanQuery.optional(),
 });
 
@@ -112,11 +119,11 @@ export const checkExistingBodySchema = z
 
 export const existingSummarySchema = z.object({
   matchType: z.enum(['movie', 'series', 'season']),
-  mediaItemId: z.string(),
+  mediaItemId: safeString(),
   /** Season numbers present in the library (series), empty for movies. */
   seasons: z.array(z.number().int()),
   episodeCount: z.number().int().min(0),
-  message: z.string(),
+  message: safeString(),
 });
 export type ExistingSummary = z.infer<typeof existingSummarySchema>;
 
@@ -130,10 +137,10 @@ export type CheckExistingReply = z.infer<typeof checkExistingReplySchema>;
 
 const createFields = {
   ...titleKey,
-  name: z.string().trim().min(1).max(200),
+  name: safeString().trim().min(1).max(200),
   year: z.number().int().min(1800).max(3000).nullable().optional(),
   posterPath: posterPathSchema.nullable().optional(),
-  note: z.string().trim().max(500).optional(),
+  note: safeString().trim().max(500).optional(),
   /** Whether the member confirmed after `ALREADY_IN_LIBRARY`. */
   confirmExisting: z.boolean().optional(),
 };
@@ -149,12 +156,12 @@ export const createRequestReplySchema = z.object({
 });
 
 export const resubmitRequestBodySchema = z.strictObject({
-  note: z.string().trim().min(1).max(500),
+  note: safeString().trim().min(1).max(500),
   confirmExisting: z.boolean().optional(),
 });
 
 export const rejectRequestBodySchema = z.strictObject({
-  reason: z.string().trim().min(1).max(500),
+  reason: safeString().trim().min(1).max(500),
 });
 
 export const adminRequestReplySchema = z.object({ request: adminMediaRequestSchema });
@@ -167,7 +174,7 @@ export const verifyIngestReplySchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Internal routes for the bot (20-api.md §7)
 
-const languageCode = z.string().max(35).optional();
+const languageCode = safeString().max(35).optional();
 
 export const internalCreateRequestBodySchema = z
   .strictObject({ messengerId: positiveTelegramId, languageCode, ...createFields })
@@ -179,7 +186,7 @@ export const internalApproveBodySchema = z.strictObject({
 
 export const internalRejectBodySchema = z.strictObject({
   approverMessengerId: positiveTelegramId,
-  reason: z.string().trim().min(1).max(500),
+  reason: safeString().trim().min(1).max(500),
   pendingActionId: uuidSchema.optional(),
 });
 
@@ -198,7 +205,7 @@ export const adminMessagesBodySchema = z.strictObject({
         messageId: z.number().int().nullable().optional(),
         hasPhoto: z.boolean(),
         status: z.enum(['sent', 'send_failed']),
-        reason: z.string().max(500).nullable().optional(),
+        reason: safeString().max(500).nullable().optional(),
       }),
     )
     .max(50),
@@ -208,7 +215,8 @@ export const PENDING_ACTION_KIND = /^[a-z][a-z0-9_]{1,31}$/;
 export const PENDING_ACTION_PAYLOAD_MAX_BYTES = 16 * 1024;
 
 const pendingPayload = z
-  .record(z.string(), z.unknown())
+  .record(safeString(), z.unknown())
+  .refine(isSafeJson, { message: UNSAFE_TEXT_MESSAGE })
   .refine(
     (v) => new TextEncoder().encode(JSON.stringify(v)).length <= PENDING_ACTION_PAYLOAD_MAX_BYTES,
     { message: 'payload is larger than 16 KiB' },
@@ -216,7 +224,7 @@ const pendingPayload = z
 const ttlSeconds = z.number().int().min(10).max(3600);
 
 export const createPendingActionBodySchema = z.strictObject({
-  kind: z.string().regex(PENDING_ACTION_KIND),
+  kind: safeString().regex(PENDING_ACTION_KIND),
   chatId: telegramId,
   messengerUserId: telegramId,
   payload: pendingPayload,
@@ -229,7 +237,7 @@ export const updatePendingActionBodySchema = z.strictObject({
 });
 
 export const pendingActionKeyQuerySchema = z.strictObject({
-  kind: z.string().regex(PENDING_ACTION_KIND),
+  kind: safeString().regex(PENDING_ACTION_KIND),
   chatId: z.coerce.number().pipe(telegramId),
   messengerUserId: z.coerce.number().pipe(telegramId),
 });
@@ -237,10 +245,10 @@ export const pendingActionKeyQuerySchema = z.strictObject({
 export const pendingActionSchema = z
   .object({
     id: uuidSchema,
-    kind: z.string(),
+    kind: safeString(),
     chatId: z.number().int(),
     messengerUserId: z.number().int(),
-    payload: z.record(z.string(), z.unknown()),
+    payload: safeJsonRecord(),
     expiresAt: isoInstant,
   })
   .meta({ id: 'PendingAction' });
@@ -273,13 +281,13 @@ export const manualSearchBodySchema = z.strictObject({
 export const candidateSchema = z
   .object({
     index: z.number().int().min(0),
-    title: z.string(),
-    site: z.string(),
+    title: safeString(),
+    site: safeString(),
     sizeBytes: z.number().nullable(),
     seeders: z.number().int().nullable(),
     peers: z.number().int().nullable(),
-    publishedAt: z.string().nullable(),
-    volumeFactor: z.string().nullable(),
+    publishedAt: safeString().nullable(),
+    volumeFactor: safeString().nullable(),
   })
   .meta({ id: 'AutomationCandidate' });
 export type AutomationCandidate = z.infer<typeof candidateSchema>;

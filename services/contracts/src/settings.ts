@@ -8,26 +8,26 @@ import {
   SETTING_STATES,
   SETTING_TYPES,
 } from './values.js';
-import { isoInstant, uuidSchema } from './common.js';
+import { isoInstant, uuidSchema, safeString } from './common.js';
 
 /** A setting's effective value on the wire: typed per `SettingType`. */
 export const settingValueSchema = z.union([
-  z.string(),
+  safeString(),
   z.number(),
   z.boolean(),
-  z.array(z.string()),
+  z.array(safeString()),
 ]);
 export type SettingValue = z.infer<typeof settingValueSchema>;
 
 /** One setting as `GET /admin/settings` shows it (30-settings.md §2). */
 export const settingItemSchema = z
   .object({
-    key: z.string(),
+    key: safeString(),
     group: z.enum(SETTING_GROUPS),
-    label: z.string(),
-    description: z.string(),
+    label: safeString(),
+    description: safeString(),
     type: z.enum(SETTING_TYPES),
-    options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+    options: z.array(z.object({ value: safeString(), label: safeString() })).optional(),
     min: z.number().optional(),
     max: z.number().optional(),
     multiline: z.boolean(),
@@ -38,13 +38,13 @@ export const settingItemSchema = z
     source: z.enum(SETTING_SOURCES),
     hasValue: z.boolean(),
     value: settingValueSchema.nullable().optional(),
-    masked: z.string().optional(),
+    masked: safeString().optional(),
     default: settingValueSchema.nullable().optional(),
-    fallbackHint: z.string().optional(),
+    fallbackHint: safeString().optional(),
     state: z.enum(SETTING_STATES),
-    stateReason: z.string().optional(),
+    stateReason: safeString().optional(),
     updatedAt: isoInstant.optional(),
-    updatedBy: z.object({ id: uuidSchema, username: z.string() }).optional(),
+    updatedBy: z.object({ id: uuidSchema, username: safeString() }).optional(),
   })
   .meta({ id: 'SettingItem' });
 export type SettingItem = z.infer<typeof settingItemSchema>;
@@ -53,16 +53,16 @@ export const settingsListSchema = z.object({
   groups: z.array(
     z.object({
       group: z.enum(SETTING_GROUPS),
-      label: z.string(),
+      label: safeString(),
       testable: z.boolean(),
       items: z.array(settingItemSchema),
     }),
   ),
-  encryption: z.object({ keyId: z.string(), undecryptable: z.array(z.string()) }),
+  encryption: z.object({ keyId: safeString(), undecryptable: z.array(safeString()) }),
 });
 
 export const settingsUpdateRequestSchema = z.strictObject({
-  values: z.record(z.string(), settingValueSchema.nullable()),
+  values: z.record(safeString(), settingValueSchema.nullable()),
 });
 
 export const settingsGroupReplySchema = z.object({
@@ -72,16 +72,16 @@ export const settingsGroupReplySchema = z.object({
 
 /** `GET /internal/settings` (20-api.md §7): non-sensitive values the bot needs. */
 export const internalSettingsSchema = z.object({
-  adminChatId: z.string().nullable(),
-  groupChatId: z.string().nullable(),
-  approverIds: z.array(z.string()),
+  adminChatId: safeString().nullable(),
+  groupChatId: safeString().nullable(),
+  approverIds: z.array(safeString()),
   approverFallback: z.enum(['none', 'admin_user', 'admin_group']),
-  welcomeTemplate: z.string().nullable(),
-  groupLink: z.string().nullable(),
-  timezone: z.string(),
-  tmdbImageBase: z.string(),
-  webUrl: z.string().nullable(),
-  siteName: z.string(),
+  welcomeTemplate: safeString().nullable(),
+  groupLink: safeString().nullable(),
+  timezone: safeString(),
+  tmdbImageBase: safeString(),
+  webUrl: safeString().nullable(),
+  siteName: safeString(),
 });
 export type InternalSettings = z.infer<typeof internalSettingsSchema>;
 
@@ -91,7 +91,7 @@ export type InternalSettings = z.infer<typeof internalSettingsSchema>;
  * that receives a test message.
  */
 export const settingsTestRequestSchema = z.strictObject({
-  values: z.record(z.string(), settingValueSchema.nullable()).optional(),
+  values: z.record(safeString(), settingValueSchema.nullable()).optional(),
   to: z.email().max(254).optional(),
 });
 export type SettingsTestRequest = z.infer<typeof settingsTestRequestSchema>;
@@ -99,10 +99,10 @@ export type SettingsTestRequest = z.infer<typeof settingsTestRequestSchema>;
 export const settingCheckSchema = z
   .object({
     /** What was checked: `tmdb`, `smtp`, `stripe`, `movies`, `preview`, … */
-    target: z.string(),
+    target: safeString(),
     status: z.enum(SETTING_CHECK_STATUSES),
     /** Human-readable result; never contains a secret. */
-    message: z.string(),
+    message: safeString(),
     /** Set when the status is not `ok` and the cause is known. */
     reason: z.enum(SETTING_CHECK_REASONS).optional(),
     latencyMs: z.number().int().min(0),

@@ -14,20 +14,20 @@ import {
   SORT_ORDERS,
   USERNAME_PATTERN,
 } from './values.js';
-import { isoInstant, paginationQuerySchema, uuidSchema } from './common.js';
+import { isoInstant, paginationQuerySchema, uuidSchema, safeString } from './common.js';
 import { errorCodeSchema } from './errors.js';
 
-export const usernameSchema = z.string().min(3).max(32).regex(USERNAME_PATTERN, {
+export const usernameSchema = safeString().min(3).max(32).regex(USERNAME_PATTERN, {
   message: 'Use letters, digits and underscores only',
 });
-export const newPasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+export const newPasswordSchema = safeString().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 
 /** A member or admin as the API shows it to that person (20-api.md §2). */
 export const userSchema = z
   .object({
     id: uuidSchema,
-    username: z.string(),
-    email: z.string().nullable(),
+    username: safeString(),
+    email: safeString().nullable(),
     role: z.enum(ROLES),
     isActive: z.boolean(),
     mustChangePassword: z.boolean(),
@@ -39,7 +39,7 @@ export const userSchema = z
     createdAt: isoInstant,
     media: z.object({
       linked: z.boolean(),
-      mediaUserId: z.string().nullable(),
+      mediaUserId: safeString().nullable(),
       state: z.enum(MEDIA_STATES),
     }),
     messenger: z.object({
@@ -70,8 +70,7 @@ const instantOrDay = z.union([isoInstant, z.iso.date()]);
 /** `GET /admin/users`: every filter is optional; default order newest first. */
 export const adminUserListQuerySchema = paginationQuerySchema.extend({
   /** Empty means no search, so a cleared search box needs no special casing. */
-  search: z
-    .string()
+  search: safeString()
     .trim()
     .max(254)
     .optional()
@@ -138,7 +137,7 @@ export type CreateAdminUserRequest = z.infer<typeof createAdminUserSchema>;
 export const createAdminUserResponseSchema = z.object({
   user: adminUserSchema,
   /** Shown once, only when the password was generated. */
-  generatedPassword: z.string().optional(),
+  generatedPassword: safeString().optional(),
 });
 
 export const adminUserDetailSchema = adminUserSchema
@@ -186,7 +185,7 @@ export const adminResetPasswordSchema = z.strictObject({
   requireChange: z.boolean().default(true),
 });
 export const adminResetPasswordResponseSchema = z.object({
-  generatedPassword: z.string().optional(),
+  generatedPassword: safeString().optional(),
 });
 
 export const deleteUserResponseSchema = z.object({
@@ -195,7 +194,7 @@ export const deleteUserResponseSchema = z.object({
 
 export const bulkUsersSchema = z
   .strictObject({
-    ids: z.array(z.string().max(64)).min(1).max(100),
+    ids: z.array(safeString().max(64)).min(1).max(100),
     action: z.enum(BULK_USER_ACTIONS),
     days: z.number().int().min(1).max(3650).optional(),
   })
@@ -209,32 +208,34 @@ export const bulkUsersSchema = z
     }
   });
 export const bulkUsersResponseSchema = z.object({
-  results: z.array(z.object({ id: z.string(), ok: z.boolean(), code: errorCodeSchema.optional() })),
+  results: z.array(
+    z.object({ id: safeString(), ok: z.boolean(), code: errorCodeSchema.optional() }),
+  ),
 });
 
 // ---- Admin self-binding to a media-server account ----
 
 export const mediaServerUserQuerySchema = z.strictObject({
-  query: z.string().trim().min(2).max(64),
+  query: safeString().trim().min(2).max(64),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export const mediaServerUserListSchema = z.object({
   data: z.array(
     z.object({
-      mediaUserId: z.string(),
-      name: z.string(),
+      mediaUserId: safeString(),
+      name: safeString(),
       isAdministrator: z.boolean(),
       isDisabled: z.boolean(),
-      boundTo: z.object({ userId: uuidSchema, username: z.string() }).optional(),
+      boundTo: z.object({ userId: uuidSchema, username: safeString() }).optional(),
       available: z.boolean(),
     }),
   ),
 });
 export const mediaServerLibraryListSchema = z.object({
   data: z.array(
-    z.object({ id: z.string(), name: z.string(), collectionType: z.string().nullable() }),
+    z.object({ id: safeString(), name: safeString(), collectionType: safeString().nullable() }),
   ),
 });
 export const bindMediaUserSchema = z.strictObject({
-  mediaUserId: z.string().trim().min(1).max(64),
+  mediaUserId: safeString().trim().min(1).max(64),
 });

@@ -5,6 +5,7 @@ import {
   paginationQuerySchema,
   runJobRequestSchema,
   runJobResponseSchema,
+  safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
@@ -12,7 +13,7 @@ import type { ModuleContext } from '../context.js';
 import { findRun, listJobs, listRuns, runJobNow } from './service.js';
 
 // Any name is accepted here: a malformed one is just an unknown job (404, 20-api.md §1.1).
-const nameParams = z.strictObject({ name: z.string() });
+const nameParams = z.strictObject({ name: safeString() });
 
 export function jobRoutes(ctx: ModuleContext): RouteDef[] {
   return [
@@ -42,7 +43,7 @@ export function jobRoutes(ctx: ModuleContext): RouteDef[] {
       auth: 'admin',
       summary: 'One run (polled after 202 {runId})',
       tags: ['jobs'],
-      request: { params: z.strictObject({ runId: z.string() }) },
+      request: { params: z.strictObject({ runId: safeString() }) },
       responses: { 200: { description: 'The run', schema: jobRunSchema } },
       errors: ['JOB_RUN_NOT_FOUND'],
       handler: async (c, { params }) => c.json(await findRun(ctx, params.runId)),

@@ -13,6 +13,7 @@ import {
   validateInviteCodeRequestSchema,
   validateInviteCodeResponseSchema,
   paginationQuerySchema,
+  safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
@@ -21,7 +22,7 @@ import { listCodes } from './codes.js';
 import { findUsableCode, previewRedeem, redeem } from './service.js';
 import { batchCreate, createOne, deleteCode, listRedemptions, updateCode } from './admin.js';
 
-const idParams = z.strictObject({ id: z.string() });
+const idParams = z.strictObject({ id: safeString() });
 
 export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
   return [

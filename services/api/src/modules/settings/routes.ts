@@ -6,6 +6,7 @@ import {
   settingsTestRequestSchema,
   settingsUpdateRequestSchema,
   type SettingGroup,
+  safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
@@ -37,7 +38,7 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
       summary: "Update a group's keys in one transaction; null clears a stored value",
       tags: ['settings'],
       request: {
-        params: z.strictObject({ group: z.string() }),
+        params: z.strictObject({ group: safeString() }),
         body: settingsUpdateRequestSchema,
       },
       documentedBody: settingsUpdateBodySchema,
@@ -62,7 +63,7 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
       summary: "Test a group's connections, optionally with unsaved draft values",
       tags: ['settings'],
       request: {
-        params: z.strictObject({ group: z.string() }),
+        params: z.strictObject({ group: safeString() }),
         body: settingsTestRequestSchema,
       },
       responses: {
@@ -81,6 +82,7 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
               metrics: ctx.metrics.integrations,
               logger: ctx.logger,
               now: ctx.now,
+              jobs: ctx.scheduler.list(),
               deadlineMs: options.connectionTestDeadlineMs,
             },
             params.group,

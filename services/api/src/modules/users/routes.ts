@@ -17,6 +17,7 @@ import {
   setUserActiveSchema,
   updateAdminUserSchema,
   userMediaSyncResponseSchema,
+  safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
@@ -37,7 +38,7 @@ import {
 } from './service.js';
 import { mediaBindingRoutes } from './media-routes.js';
 
-const idParams = z.strictObject({ id: z.string() });
+const idParams = z.strictObject({ id: safeString() });
 export function userRoutes(ctx: ModuleContext): RouteDef[] {
   const base = '/api/v1/admin/users';
   return [

@@ -1,3 +1,4 @@
+import { isSafeJson } from '@usher/contracts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../http/context.js';
 import { AppError } from '../../../http/errors.js';
@@ -14,6 +15,10 @@ function parseObject(text: string): Record<string, unknown> {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw invalid('The webhook body must be a JSON object');
+  }
+  // PostgreSQL refuses NUL in text and jsonb: such a body is refused here, not by a 500 later.
+  if (!isSafeJson(value)) {
+    throw invalid('The webhook body contains NUL characters or unpaired surrogates');
   }
   return value as Record<string, unknown>;
 }
