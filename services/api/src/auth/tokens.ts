@@ -46,6 +46,8 @@ export class TokenSigner {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
+        // A token without an expiry would stay valid forever (issue 16).
+        requiredClaims: ['exp', 'iat', 'sub'],
       });
       const { sub, role, ver } = payload;
       if (typeof sub !== 'string' || (role !== 'admin' && role !== 'user')) return null;

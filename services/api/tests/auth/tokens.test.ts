@@ -52,4 +52,22 @@ describe('TokenSigner', () => {
     );
     expect(await signer.verify(old.token)).toBeNull();
   });
+
+  it('should refuse a token signed with the real key but without exp', async () => {
+    const key = new Uint8Array(hkdfSync('sha256', secret, '', 'usher/jwt/v1', 32));
+    const claims = { sub: 'u1', role: 'admin', ver: 0, iss: 'usher', aud: 'usher-api' };
+    const signed = (payload: object) => {
+      const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(payload))}`;
+      return `${head}.${b64url(createHmac('sha256', key).update(head).digest())}`;
+    };
+    const iat = Math.floor(Date.now() / 1000);
+    const signer = new TokenSigner(secret);
+    // The hand-made signature is right: the same claims with exp verify.
+    expect(await signer.verify(signed({ ...claims, iat, exp: iat + 60 }))).toEqual({
+      sub: 'u1',
+      role: 'admin',
+      ver: 0,
+    });
+    expect(await signer.verify(signed({ ...claims, iat }))).toBeNull();
+  });
 });
