@@ -1,13 +1,9 @@
 import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
-import { FormsModule } from '@angular/forms';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
-import { MatOption, MatSelect } from '@angular/material/select';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode } from '@usher/contracts';
@@ -15,6 +11,7 @@ import { CODE_STATUS_FILTERS, REDEMPTION_KINDS } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { SelectFilter, TextFilter, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
@@ -41,23 +38,19 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
 @Component({
   selector: 'app-redeem-codes-page',
   imports: [
-    FormsModule,
     MatButton,
     MatIconButton,
-    MatFormField,
-    MatLabel,
     MatIcon,
-    MatInput,
     MatMenu,
     MatMenuItem,
     MatMenuTrigger,
-    MatOption,
-    MatSelect,
     MatTab,
     MatTabGroup,
     TranslocoDirective,
     FormError,
     ListView,
+    SelectFilter,
+    TextFilter,
     LocalDatePipe,
     StatusChip,
   ],
@@ -116,7 +109,8 @@ export default class RedeemCodesPage {
     filtered: (q) => !!(q.username || q.code || q.kind || q.from || q.to),
     active: () => this.tabIndex() === 1,
   });
-  protected readonly statuses = CODE_STATUS_FILTERS;
+  protected readonly statusOptions = optionsOf(CODE_STATUS_FILTERS, 'redeemCodes.statusFilter.');
+  protected readonly kindOptions = optionsOf(REDEMPTION_KINDS, 'redeemCodes.kindName.');
   protected readonly chips = CODE_CHIPS;
   /** A refused delete, explained above the list. */
   protected readonly actionError = signal<ErrorText | null>(null);

@@ -10,15 +10,11 @@ import {
   signal,
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormsModule } from '@angular/forms';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
-import { MatOption, MatSelect } from '@angular/material/select';
 import { RouterLink } from '@angular/router';
 import { map } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -33,6 +29,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type FilterOption, SelectFilter, TextFilter, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
@@ -90,24 +87,20 @@ export function userQueryFrom(p: {
 @Component({
   selector: 'app-users-page',
   imports: [
-    FormsModule,
     NgTemplateOutlet,
     MatButton,
     MatCheckbox,
     MatIconButton,
-    MatFormField,
-    MatLabel,
     MatIcon,
-    MatInput,
     MatMenu,
     MatMenuItem,
     MatMenuTrigger,
-    MatOption,
-    MatSelect,
     RouterLink,
     TranslocoDirective,
     FormError,
     ListView,
+    SelectFilter,
+    TextFilter,
     LocalDatePipe,
     StatusChip,
   ],
@@ -183,8 +176,18 @@ export default class UsersPage {
     { initialValue: matchMedia(COMPACT).matches },
   );
 
-  protected readonly sorts = ADMIN_USER_SORTS;
-  protected readonly mediaStates = MEDIA_STATES;
+  protected readonly roleOptions = optionsOf(['user', 'admin'], 'roles.');
+  protected readonly membershipOptions: FilterOption[] = [
+    { value: 'active', key: 'membership.state.active' },
+    { value: 'expired', key: 'membership.state.expired' },
+    { value: 'never', key: 'membership.state.no_expiry' },
+  ];
+  protected readonly activeOptions: FilterOption[] = [
+    { value: 'true', key: 'adminUsers.activeYes' },
+    { value: 'false', key: 'adminUsers.activeNo' },
+  ];
+  protected readonly mediaOptions = optionsOf(MEDIA_STATES, 'membership.media.');
+  protected readonly sortOptions = optionsOf(ADMIN_USER_SORTS, 'adminUsers.sort.');
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
   protected readonly membership = membershipOf;

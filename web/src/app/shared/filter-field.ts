@@ -1,0 +1,98 @@
+import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
+import { MatFormField, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
+import { MatOption, MatSelect } from '@angular/material/select';
+import { TranslocoDirective } from '@jsverse/transloco';
+
+/** One choice of a select filter: its query-param value and the translation key of its label. */
+export interface FilterOption {
+  value: string;
+  key: string;
+}
+
+/** Options whose labels are `prefix + value` (`roles.` + `admin`). */
+export function optionsOf(values: readonly string[], prefix: string): FilterOption[] {
+  return values.map((value) => ({ value, key: prefix + value }));
+}
+
+// A filter lays out in its parent's filter row, taking a share of the width (60-web.md §6.2).
+const FILTER_STYLES = `
+  :host {
+    display: contents;
+  }
+  mat-form-field {
+    flex: 1 1 180px;
+    max-width: 280px;
+  }
+  @media (max-width: 599.98px) {
+    mat-form-field {
+      max-width: none;
+    }
+  }
+`;
+
+/**
+ * A text, search or date filter of a list page. It commits on `change` (Enter, or leaving the
+ * field), not on every key, and says `null` for an emptied field so the param leaves the URL.
+ */
+@Component({
+  selector: 'app-text-filter',
+  imports: [MatFormField, MatLabel, MatInput],
+  template: `
+    <mat-form-field appearance="outline">
+      <mat-label>{{ label() }}</mat-label>
+      <input
+        matInput
+        [type]="type()"
+        [value]="value()"
+        (change)="changed.emit($any($event.target).value || null)"
+        [attr.data-testid]="testId() ?? null"
+      />
+    </mat-form-field>
+  `,
+  styles: FILTER_STYLES,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class TextFilter {
+  /** Already translated. */
+  readonly label = input.required<string>();
+  readonly value = input('');
+  readonly type = input<'search' | 'date'>('search');
+  readonly testId = input<string>();
+  readonly changed = output<string | null>();
+}
+
+/** A select filter of a list page; `anyLabel` adds the "no filter" choice, which says `null`. */
+@Component({
+  selector: 'app-select-filter',
+  imports: [MatFormField, MatLabel, MatOption, MatSelect, TranslocoDirective],
+  template: `
+    <mat-form-field appearance="outline" *transloco="let t">
+      <mat-label>{{ label() }}</mat-label>
+      <mat-select
+        [value]="value()"
+        (selectionChange)="changed.emit($event.value || null)"
+        [attr.data-testid]="testId() ?? null"
+      >
+        @if (anyLabel(); as anyLabel) {
+          <mat-option value="">{{ anyLabel }}</mat-option>
+        }
+        @for (option of options(); track option.value) {
+          <mat-option [value]="option.value">{{ t(option.key) }}</mat-option>
+        }
+      </mat-select>
+    </mat-form-field>
+  `,
+  styles: FILTER_STYLES,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class SelectFilter {
+  /** Already translated. */
+  readonly label = input.required<string>();
+  readonly value = input('');
+  readonly options = input.required<readonly FilterOption[]>();
+  /** Already translated; without it every choice filters. */
+  readonly anyLabel = input<string>();
+  readonly testId = input<string>();
+  readonly changed = output<string | null>();
+}
