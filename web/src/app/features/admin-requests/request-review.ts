@@ -12,7 +12,7 @@ import type { AdminMediaRequest, RequestType } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
-import { RequestCard } from '../../shared/requests/request-card';
+import { RequestCard, type RequestAction } from '../../shared/requests/request-card';
 import { openRequestDialog } from '../../shared/requests/request-dialog';
 import { parseRequestTab } from '../../shared/requests/request-status';
 import { RequestTabs } from '../../shared/requests/request-tabs';
@@ -87,6 +87,55 @@ export default class RequestReview {
   /** False once the API said manual search needs MoviePilot (503 NOT_SUPPORTED). */
   protected readonly searchSupported = signal(true);
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The buttons a request offers in its state (60-web.md §4.3 "Actions"). */
+  protected actionsOf(request: AdminMediaRequest): RequestAction[] {
+    const actions: RequestAction[] = [];
+    if (request.status === 'PENDING') {
+      actions.push(
+        {
+          testId: 'approve-request',
+          label: 'adminRequests.approve',
+          appearance: 'filled',
+          run: () => void this.approve(request),
+        },
+        {
+          testId: 'reject-request',
+          label: 'adminRequests.reject.action',
+          run: () => void this.reject(request),
+        },
+      );
+    }
+    if (request.status === 'APPROVED') {
+      actions.push({
+        testId: 'verify-request',
+        label: 'adminRequests.verify',
+        run: () => void this.verify(request),
+      });
+      if (this.searchSupported()) {
+        actions.push({
+          testId: 'search-candidates',
+          label: 'adminRequests.candidates.action',
+          run: () => void this.searchCandidates(request),
+        });
+      }
+      if (request.automation.error) {
+        actions.push({
+          testId: 'redispatch-request',
+          label:
+            this.busyId() === request.id ? 'adminRequests.sending' : 'adminRequests.redispatch',
+          run: () => void this.redispatch(request),
+        });
+      }
+    }
+    actions.push({
+      testId: 'delete-request',
+      label: 'adminRequests.delete.action',
+      appearance: 'text',
+      run: () => void this.remove(request),
+    });
+    return actions;
+  }
 
   /** Changes one filter in the URL (the list follows); any filter change goes back to page 1. */
   protected setFilter(params: Record<string, string | null>): void {

@@ -10,7 +10,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
-import { RequestCard } from '../../shared/requests/request-card';
+import { RequestCard, type RequestAction } from '../../shared/requests/request-card';
 import { openRequestDialog } from '../../shared/requests/request-dialog';
 import { listPage, pageParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
@@ -66,6 +66,32 @@ export default class MyRequests {
   protected readonly existing = signal<RequestTab | null>(null);
   /** Expired members may look and cancel, not ask (60-web.md §2.4). */
   protected readonly expired = computed(() => this.session.me()?.isExpired === true);
+
+  /** Pending requests can be cancelled, rejected ones resubmitted (60-web.md §4.2 "Actions"). */
+  protected actionsOf(request: MediaRequest): RequestAction[] {
+    if (request.status === 'PENDING') {
+      return [
+        {
+          testId: 'cancel-request',
+          label: 'requests.cancel.action',
+          run: () => void this.cancel(request),
+        },
+      ];
+    }
+    if (request.status === 'REJECTED') {
+      return [
+        {
+          testId: 'resubmit-request',
+          label: 'requests.resubmit.action',
+          // Expired members may look and cancel, not ask again (60-web.md §2.4).
+          disabled: this.expired(),
+          ...(this.expired() ? { tooltip: 'requests.renewToRequest' } : {}),
+          run: () => void this.resubmit(request),
+        },
+      ];
+    }
+    return [];
+  }
 
   /** The tab of the request a resubmit duplicated (REQUEST_EXISTS). */
   protected show(tab: RequestTab): void {

@@ -1,5 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+import { MatButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
+import { MatTooltip } from '@angular/material/tooltip';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminMediaRequest, MediaRequest } from '@usher/contracts';
 import { SiteStore } from '../../core/site/site-store';
@@ -8,14 +10,36 @@ import { StatusChip } from '../status-chip';
 import { PosterImage } from './poster-image';
 import { REQUEST_STATUS_VIEW, posterUrl, seasonText } from './request-status';
 
+/** A button on a request card. */
+export interface RequestAction {
+  /** `data-testid` of the button, unique on the card. */
+  testId: string;
+  /** Translation key of the label. */
+  label: string;
+  appearance?: 'filled' | 'outlined' | 'text';
+  disabled?: boolean;
+  /** Translation key of a tooltip saying why it is disabled. */
+  tooltip?: string;
+  run: () => void;
+}
+
 /**
  * One request as a poster card (60-web.md §4.2 "My requests", §4.3 "Request review"): title,
  * kind, season, status chip, dates, reject reason, ingest progress; the admin fields when the
- * request carries them. Actions are projected by the page (`[actions]`).
+ * request carries them. The page says which actions a request offers (`actions`); while one of
+ * them runs (`busy`) none can be pressed.
  */
 @Component({
   selector: 'app-request-card',
-  imports: [MatIcon, TranslocoDirective, LocalDatePipe, StatusChip, PosterImage],
+  imports: [
+    MatButton,
+    MatIcon,
+    MatTooltip,
+    TranslocoDirective,
+    LocalDatePipe,
+    StatusChip,
+    PosterImage,
+  ],
   template: `
     <article *transloco="let t" class="card" [attr.data-testid]="'request-' + request().id">
       <app-poster-image
@@ -90,7 +114,21 @@ import { REQUEST_STATUS_VIEW, posterUrl, seasonText } from './request-status';
             {{ t('requests.card.progress', { have: progress.have, total: progress.total }) }}
           </p>
         }
-        <div class="actions"><ng-content select="[actions]" /></div>
+        <div class="actions">
+          @for (action of actions(); track action.testId) {
+            <span [matTooltip]="action.tooltip ? t(action.tooltip) : ''">
+              <button
+                [matButton]="action.appearance ?? 'outlined'"
+                type="button"
+                (click)="action.run()"
+                [disabled]="busy() || action.disabled"
+                [attr.data-testid]="action.testId"
+              >
+                {{ t(action.label) }}
+              </button>
+            </span>
+          }
+        </div>
       </div>
     </article>
   `,
@@ -172,6 +210,9 @@ import { REQUEST_STATUS_VIEW, posterUrl, seasonText } from './request-status';
 export class RequestCard {
   private readonly site = inject(SiteStore);
   readonly request = input.required<MediaRequest | AdminMediaRequest>();
+  readonly actions = input<readonly RequestAction[]>([]);
+  /** An action on this request is running. */
+  readonly busy = input(false);
 
   protected readonly status = computed(() => REQUEST_STATUS_VIEW[this.request().status]);
   protected readonly season = computed(() => seasonText(this.request()));
