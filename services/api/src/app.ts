@@ -13,10 +13,16 @@ import { createMetrics, type HttpMetrics } from './http/metrics.js';
 import { createLimiters } from './http/rate-limit.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
-import { JobScheduler } from './jobs/scheduler.js';
+import {
+  JobScheduler,
+  systemClock,
+  type JobDefinition,
+  type SchedulerClock,
+} from './jobs/scheduler.js';
 import { SettingsCipher } from './settings/crypto.js';
 import { SettingsService } from './settings/service.js';
 import { SettingsStore } from './settings/store.js';
+import { DEFINITIONS_BY_KEY } from './settings/definitions.js';
 import { settingsRoutes } from './modules/settings/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { AutomationFactory } from './integrations/automation/factory.js';
@@ -54,6 +60,10 @@ export interface AppDeps {
   now?: () => Date;
   metrics?: HttpMetrics;
   startedAt?: Date;
+  /** Time and timers of the job scheduler (tests simulate days); defaults to `now` + real timers. */
+  schedulerClock?: SchedulerClock;
+  /** The jobs of the created scheduler (default: every module's); tests pass probe jobs. */
+  jobs?: (context: ModuleContext) => JobDefinition[];
   /** Job scheduler; created here when not given (tests pass one with their test jobs). */
   scheduler?: JobScheduler;
   /** Media-server access switch; defaults to the adapter built from the settings. */
@@ -76,6 +86,11 @@ export interface UsherApp {
 
 const JSON_LIMIT = 64 * 1024;
 const WEBHOOK_LIMIT = 5 * 1024 * 1024;
+
+/** Every module's jobs (30-settings.md §9), registered on the app's scheduler. */
+function moduleJobs(context: ModuleContext): JobDefinition[] {
+  return [...membershipJobs(context)];
+}
 
 /** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
 export function createApp(deps: AppDeps): UsherApp {
@@ -132,7 +147,13 @@ export function createApp(deps: AppDeps): UsherApp {
     }),
     scheduler:
       deps.scheduler ??
-      new JobScheduler({ db: deps.database.db, logger: deps.logger, replicaId: deps.replicaId }),
+      new JobScheduler({
+        db: deps.database.db,
+        logger: deps.logger,
+        replicaId: deps.replicaId,
+        settings: store,
+        clock: deps.schedulerClock ?? (deps.now ? { ...systemClock, now: deps.now } : systemClock),
+      }),
     notify: new Notifier({
       baseUrl: deps.config.BOT_NOTIFY_URL,
       internalSecret: deps.config.INTERNAL_API_SECRET,
@@ -159,8 +180,17 @@ export function createApp(deps: AppDeps): UsherApp {
     ...accountRoutes(context),
     ...userRoutes(context),
   );
+  // Saving a `rearm` key (30-settings.md §1) re-arms the timers: at once on the writing replica,
+  // within the settings refresh interval on the others.
+  store.onChange((keys) => {
+    if (keys.some((key) => DEFINITIONS_BY_KEY.get(key)?.apply === 'rearm')) {
+      void context.scheduler.rearm();
+    }
+  });
   // A scheduler passed in by a test carries only that test's jobs.
-  if (!deps.scheduler) for (const job of membershipJobs(context)) context.scheduler.register(job);
+  if (!deps.scheduler) {
+    for (const job of (deps.jobs ?? moduleJobs)(context)) context.scheduler.register(job);
+  }
 
   const app = new Hono<AppEnv>();
 

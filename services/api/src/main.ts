@@ -116,7 +116,7 @@ async function main(argv: string[]): Promise<void> {
 
   const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {
     logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');
-    scheduler.start();
+    void scheduler.start();
   });
   const http = server as HttpServer;
 

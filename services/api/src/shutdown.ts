@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { JobScheduler } from './jobs/scheduler.js';
 import { settle, type PendingWork } from './modules/background.js';
 
 /**
@@ -7,9 +6,10 @@ import { settle, type PendingWork } from './modules/background.js';
  * tasks and pushes to the bot together: well inside the 25 s forced exit of `main.ts`.
  */
 export const FINISH_WORK_MS = 10_000;
+const MARK_INTERRUPTED_MS = 2_000;
 
 export interface WorkToFinish extends PendingWork {
-  scheduler: Pick<JobScheduler, 'stop'>;
+  scheduler: { stop(timeoutMs?: number): Promise<unknown> };
   logger: Logger;
 }
 
@@ -28,7 +28,9 @@ export async function finishWork(
     timer = setTimeout(() => resolve(false), boundMs);
   });
   const finished = (async () => {
-    await work.scheduler.stop(boundMs);
+    // Jobs get most of the bound; the rest marks the runs still going as abandoned (so another
+    // replica takes over at once) before the pool closes.
+    await work.scheduler.stop(Math.max(0, boundMs - MARK_INTERRUPTED_MS));
     await settle(work);
     return true as const;
   })();

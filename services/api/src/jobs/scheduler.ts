@@ -7,13 +7,17 @@ import type { JobTrigger } from '../db/schema/jobs/constants.js';
 import { jobRuns } from '../db/schema/index.js';
 import { queryRows } from '../db/sql.js';
 import { AppError } from '../http/errors.js';
+import type { SettingKey, SettingValueOf } from '../settings/definitions.js';
 import { acquireJobLease, releaseJobLease, renewJobLease } from './leases.js';
 
 export interface JobRunContext {
   runId: string;
   trigger: JobTrigger;
   params: Record<string, unknown> | null;
-  /** Aborted when the process stops or the lease is lost; long jobs should check it. */
+  /**
+   * Aborted when the process stops or the lease is lost; long jobs check it between units of
+   * work (their safe points) and return what they did so far.
+   */
   signal: AbortSignal;
   logger: Logger;
 }
@@ -27,9 +31,18 @@ export interface JobOutcome {
 export interface JobDefinition {
   name: string;
   description: string;
-  /** Cron expression (croner syntax, seconds optional). */
+  /**
+   * Cron expression (croner syntax, seconds optional): the fixed schedule of an interval job, or
+   * the fallback of `scheduleSetting` when the scheduler has no settings (unit tests).
+   */
   schedule: string;
-  /** IANA zone of the schedule; the business timezone for calendar-bound jobs. */
+  /** The cron setting the schedule comes from (30-settings.md §4.8), e.g. `EXPIRY_CHECK_CRON`. */
+  scheduleSetting?: SettingKey;
+  /** A boolean setting that must be on for scheduled runs, e.g. `RANKING_ENABLED`. */
+  enabledSetting?: SettingKey;
+  /** No timer at all: the job only runs through `POST /admin/jobs/:name/run`. */
+  manualOnly?: boolean;
+  /** IANA zone of the schedule when the scheduler has no settings; else `SCHEDULE_TIMEZONE`. */
   timezone?: string;
   run(ctx: JobRunContext): Promise<JobOutcome>;
 }
@@ -37,30 +50,108 @@ export interface JobDefinition {
 export type ScheduledRunResult =
   | { outcome: 'not_claimed' }
   | { outcome: 'lease_held'; runId: string }
-  | { outcome: 'ran'; runId: string; status: 'succeeded' | 'skipped' | 'failed' };
+  | { outcome: 'ran'; runId: string; status: RunEnd };
+
+type RunEnd = 'succeeded' | 'skipped' | 'failed' | 'abandoned';
+
+/** Time and timers of the scheduler; tests inject a simulated clock (tests/support/clock.ts). */
+export interface SchedulerClock {
+  now(): Date;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: SchedulerClock = {
+  now: () => new Date(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** The settings the scheduler reads (the settings store in the app). */
+export interface ScheduleSettings {
+  get<K extends SettingKey>(key: K): Promise<SettingValueOf<K>>;
+}
+
+/** What a job's timer does right now, as derived from the settings. */
+export interface JobPlan {
+  /** The effective cron expression. */
+  schedule: string;
+  /** The setting it comes from, or null for a fixed interval. */
+  scheduleSetting: SettingKey | null;
+  timezone: string;
+  /** Whether scheduled runs happen at all (`JOBS_ENABLED`, the job's own switch). */
+  enabled: boolean;
+  /** Why `enabled` is false, in words; null when enabled. */
+  disabledBy: string | null;
+  /** The next slot that will fire, or null (disabled, manual only, unparsable). */
+  nextRunAt: Date | null;
+  /** Set when the expression or zone cannot be parsed (the job then has no timer). */
+  error: string | null;
+}
 
 export interface SchedulerOptions {
   db: Database;
   logger: Logger;
   replicaId: string;
+  /** The runtime settings; without them every job uses its own `schedule` and is enabled. */
+  settings?: ScheduleSettings;
+  clock?: SchedulerClock;
   /** How often a running job renews its lease (ms). */
   renewEveryMs?: number;
+  /** The longest the single timer sleeps before it re-checks (ms); Node caps timers at ~24 days. */
+  maxSleepMs?: number;
 }
 
 const MAX_ERROR_LENGTH = 2000;
+const SHUTDOWN_REASON = 'shutting down';
+const MAX_SLEEP_MS = 3_600_000;
+
+/** The next fire time of `expression` in `timezone` strictly after `from` (croner, DST-aware). */
+export function nextFireAfter(expression: string, timezone: string, from: Date): Date | null {
+  return new Cron(expression, { timezone, paused: true }).nextRun(from);
+}
+
+interface Armed {
+  job: JobDefinition;
+  schedule: string;
+  timezone: string;
+  next: Date | null;
+}
 
 /**
  * Runs jobs on every replica's timers while making sure exactly one replica executes each run:
  * the `job_runs` slot insert picks the replica for a scheduled slot, and the job lease keeps
  * scheduled and manual runs of one job from overlapping (00-architecture.md decision 3).
+ *
+ * The schedules come from the settings (30-settings.md §9): each job's cron key evaluated in
+ * `SCHEDULE_TIMEZONE`, all of them off while `JOBS_ENABLED` is false. The next slot of every job
+ * is computed with croner (DST-correct: a slot inside a gap fires once at the first valid time,
+ * a repeated wall time once) and one timer sleeps until the earliest; `rearm()` recomputes them
+ * after a `rearm` setting changed on any replica.
  */
 export class JobScheduler {
   private readonly jobs = new Map<string, JobDefinition>();
-  private readonly timers: Cron[] = [];
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+  private readonly running = new Map<
+    string,
+    { job: string; abort: AbortController; done: Promise<unknown> }
+  >();
+  private readonly clock: SchedulerClock;
+  private armed = new Map<string, Armed>();
+  private timer: unknown = null;
+  private started = false;
   private stopped = false;
+  /** Rearms run one after another, so an older settings read never wins over a newer one. */
+  private rearming: Promise<void> = Promise.resolve();
+  /** Slots being claimed or run by this replica's timer (`idle()` waits for them). */
+  private readonly firing = new Set<Promise<unknown>>();
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: SchedulerOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   register(job: JobDefinition): void {
     if (this.jobs.has(job.name)) throw new Error(`job ${job.name} registered twice`);
@@ -71,24 +162,131 @@ export class JobScheduler {
     return [...this.jobs.values()];
   }
 
-  /** Arms one timer per job. Each fire claims its slot; losers of the claim do nothing. */
-  start(): void {
-    for (const job of this.jobs.values()) {
-      let expected: Date | null = null;
-      const timer = new Cron(job.schedule, { timezone: job.timezone, protect: true }, async () => {
-        const slot = expected ?? new Date(Math.round(Date.now() / 1000) * 1000);
-        expected = timer.nextRun();
-        if (this.stopped) return;
-        try {
-          await this.runScheduled(job.name, slot);
-        } catch (err) {
-          // A database outage must not kill the timer; the next slot tries again.
-          this.options.logger.error({ err, job: job.name }, 'scheduled job could not start');
-        }
-      });
-      expected = timer.nextRun();
-      this.timers.push(timer);
+  /**
+   * What the job's timer does with the current settings: its expression, zone, switch and the
+   * next slot after `from` — the same computation the timer uses, so the answer is the slot that
+   * fires (unless a setting changes first).
+   */
+  async plan(name: string, from: Date = this.clock.now()): Promise<JobPlan> {
+    const job = this.get(name);
+    const settings = this.options.settings;
+    const schedule =
+      job.scheduleSetting && settings
+        ? String(await settings.get(job.scheduleSetting))
+        : job.schedule;
+    const timezone = settings
+      ? String(await settings.get('SCHEDULE_TIMEZONE')) || 'UTC'
+      : (job.timezone ?? 'UTC');
+    let disabledBy: string | null = null;
+    if (job.manualOnly) disabledBy = 'manual only';
+    else if (settings && !(await settings.get('JOBS_ENABLED'))) disabledBy = 'JOBS_ENABLED';
+    else if (job.enabledSetting && settings && !(await settings.get(job.enabledSetting)))
+      disabledBy = job.enabledSetting;
+    let nextRunAt: Date | null = null;
+    let error: string | null = null;
+    try {
+      const next = nextFireAfter(schedule, timezone, from);
+      if (!disabledBy) nextRunAt = next;
+    } catch (err) {
+      // croner reports an unparsable pattern or zone only by throwing.
+      error = `cannot parse "${schedule}" in ${timezone}: ${(err as Error).message}`;
     }
+    return {
+      schedule,
+      scheduleSetting: job.scheduleSetting ?? null,
+      timezone,
+      enabled: disabledBy === null && error === null,
+      disabledBy,
+      nextRunAt,
+      error,
+    };
+  }
+
+  /** Arms the timer from the current settings (`main.ts`, once the port is open). */
+  start(): Promise<void> {
+    this.started = true;
+    return this.rearm();
+  }
+
+  /**
+   * Recomputes every job's next slot from the settings and re-arms the one timer. Called at start
+   * and whenever a `rearm` setting changed (this replica's write or another's, seen by the
+   * settings refresh). A failed settings read keeps the previous timers and is logged.
+   */
+  rearm(): Promise<void> {
+    const next = this.rearming.then(async () => {
+      if (!this.started || this.stopped) return;
+      const now = this.clock.now();
+      const armed = new Map<string, Armed>();
+      try {
+        for (const job of this.jobs.values()) {
+          const plan = await this.plan(job.name, now);
+          if (plan.error) {
+            this.options.logger.error({ job: job.name, problem: plan.error }, 'job not scheduled');
+          }
+          armed.set(job.name, {
+            job,
+            schedule: plan.schedule,
+            timezone: plan.timezone,
+            next: plan.nextRunAt,
+          });
+        }
+      } catch (err) {
+        this.options.logger.error({ err }, 'could not read the schedules; timers unchanged');
+        return;
+      }
+      this.armed = armed;
+      this.arm();
+    });
+    this.rearming = next;
+    return next;
+  }
+
+  /** The slots armed on this replica's timer (name → next fire time), for tests and logs. */
+  armedSlots(): Record<string, Date | null> {
+    return Object.fromEntries([...this.armed].map(([name, a]) => [name, a.next]));
+  }
+
+  /** Resolves once the slots fired so far have been claimed and, where won here, run. */
+  async idle(): Promise<void> {
+    await this.rearming;
+    while (this.firing.size > 0) await Promise.allSettled([...this.firing]);
+  }
+
+  /** One timer for the earliest slot of all jobs; none at all when nothing is scheduled. */
+  private arm(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    if (this.stopped) return;
+    let earliest: number | null = null;
+    for (const a of this.armed.values()) {
+      if (a.next && (earliest === null || a.next.getTime() < earliest)) earliest = a.next.getTime();
+    }
+    if (earliest === null) return;
+    const delay = Math.min(
+      Math.max(0, earliest - this.clock.now().getTime()),
+      this.options.maxSleepMs ?? MAX_SLEEP_MS,
+    );
+    this.timer = this.clock.setTimeout(() => this.wake(), delay);
+  }
+
+  /** Fires every due slot once (missed older slots are not replayed) and re-arms. */
+  private wake(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    const now = this.clock.now();
+    for (const a of this.armed.values()) {
+      if (!a.next || a.next.getTime() > now.getTime()) continue;
+      const slot = a.next;
+      a.next = nextFireAfter(a.schedule, a.timezone, now);
+      const fire = this.runScheduled(a.job.name, slot).catch((err: unknown) => {
+        // A database outage must not kill the timer; the next slot tries again.
+        this.options.logger.error({ err, job: a.job.name }, 'scheduled job could not start');
+      });
+      this.firing.add(fire);
+      void fire.finally(() => this.firing.delete(fire));
+    }
+    this.arm();
   }
 
   /** Claims the scheduled `slot` of a job and runs it if this replica won the claim. */
@@ -100,7 +298,7 @@ export class JobScheduler {
       sql`
       insert into job_runs (id, job_name, trigger, scheduled_for, replica_id, status, started_at)
       values (${runId}, ${name}, 'schedule', ${slot.toISOString()}, ${this.options.replicaId},
-        'running', now())
+        'running', ${this.clock.now().toISOString()})
       on conflict (job_name, scheduled_for) where trigger = 'schedule' do nothing
       returning id`,
     );
@@ -120,7 +318,7 @@ export class JobScheduler {
   async runNow(
     name: string,
     options: { triggeredBy?: string | null; params?: Record<string, unknown> | null } = {},
-  ): Promise<{ runId: string; done: Promise<'succeeded' | 'skipped' | 'failed'> }> {
+  ): Promise<{ runId: string; done: Promise<RunEnd> }> {
     const job = this.get(name);
     const runId = uuidv7();
     await this.options.db.insert(jobRuns).values({
@@ -131,7 +329,7 @@ export class JobScheduler {
       replicaId: this.options.replicaId,
       status: 'running',
       params: options.params ?? null,
-      startedAt: new Date(),
+      startedAt: this.clock.now(),
     });
     if (!(await acquireJobLease(this.options.db, name, this.options.replicaId, runId))) {
       await this.options.db.delete(jobRuns).where(eq(jobRuns.id, runId));
@@ -141,15 +339,38 @@ export class JobScheduler {
     return { runId, done };
   }
 
-  /** Stops the timers, asks running jobs to stop, and waits for them (bounded). */
-  async stop(timeoutMs = 20_000): Promise<void> {
+  /**
+   * Graceful stop: no new slots fire, running jobs are asked to stop at their next safe point
+   * (their signal aborts) and are waited for, at most `timeoutMs`. A run that stopped early or is
+   * still going then is marked `abandoned` and its lease freed, so another replica can take the
+   * job over at once instead of waiting for the lease to expire.
+   */
+  async stop(timeoutMs = 20_000): Promise<{ interrupted: number }> {
     this.stopped = true;
-    for (const timer of this.timers) timer.stop();
-    for (const run of this.running.values()) run.abort.abort(new Error('shutting down'));
-    const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    const runs = [...this.running.entries()];
+    for (const [, run] of runs) run.abort.abort(new Error(SHUTDOWN_REASON));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    await Promise.race([
+      Promise.allSettled(runs.map(([, r]) => r.done)),
+      new Promise((r) => (timer = setTimeout(r, timeoutMs))),
+    ]);
     clearTimeout(timer);
+    const left = [...this.running.entries()];
+    for (const [runId, run] of left) {
+      try {
+        await this.finish(runId, 'abandoned', null, 'interrupted by shutdown before a safe point');
+        await releaseJobLease(this.options.db, run.job, runId);
+      } catch (err) {
+        // The lease then expires on its own (60 s) and another replica marks the run abandoned.
+        this.options.logger.warn({ err, runId }, 'could not mark an interrupted run');
+      }
+    }
+    if (left.length > 0) {
+      this.options.logger.warn({ runs: left.map(([id]) => id) }, 'jobs interrupted by shutdown');
+    }
+    return { interrupted: runs.length };
   }
 
   private get(name: string): JobDefinition {
@@ -163,7 +384,7 @@ export class JobScheduler {
     runId: string,
     trigger: JobTrigger,
     params: Record<string, unknown> | null,
-  ): Promise<'succeeded' | 'skipped' | 'failed'> {
+  ): Promise<RunEnd> {
     const abort = new AbortController();
     const logger = this.options.logger.child({ job: job.name, runId });
     const renew = setInterval(() => {
@@ -174,26 +395,32 @@ export class JobScheduler {
         (err: unknown) => logger.warn({ err }, 'could not renew job lease'),
       );
     }, this.options.renewEveryMs ?? 20_000);
-    const work = (async () => {
+    const shutdown = () =>
+      abort.signal.aborted && (abort.signal.reason as Error | undefined)?.message === SHUTDOWN_REASON;
+    const work = (async (): Promise<RunEnd> => {
       const started = performance.now();
       try {
         const outcome = await job.run({ runId, trigger, params, signal: abort.signal, logger });
-        const status = outcome.status ?? 'succeeded';
-        await this.finish(runId, status, outcome.summary ?? null);
+        // A job that returned because the process stops did only part of its work: the run says
+        // so, and the next run (on any replica) carries on.
+        const status = shutdown() ? 'abandoned' : (outcome.status ?? 'succeeded');
+        const error = shutdown() ? 'stopped at a safe point by a shutdown' : null;
+        await this.finish(runId, status, outcome.summary ?? null, error);
         logger.info({ status, ms: Math.round(performance.now() - started) }, 'job finished');
         return status;
       } catch (err) {
         // A job failure is recorded on its run, never thrown into the timer or the caller.
         const message = err instanceof Error ? err.message : String(err);
-        await this.finish(runId, 'failed', null, message.slice(0, MAX_ERROR_LENGTH));
+        const status = shutdown() ? 'abandoned' : 'failed';
+        await this.finish(runId, status, null, message.slice(0, MAX_ERROR_LENGTH));
         logger.error({ err }, 'job failed');
-        return 'failed' as const;
+        return status;
       } finally {
         clearInterval(renew);
         await releaseJobLease(this.options.db, job.name, runId);
       }
     })();
-    this.running.set(runId, { abort, done: work });
+    this.running.set(runId, { job: job.name, abort, done: work });
     try {
       return await work;
     } finally {
@@ -203,13 +430,13 @@ export class JobScheduler {
 
   private async finish(
     runId: string,
-    status: 'succeeded' | 'skipped' | 'failed',
+    status: RunEnd,
     summary: Record<string, unknown> | null,
     error: string | null = null,
   ): Promise<void> {
     await this.options.db
       .update(jobRuns)
-      .set({ status, summary, error, finishedAt: new Date() })
+      .set({ status, summary, error, finishedAt: this.clock.now() })
       .where(sql`${jobRuns.id} = ${runId} and ${jobRuns.status} = 'running'`);
   }
 }

@@ -1,3 +1,4 @@
+import { eventually } from '@usher/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { jobLeases, jobRuns } from '../../src/db/schema/index.js';
 import type { AppError } from '../../src/http/errors.js';
@@ -152,6 +153,58 @@ describe(`job scheduler (${ENGINE})`, () => {
       .from(jobRuns)
       .where(eq(jobRuns.id, stale.runId));
     expect(old!.status).toBe('abandoned');
+  });
+
+  it('should stop a job at its safe point on shutdown, mark the run and free the lease', async () => {
+    const a = await scheduler('replica-a');
+    let processed = 0;
+    a.register({
+      name: 'polite_probe',
+      description: 'works in units and checks its signal between them',
+      schedule: '0 0 1 1 *',
+      run: async (ctx) => {
+        while (!ctx.signal.aborted) {
+          processed += 1;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        return { summary: { processed } };
+      },
+    });
+    const { runId, done } = await a.runNow('polite_probe');
+    await eventually(() => expect(processed).toBeGreaterThan(0));
+    expect(await a.stop(5000)).toEqual({ interrupted: 1 });
+    expect(await done).toBe('abandoned');
+    const [run] = await database.handle.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
+    expect(run).toMatchObject({
+      status: 'abandoned',
+      error: 'stopped at a safe point by a shutdown',
+      summary: { processed },
+    });
+    const leases = await database.handle.db
+      .select()
+      .from(jobLeases)
+      .where(eq(jobLeases.jobName, 'polite_probe'));
+    expect(leases).toEqual([]);
+  });
+
+  it('should mark a run that misses the shutdown bound abandoned so another replica takes over', async () => {
+    const a = await scheduler('replica-a');
+    const b = await scheduler('replica-b');
+    const stubborn = probeJob('stubborn_probe');
+    a.register(stubborn.job);
+    b.register(stubborn.job);
+    stubborn.hold();
+    const { runId } = await a.runNow(stubborn.job.name);
+    await a.stop(50);
+    const [run] = await database.handle.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
+    expect(run).toMatchObject({
+      status: 'abandoned',
+      error: 'interrupted by shutdown before a safe point',
+    });
+    // The lease is free at once: the other replica need not wait for it to expire.
+    const next = await b.runNow(stubborn.job.name);
+    stubborn.release();
+    expect(await next.done).toBe('succeeded');
   });
 
   it('should answer JOB_NOT_FOUND for an unknown job', async () => {

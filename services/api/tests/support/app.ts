@@ -2,7 +2,12 @@ import type { Logger } from 'pino';
 import { createApp, type UsherApp } from '../../src/app.js';
 import type { Config } from '../../src/config/env.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import type { JobScheduler } from '../../src/jobs/scheduler.js';
+import type {
+  JobDefinition,
+  JobScheduler,
+  SchedulerClock,
+} from '../../src/jobs/scheduler.js';
+import type { ModuleContext } from '../../src/modules/context.js';
 import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { testConfig } from './config.js';
 import { memoryLogger } from './logs.js';
@@ -26,6 +31,8 @@ export function createTestApp(
     replicaId?: string;
     now?: () => Date;
     scheduler?: JobScheduler;
+    schedulerClock?: SchedulerClock;
+    jobs?: (context: ModuleContext) => JobDefinition[];
     settingsEnv?: Record<string, string>;
     settingsRefreshMs?: number;
     mediaAccess?: () => Promise<MediaAccessWriter>;
@@ -41,6 +48,8 @@ export function createTestApp(
     replicaId: options.replicaId ?? 'test-replica',
     now: options.now,
     scheduler: options.scheduler,
+    schedulerClock: options.schedulerClock,
+    jobs: options.jobs,
     settingsEnv: options.settingsEnv,
     settingsRefreshMs: options.settingsRefreshMs,
     mediaAccess: options.mediaAccess,

@@ -1,7 +1,6 @@
 // Jobs as the admin sees them (20-api.md §6 "Jobs"): the scheduler's jobs with their last run and
 // lease, run history, and a manual run under the job lease.
 import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
-import { Cron } from 'croner';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
@@ -50,13 +49,17 @@ export async function listJobs(ctx: ModuleContext) {
         .select({ jobName: jobLeases.jobName })
         .from(jobLeases)
         .where(and(eq(jobLeases.jobName, job.name), sql`${jobLeases.expiresAt} > now()`));
-      const next = new Cron(job.schedule, { timezone: job.timezone, paused: true }).nextRun();
+      // The same computation the timer uses, so this is the slot that fires.
+      const plan = await ctx.scheduler.plan(job.name);
       return {
         name: job.name,
         description: job.description,
-        schedule: job.schedule,
-        enabled: true,
-        nextRunAt: iso(next),
+        schedule: plan.schedule,
+        scheduleSetting: plan.scheduleSetting,
+        timezone: plan.timezone,
+        enabled: plan.enabled,
+        disabledBy: plan.disabledBy ?? plan.error,
+        nextRunAt: iso(plan.nextRunAt),
         running: Boolean(lease),
         lastRun: last ? toJobRun(last) : null,
       };

@@ -74,6 +74,7 @@ export function expiryJob(ctx: ExpiryContext): JobDefinition {
     name: EXPIRY_JOB,
     description: 'Disables the media accounts of members whose membership has ended',
     schedule: EXPIRY_DEFAULT_CRON,
+    scheduleSetting: 'EXPIRY_CHECK_CRON',
     run: (run) => runExpiryCheck(ctx, run),
   };
 }

@@ -153,9 +153,12 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
       expect(res.checks.every((c) => c.target === 'preview' && c.status === 'ok')).toBe(true);
       expect(res.checks[0]!.message).toBe(
         'EXPIRY_CHECK_CRON "0 9 * * *": 2026-03-02 09:00 Mon, 2026-03-03 09:00 Tue, ' +
-          '2026-03-04 09:00 Wed (Asia/Shanghai)',
+          '2026-03-04 09:00 Wed (Asia/Shanghai); drives expiry_check',
       );
-      expect(res.checks[2]!.message).toMatch(/^RANKING_DAILY_CRON .*; rankings are off$/);
+      // A key no registered job follows says so instead of implying a timer.
+      expect(res.checks[2]!.message).toMatch(
+        /^RANKING_DAILY_CRON .*; rankings are off; no job of this version follows this key yet$/,
+      );
     });
 
     it('should warn when scheduled runs are switched off', async () => {

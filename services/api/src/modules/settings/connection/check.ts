@@ -16,6 +16,8 @@ export interface TestContext {
   /** The whole test's limit (10 s): pass it to every `runCheck`, race it where there is none. */
   deadline: TestDeadline;
   now: () => Date;
+  /** The registered jobs and the cron setting each follows (schedule group). */
+  jobs?: { name: string; scheduleSetting?: string }[];
   /** Email group: where to send a test message. */
   to?: string;
 }

@@ -42,6 +42,8 @@ export interface ConnectionTestDeps {
   metrics?: IntegrationMetrics;
   logger?: Logger;
   now: () => Date;
+  /** The registered jobs (the schedule preview names the jobs each cron key drives). */
+  jobs?: { name: string; scheduleSetting?: string }[];
   /** The whole test's limit; `TEST_DEADLINE_MS` unless a test shortens it. */
   deadlineMs?: number;
 }
@@ -80,6 +82,7 @@ export async function testSettingsGroup(
       timeoutMs,
       deadline,
       now: deps.now,
+      jobs: deps.jobs,
       to: request.to,
     });
   } finally {

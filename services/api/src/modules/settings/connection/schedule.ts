@@ -68,7 +68,13 @@ async function previews(ctx: TestContext) {
   const checks: SettingCheck[] = [];
   for (const key of CRON_KEYS) {
     const expression = await settings.getString(key);
-    const note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
+    let note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
+    if (ctx.jobs) {
+      const users = ctx.jobs.filter((j) => j.scheduleSetting === key).map((j) => j.name);
+      note += users.length
+        ? `; drives ${users.join(', ')}`
+        : '; no job of this version follows this key yet';
+    }
     checks.push(
       await runCheck('preview', ctx, async () => previewCron(key, expression, timeZone, now, note)),
     );
@@ -76,7 +82,11 @@ async function previews(ctx: TestContext) {
   return checks;
 }
 
-/** `preview`: the next 3 fire times of each cron key in `SCHEDULE_TIMEZONE` (30-settings §6). */
+/**
+ * `preview`: the next 3 fire times of each cron key in `SCHEDULE_TIMEZONE` (30-settings §6), the
+ * jobs each key drives, and a warning while `JOBS_ENABLED` is off (the scheduler then arms no
+ * timer on any replica).
+ */
 export const testSchedule: GroupTest = async (ctx) => {
   const checks = await previews(ctx);
   if (!(await ctx.settings.get('JOBS_ENABLED'))) {
