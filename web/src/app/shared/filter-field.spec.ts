@@ -4,7 +4,7 @@ import { MatSelect } from '@angular/material/select';
 import { By } from '@angular/platform-browser';
 import { NO_MATERIAL_ANIMATIONS } from '../../testing/dom';
 import { provideTestI18n } from '../../testing/providers';
-import { SelectFilter, TextFilter, optionsOf } from './filter-field';
+import { FilterBar, type FilterSpec, SelectFilter, TextFilter, optionsOf } from './filter-field';
 
 @Component({
   imports: [SelectFilter, TextFilter],
@@ -31,6 +31,30 @@ class Filters {
   readonly search = signal('bob');
   readonly role = signal('admin');
   readonly roles = optionsOf(['user', 'admin'], 'roles.');
+  readonly changes: Record<string, string | null>[] = [];
+}
+
+@Component({
+  imports: [FilterBar],
+  template: `
+    <app-filter-bar [filters]="specs" [query]="query" (changed)="changes.push($event)">
+      <button type="button" data-testid="order">{{ query.search }}</button>
+    </app-filter-bar>
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+class Bar {
+  readonly specs: FilterSpec[] = [
+    { param: 'search', label: 'common.actions', testId: 'bar-search' },
+    { param: 'from', label: 'common.actions', type: 'date', testId: 'bar-from' },
+    {
+      param: 'role',
+      label: 'common.actions',
+      options: optionsOf(['admin'], 'roles.'),
+      testId: 'bar-role',
+    },
+  ];
+  readonly query = { search: 'bob', from: '2026-02-01', role: 'admin', page: 2 };
   readonly changes: Record<string, string | null>[] = [];
 }
 
@@ -82,5 +106,21 @@ describe('filter fields', () => {
       await fixture.whenStable();
     }
     expect(fixture.componentInstance.changes).toEqual([{ role: 'user' }, { role: null }]);
+  });
+
+  it('should lay out a bar of fields from their specs, valued from the query', async () => {
+    TestBed.configureTestingModule({ providers: [...provideTestI18n(), NO_MATERIAL_ANIMATIONS] });
+    const fixture = TestBed.createComponent(Bar);
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const search = root.querySelector<HTMLInputElement>('[data-testid="bar-search"]')!;
+    const from = root.querySelector<HTMLInputElement>('[data-testid="bar-from"]')!;
+    expect([search.type, search.value]).toEqual(['search', 'bob']);
+    expect([from.type, from.value]).toEqual(['date', '2026-02-01']);
+    expect(root.querySelector('[data-testid="bar-role"]')!.textContent).toContain('Administrator');
+    expect(root.querySelector('.filters [data-testid="order"]')).not.toBeNull();
+    from.value = '';
+    from.dispatchEvent(new Event('change'));
+    expect(fixture.componentInstance.changes).toEqual([{ from: null }]);
   });
 });

@@ -96,3 +96,74 @@ export class SelectFilter {
   readonly testId = input<string>();
   readonly changed = output<string | null>();
 }
+
+/** One filter of a filter bar: the query param it sets and how it is asked for. */
+export interface FilterSpec {
+  param: string;
+  /** Translation key of the label. */
+  label: string;
+  /** A text box (the default) or a date; a select when it has `options`. */
+  type?: 'search' | 'date';
+  options?: readonly FilterOption[];
+  /** Translation key of a select's "no filter" choice. */
+  any?: string;
+  testId?: string;
+}
+
+/**
+ * The filter row of a list page (60-web.md §4.3): one field per spec, valued from the parsed
+ * query, each change said as `{param: value}` for the URL. Projected content (a sort-order
+ * button) ends the row.
+ */
+@Component({
+  selector: 'app-filter-bar',
+  imports: [SelectFilter, TextFilter, TranslocoDirective],
+  template: `
+    <div class="filters" *transloco="let t">
+      @for (filter of filters(); track filter.param) {
+        @if (filter.options) {
+          <app-select-filter
+            [label]="t(filter.label)"
+            [value]="valueOf(filter)"
+            [options]="filter.options"
+            [anyLabel]="filter.any ? t(filter.any) : undefined"
+            [testId]="filter.testId"
+            (changed)="change(filter, $event)"
+          />
+        } @else {
+          <app-text-filter
+            [type]="filter.type ?? 'search'"
+            [label]="t(filter.label)"
+            [value]="valueOf(filter)"
+            [testId]="filter.testId"
+            (changed)="change(filter, $event)"
+          />
+        }
+      }
+      <ng-content />
+    </div>
+  `,
+  styles: `
+    .filters {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0 12px;
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class FilterBar {
+  readonly filters = input.required<readonly FilterSpec[]>();
+  /** The list's parsed query: each field shows the value of its param. */
+  readonly query = input.required<object>();
+  readonly changed = output<Record<string, string | null>>();
+
+  protected valueOf(filter: FilterSpec): string {
+    const value = (this.query() as Record<string, unknown>)[filter.param];
+    return typeof value === 'string' ? value : '';
+  }
+
+  protected change(filter: FilterSpec, value: string | null): void {
+    this.changed.emit({ [filter.param]: value });
+  }
+}

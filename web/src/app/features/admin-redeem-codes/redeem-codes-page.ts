@@ -11,7 +11,7 @@ import { CODE_STATUS_FILTERS, REDEMPTION_KINDS } from '@usher/contracts/values';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { SelectFilter, TextFilter, optionsOf } from '../../shared/filter-field';
+import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
@@ -49,8 +49,7 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     TranslocoDirective,
     FormError,
     ListView,
-    SelectFilter,
-    TextFilter,
+    FilterBar,
     LocalDatePipe,
     StatusChip,
   ],
@@ -109,8 +108,27 @@ export default class RedeemCodesPage {
     filtered: (q) => !!(q.username || q.code || q.kind || q.from || q.to),
     active: () => this.tabIndex() === 1,
   });
-  protected readonly statusOptions = optionsOf(CODE_STATUS_FILTERS, 'redeemCodes.statusFilter.');
-  protected readonly kindOptions = optionsOf(REDEMPTION_KINDS, 'redeemCodes.kindName.');
+  protected readonly codeFilters: FilterSpec[] = [
+    {
+      param: 'status',
+      label: 'redeemCodes.status',
+      options: optionsOf(CODE_STATUS_FILTERS, 'redeemCodes.statusFilter.'),
+      testId: 'codes-status',
+    },
+    { param: 'search', label: 'redeemCodes.search', testId: 'codes-search' },
+  ];
+  protected readonly redemptionFilters: FilterSpec[] = [
+    { param: 'username', label: 'redeemCodes.filterUser' },
+    { param: 'code', label: 'redeemCodes.filterCode' },
+    {
+      param: 'kind',
+      label: 'redeemCodes.filterKind',
+      options: optionsOf(REDEMPTION_KINDS, 'redeemCodes.kindName.'),
+      any: 'redeemCodes.kindAll',
+    },
+    { param: 'from', label: 'redeemCodes.filterFrom', type: 'date' },
+    { param: 'to', label: 'redeemCodes.filterTo', type: 'date' },
+  ];
   protected readonly chips = CODE_CHIPS;
   /** A refused delete, explained above the list. */
   protected readonly actionError = signal<ErrorText | null>(null);

@@ -29,7 +29,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type FilterOption, SelectFilter, TextFilter, optionsOf } from '../../shared/filter-field';
+import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
@@ -51,6 +51,49 @@ const FILTERS = [
   'expiresBefore',
   'expiresAfter',
 ] as const;
+/** The filter row, in the order 60-web.md §4.3 lists the filters, then the sort. */
+const FILTER_FIELDS: FilterSpec[] = [
+  { param: 'search', label: 'adminUsers.search', testId: 'users-search' },
+  {
+    param: 'role',
+    label: 'adminUsers.role',
+    options: optionsOf(['user', 'admin'], 'roles.'),
+    any: 'adminUsers.any',
+  },
+  {
+    param: 'status',
+    label: 'adminUsers.membership',
+    options: [
+      { value: 'active', key: 'membership.state.active' },
+      { value: 'expired', key: 'membership.state.expired' },
+      { value: 'never', key: 'membership.state.no_expiry' },
+    ],
+    any: 'adminUsers.any',
+    testId: 'users-status',
+  },
+  {
+    param: 'isActive',
+    label: 'adminUsers.webLogin',
+    options: [
+      { value: 'true', key: 'adminUsers.activeYes' },
+      { value: 'false', key: 'adminUsers.activeNo' },
+    ],
+    any: 'adminUsers.any',
+  },
+  {
+    param: 'mediaState',
+    label: 'adminUsers.mediaState',
+    options: optionsOf(MEDIA_STATES, 'membership.media.'),
+    any: 'adminUsers.any',
+  },
+  { param: 'expiresAfter', label: 'adminUsers.expiresAfter', type: 'date' },
+  { param: 'expiresBefore', label: 'adminUsers.expiresBefore', type: 'date' },
+  {
+    param: 'sort',
+    label: 'adminUsers.sortBy',
+    options: optionsOf(ADMIN_USER_SORTS, 'adminUsers.sort.'),
+  },
+];
 /** At most this many users per bulk request (20-api.md §6). */
 export const BULK_LIMIT = 100;
 
@@ -99,8 +142,7 @@ export function userQueryFrom(p: {
     TranslocoDirective,
     FormError,
     ListView,
-    SelectFilter,
-    TextFilter,
+    FilterBar,
     LocalDatePipe,
     StatusChip,
   ],
@@ -176,18 +218,7 @@ export default class UsersPage {
     { initialValue: matchMedia(COMPACT).matches },
   );
 
-  protected readonly roleOptions = optionsOf(['user', 'admin'], 'roles.');
-  protected readonly membershipOptions: FilterOption[] = [
-    { value: 'active', key: 'membership.state.active' },
-    { value: 'expired', key: 'membership.state.expired' },
-    { value: 'never', key: 'membership.state.no_expiry' },
-  ];
-  protected readonly activeOptions: FilterOption[] = [
-    { value: 'true', key: 'adminUsers.activeYes' },
-    { value: 'false', key: 'adminUsers.activeNo' },
-  ];
-  protected readonly mediaOptions = optionsOf(MEDIA_STATES, 'membership.media.');
-  protected readonly sortOptions = optionsOf(ADMIN_USER_SORTS, 'adminUsers.sort.');
+  protected readonly filterSpecs = FILTER_FIELDS;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
   protected readonly membership = membershipOf;
