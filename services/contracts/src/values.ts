@@ -314,6 +314,8 @@ export const ERROR_STATUS = {
   NOT_CONFIGURED: 503,
   NOT_SUPPORTED: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** The database cannot be reached (outage, restart): retry after `Retry-After`. */
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

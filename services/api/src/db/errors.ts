@@ -39,10 +39,65 @@ export function driverMessage(err: unknown): string {
   let current: unknown = err;
   for (let depth = 0; current && depth < 5; depth++) {
     const e = current as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
+    if (typeof e.code === 'string' && /^([0-9A-Z]{5}|E[A-Z]{3,})$/.test(e.code)) {
       return `${e.code}: ${String(e.message ?? '')}`.slice(0, 300);
     }
     current = e.cause;
   }
   return err instanceof Error ? err.name : 'unknown error';
+}
+
+/** Node socket errors of a connection that could not be made or was lost. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a server going away or refusing connections: class 08 (connection exception),
+ * 57P01–57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+/** node-postgres and pg-pool say these in plain text, without a code. */
+const CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'Connection ended unexpectedly',
+  'connect ECONNREFUSED',
+  'terminating connection due to administrator command',
+];
+
+/**
+ * Whether an error means the database cannot be reached right now (outage, restart, pool
+ * exhausted), as opposed to a bug or a refused statement. Answered 503 DATABASE_UNAVAILABLE.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof e.code === 'string') {
+      if (CONNECTION_ERRNOS.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code)) return true;
+    }
+    if (typeof e.message === 'string') {
+      const message = e.message;
+      // drizzle's wrapper repeats the SQL text, which may contain any words: only its cause counts.
+      if (
+        !message.startsWith('Failed query:') &&
+        CONNECTION_MESSAGES.some((m) => message.includes(m))
+      ) {
+        return true;
+      }
+    }
+    // A refused connection to a dual-stack host arrives as an AggregateError of both attempts.
+    if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner)))
+      return true;
+    current = e.cause;
+  }
+  return false;
 }

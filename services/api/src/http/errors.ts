@@ -8,7 +8,11 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
+import { driverMessage, isDatabaseUnavailable } from '../db/errors.js';
 import type { AppEnv } from './context.js';
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The only error services throw on purpose. Its code decides the HTTP status. */
 export class AppError extends Error {
@@ -76,6 +80,7 @@ const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR:
     'Something went wrong on our side; the request id helps the operator find out what',
   PAYLOAD_TOO_LARGE: 'The request body is too large',
+  DATABASE_UNAVAILABLE: 'The database cannot be reached right now; try again shortly',
   VALIDATION_FAILED: 'The request is not valid',
 };
 
@@ -117,11 +122,22 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
     // Raised by hono itself: malformed JSON, body limit, etc.
     const code: ErrorCode = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED';
     appError = new AppError(code, err.message || GENERIC_MESSAGES[code]!);
+  } else if (isDatabaseUnavailable(err)) {
+    // An outage, not a bug: one short line (no stack, no query), and the client retries.
+    logger?.warn({ dbError: driverMessage(err) }, 'database unavailable');
+    appError = new AppError('DATABASE_UNAVAILABLE', GENERIC_MESSAGES.DATABASE_UNAVAILABLE!, {
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      details: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+    });
   } else {
     logger?.error({ err }, 'unhandled error');
     appError = new AppError('INTERNAL_ERROR', GENERIC_MESSAGES.INTERNAL_ERROR!);
   }
-  if (appError.status >= 500 && appError.code !== 'INTERNAL_ERROR') {
+  if (
+    appError.status >= 500 &&
+    appError.code !== 'INTERNAL_ERROR' &&
+    appError.code !== 'DATABASE_UNAVAILABLE'
+  ) {
     logger?.error({ err: appError, cause: appError.cause }, appError.message);
   }
   for (const [name, value] of Object.entries(appError.headers)) c.header(name, value);

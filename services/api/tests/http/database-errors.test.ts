@@ -1,0 +1,121 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { errorBodySchema } from '@usher/contracts';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { connectPostgres, type DatabaseHandle } from '../../src/db/client.js';
+import { isDatabaseUnavailable } from '../../src/db/errors.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createTestApp } from '../support/app.js';
+import { ENGINE, MIGRATIONS, TEST_DATABASE_URL } from '../support/database.js';
+import { memoryLogger } from '../support/logs.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { aUser } from '../support/users.js';
+
+describe('database error logs (issue 16)', () => {
+  it('should log a failed query without its SQL text, parameters or the driver detail', () => {
+    const driver = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      detail: 'Key (username)=(alice-the-member) already exists.',
+      constraint: 'users_username_lower_uq',
+    });
+    const err = new DrizzleQueryError(
+      'insert into "redeem_codes" ("code") values ($1)',
+      ['0123456789abcdef', 'alice-the-member'],
+      driver,
+    );
+    const logs = memoryLogger();
+    logs.logger.error({ err }, 'unhandled error');
+    logs.logger.error({ err: new Error('wrapper', { cause: err }) }, 'nested');
+    const text = logs.text();
+    expect(text).not.toContain('0123456789abcdef');
+    expect(text).not.toContain('alice-the-member');
+    expect(text).not.toContain('insert into');
+    // What the operator needs stays: the driver's message and SQLSTATE.
+    expect(text).toContain('duplicate key value violates unique constraint');
+    expect(text).toContain('23505');
+    expect(text).toContain('Failed query (text and parameters withheld)');
+  });
+
+  it('should tell connection failures from refused statements', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], refused))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating'), { code: '57P01' }))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false);
+    // SQL text that happens to contain the words does not count.
+    expect(
+      isDatabaseUnavailable(
+        new DrizzleQueryError("select 'Connection terminated'", [], new Error('x')),
+      ),
+    ).toBe(false);
+  });
+});
+
+/**
+ * The outage is a TCP proxy in front of the real server (TEST_DATABASE_URL) or of PGlite served
+ * over the wire protocol, cut and restored while the app keeps its pool.
+ */
+describe(`routes during a database outage (${ENGINE})`, () => {
+  let proxy: TcpProxy;
+  let handle: DatabaseHandle;
+  let stopBackend: () => Promise<void>;
+
+  beforeAll(async () => {
+    let target: URL;
+    if (TEST_DATABASE_URL) {
+      target = new URL(TEST_DATABASE_URL);
+      stopBackend = async () => undefined;
+    } else {
+      const db = await PGlite.create();
+      const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
+      await server.start();
+      target = new URL(`postgres://postgres@${server.getServerConn()}/postgres`);
+      stopBackend = async () => {
+        await server.stop();
+        await db.close();
+      };
+    }
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.up();
+    const url = new URL(target.toString());
+    url.host = `127.0.0.1:${proxy.port}`;
+    handle = connectPostgres({ url: url.toString(), poolMax: 2, connectTimeoutMs: 1000 });
+    if (!TEST_DATABASE_URL) await migrate(handle.db, MIGRATIONS);
+  });
+  afterAll(async () => {
+    await proxy.down();
+    await handle.close();
+    await stopBackend();
+  });
+
+  it('should answer 503 DATABASE_UNAVAILABLE with Retry-After, and recover without a restart', async () => {
+    const t = createTestApp(handle);
+    const member = await aUser().create(t.context.db);
+    const token = (await t.context.tokens.sign({ sub: member.id, role: 'user', ver: 0 })).token;
+    const login = () =>
+      t.call('POST', '/api/v1/auth/login', {
+        body: { username: member.username, password: member.password },
+      });
+    expect((await t.call('GET', '/api/v1/me', { token })).status).toBe(200);
+
+    await proxy.down();
+    for (const res of [await t.call('GET', '/api/v1/me', { token }), await login()]) {
+      const body = errorBodySchema.parse(await res.json());
+      expect([res.status, body.error.code]).toEqual([503, 'DATABASE_UNAVAILABLE']);
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+    const lines = t.logs.lines();
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'database unavailable').length).toBeGreaterThan(0);
+
+    await proxy.up();
+    expect((await t.call('GET', '/api/v1/me', { token })).status).toBe(200);
+    expect((await login()).status).toBe(200);
+  });
+});
