@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
-import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
@@ -9,10 +8,10 @@ import { RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, errorSystem } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { PublicHeader } from '../../core/shell/public-header';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
+import { AuthPage } from './auth-page';
 import { RegistrationApi } from './registration-api';
 
 /**
@@ -24,8 +23,6 @@ import { RegistrationApi } from './registration-api';
   imports: [
     ReactiveFormsModule,
     MatButton,
-    MatCard,
-    MatCardContent,
     MatError,
     MatFormField,
     MatLabel,
@@ -33,58 +30,48 @@ import { RegistrationApi } from './registration-api';
     MatInput,
     RouterLink,
     TranslocoDirective,
-    PublicHeader,
+    AuthPage,
     FormError,
     SubmitButton,
     FieldErrorPipe,
   ],
   template: `
-    <ng-container *transloco="let t">
-      <app-public-header />
-      <main id="main">
-        <mat-card appearance="outlined" class="card">
-          <mat-card-content>
-            <h1 class="title">{{ t('passwordReset.forgotHeading') }}</h1>
-            @if (sentTo(); as email) {
-              <p class="ok" role="status" data-testid="forgot-sent">
-                <mat-icon aria-hidden="true">mark_email_read</mat-icon>
-                <span>{{ t('passwordReset.sent') }}</span>
-              </p>
-              <a
-                mat-flat-button
-                class="submit"
-                routerLink="/reset-password"
-                [queryParams]="{ email }"
-                data-testid="forgot-continue"
-                >{{ t('passwordReset.haveCode') }}</a
-              >
-            } @else {
-              <p class="lead">{{ t('passwordReset.forgotLead') }}</p>
-              <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
-                <mat-form-field appearance="outline">
-                  <mat-label>{{ t('register.email') }}</mat-label>
-                  <input
-                    matInput
-                    type="email"
-                    formControlName="email"
-                    autocomplete="email"
-                    data-testid="forgot-email"
-                  />
-                  <mat-error>{{ form.controls.email | fieldError }}</mat-error>
-                </mat-form-field>
-                <app-form-error [error]="error()" testId="forgot-error" />
-                <app-submit-button class="submit" [busy]="busy()" testId="forgot-submit">
-                  {{ t('passwordReset.send') }}
-                </app-submit-button>
-              </form>
-            }
-            <p class="links">
-              <a routerLink="/login">{{ t('passwordReset.backToSignIn') }}</a>
-            </p>
-          </mat-card-content>
-        </mat-card>
-      </main>
-    </ng-container>
+    <app-auth-page *transloco="let t" [heading]="t('passwordReset.forgotHeading')">
+      @if (sentTo(); as email) {
+        <p class="ok" role="status" data-testid="forgot-sent">
+          <mat-icon aria-hidden="true">mark_email_read</mat-icon>
+          <span>{{ t('passwordReset.sent') }}</span>
+        </p>
+        <a
+          mat-flat-button
+          class="submit"
+          routerLink="/reset-password"
+          [queryParams]="{ email }"
+          data-testid="forgot-continue"
+          >{{ t('passwordReset.haveCode') }}</a
+        >
+      } @else {
+        <p class="lead">{{ t('passwordReset.forgotLead') }}</p>
+        <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
+          <mat-form-field appearance="outline">
+            <mat-label>{{ t('register.email') }}</mat-label>
+            <input
+              matInput
+              type="email"
+              formControlName="email"
+              autocomplete="email"
+              data-testid="forgot-email"
+            />
+            <mat-error>{{ form.controls.email | fieldError }}</mat-error>
+          </mat-form-field>
+          <app-form-error [error]="error()" testId="forgot-error" />
+          <app-submit-button class="submit" [busy]="busy()" testId="forgot-submit">
+            {{ t('passwordReset.send') }}
+          </app-submit-button>
+        </form>
+      }
+      <a links routerLink="/login">{{ t('passwordReset.backToSignIn') }}</a>
+    </app-auth-page>
   `,
   styleUrl: './register.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,

@@ -1,33 +1,15 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
-import { MatCard, MatCardContent } from '@angular/material/card';
-import { PublicHeader } from '../../core/shell/public-header';
+import { AuthPage } from './auth-page';
 import { SignInForm } from './sign-in-form';
 
 /** `/login?redirect=` (60-web.md §4.1). */
 @Component({
   selector: 'app-login',
-  imports: [MatCard, MatCardContent, PublicHeader, SignInForm],
+  imports: [AuthPage, SignInForm],
   template: `
-    <app-public-header [showSignIn]="false" />
-    <main id="main" class="login-page">
-      <mat-card appearance="outlined" class="card">
-        <mat-card-content>
-          <app-sign-in-form [redirect]="redirect()" [primaryHeading]="true" />
-        </mat-card-content>
-      </mat-card>
-    </main>
-  `,
-  styles: `
-    .login-page {
-      display: flex;
-      justify-content: center;
-      padding: 24px 16px 48px;
-    }
-    .card {
-      width: 100%;
-      max-width: 420px;
-      padding: 8px;
-    }
+    <app-auth-page [showSignIn]="false" narrow>
+      <app-sign-in-form [redirect]="redirect()" [primaryHeading]="true" />
+    </app-auth-page>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
 })

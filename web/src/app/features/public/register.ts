@@ -9,7 +9,6 @@ import {
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
@@ -25,13 +24,13 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
-import { PublicHeader } from '../../core/shell/public-header';
 import { Countdown } from '../../shared/countdown';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
 import { ErrorState } from '../../shared/page-state';
 import { SubmitButton } from '../../shared/submit-button';
+import { AuthPage } from './auth-page';
 import { codeErrorKey, passwordsMatch, showOnField } from './public-forms';
 import {
   RegistrationApi,
@@ -51,8 +50,6 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
   selector: 'app-register',
   imports: [
     ReactiveFormsModule,
-    MatCard,
-    MatCardContent,
     MatError,
     MatFormField,
     MatHint,
@@ -63,7 +60,7 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     MatProgressBar,
     RouterLink,
     TranslocoDirective,
-    PublicHeader,
+    AuthPage,
     ErrorState,
     FormError,
     SubmitButton,

@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
@@ -9,10 +8,10 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/value
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
-import { PublicHeader } from '../../core/shell/public-header';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
+import { AuthPage } from './auth-page';
 import { passwordsMatch, showOnField } from './public-forms';
 import { RegistrationApi } from './registration-api';
 
@@ -21,8 +20,6 @@ import { RegistrationApi } from './registration-api';
   selector: 'app-reset-password',
   imports: [
     ReactiveFormsModule,
-    MatCard,
-    MatCardContent,
     MatError,
     MatFormField,
     MatHint,
@@ -30,80 +27,70 @@ import { RegistrationApi } from './registration-api';
     MatInput,
     RouterLink,
     TranslocoDirective,
-    PublicHeader,
+    AuthPage,
     FormError,
     SubmitButton,
     FieldErrorPipe,
   ],
   template: `
-    <ng-container *transloco="let t">
-      <app-public-header />
-      <main id="main">
-        <mat-card appearance="outlined" class="card">
-          <mat-card-content>
-            <h1 class="title">{{ t('passwordReset.resetHeading') }}</h1>
-            <p class="lead">{{ t('passwordReset.resetLead') }}</p>
-            <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
-              <mat-form-field appearance="outline">
-                <mat-label>{{ t('register.email') }}</mat-label>
-                <input
-                  matInput
-                  type="email"
-                  formControlName="email"
-                  autocomplete="email"
-                  data-testid="reset-email"
-                />
-                <mat-error>{{ form.controls.email | fieldError }}</mat-error>
-              </mat-form-field>
-              <mat-form-field appearance="outline">
-                <mat-label>{{ t('passwordReset.code') }}</mat-label>
-                <input
-                  matInput
-                  formControlName="code"
-                  inputmode="numeric"
-                  autocomplete="one-time-code"
-                  maxlength="6"
-                  data-testid="reset-code"
-                />
-                <mat-error data-testid="reset-code-error">{{
-                  form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
-                }}</mat-error>
-              </mat-form-field>
-              <mat-form-field appearance="outline">
-                <mat-label>{{ t('account.password.new') }}</mat-label>
-                <input
-                  matInput
-                  type="password"
-                  formControlName="password"
-                  autocomplete="new-password"
-                  data-testid="reset-password"
-                />
-                <mat-hint>{{ t('account.password.hint', { min: minLength }) }}</mat-hint>
-                <mat-error>{{ form.controls.password | fieldError }}</mat-error>
-              </mat-form-field>
-              <mat-form-field appearance="outline">
-                <mat-label>{{ t('account.password.confirm') }}</mat-label>
-                <input
-                  matInput
-                  type="password"
-                  formControlName="confirm"
-                  autocomplete="new-password"
-                  data-testid="reset-confirm"
-                />
-                <mat-error>{{ form.controls.confirm | fieldError }}</mat-error>
-              </mat-form-field>
-              <app-form-error [error]="error()" testId="reset-error" />
-              <app-submit-button class="submit" [busy]="busy()" testId="reset-submit">
-                {{ t('passwordReset.submit') }}
-              </app-submit-button>
-            </form>
-            <p class="links">
-              <a routerLink="/forgot-password">{{ t('passwordReset.newCode') }}</a>
-            </p>
-          </mat-card-content>
-        </mat-card>
-      </main>
-    </ng-container>
+    <app-auth-page *transloco="let t" [heading]="t('passwordReset.resetHeading')">
+      <p class="lead">{{ t('passwordReset.resetLead') }}</p>
+      <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
+        <mat-form-field appearance="outline">
+          <mat-label>{{ t('register.email') }}</mat-label>
+          <input
+            matInput
+            type="email"
+            formControlName="email"
+            autocomplete="email"
+            data-testid="reset-email"
+          />
+          <mat-error>{{ form.controls.email | fieldError }}</mat-error>
+        </mat-form-field>
+        <mat-form-field appearance="outline">
+          <mat-label>{{ t('passwordReset.code') }}</mat-label>
+          <input
+            matInput
+            formControlName="code"
+            inputmode="numeric"
+            autocomplete="one-time-code"
+            maxlength="6"
+            data-testid="reset-code"
+          />
+          <mat-error data-testid="reset-code-error">{{
+            form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
+          }}</mat-error>
+        </mat-form-field>
+        <mat-form-field appearance="outline">
+          <mat-label>{{ t('account.password.new') }}</mat-label>
+          <input
+            matInput
+            type="password"
+            formControlName="password"
+            autocomplete="new-password"
+            data-testid="reset-password"
+          />
+          <mat-hint>{{ t('account.password.hint', { min: minLength }) }}</mat-hint>
+          <mat-error>{{ form.controls.password | fieldError }}</mat-error>
+        </mat-form-field>
+        <mat-form-field appearance="outline">
+          <mat-label>{{ t('account.password.confirm') }}</mat-label>
+          <input
+            matInput
+            type="password"
+            formControlName="confirm"
+            autocomplete="new-password"
+            data-testid="reset-confirm"
+          />
+          <mat-error>{{ form.controls.confirm | fieldError }}</mat-error>
+        </mat-form-field>
+        <app-form-error [error]="error()" testId="reset-error" />
+        <app-submit-button class="submit" [busy]="busy()" testId="reset-submit">
+          {{ t('passwordReset.submit') }}
+        </app-submit-button>
+      </form>
+      <a links routerLink="/forgot-password">{{ t('passwordReset.newCode') }}</a>
+    </app-auth-page>
   `,
   styleUrl: './register.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
