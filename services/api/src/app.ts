@@ -47,6 +47,7 @@ import { metadataRoutes } from './modules/metadata/index.js';
 import { requestRoutes } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mountWebApp } from './http/web-static.js';
+import { cleanupJob } from './modules/retention/index.js';
 import { Notifier } from './notify/notifier.js';
 import { Background } from './modules/background.js';
 
@@ -89,7 +90,7 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 
 /** Every module's jobs (30-settings.md §9), registered on the app's scheduler. */
 function moduleJobs(context: ModuleContext): JobDefinition[] {
-  return [...membershipJobs(context)];
+  return [...membershipJobs(context), cleanupJob(context)];
 }
 
 /** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
