@@ -36,6 +36,7 @@ import {
   type MediaAccessWriter,
 } from './modules/membership/index.js';
 import { redeemRoutes } from './modules/redeem/index.js';
+import { paymentRoutes, paymentsJobs } from './modules/payments/index.js';
 import { accountRoutes } from './modules/accounts/index.js';
 import { userRoutes } from './modules/users/index.js';
 import { authRoutes } from './modules/auth/index.js';
@@ -77,6 +78,8 @@ export interface AppDeps {
   notifyTimeoutMs?: number;
   /** Limit of one settings connection test (default 10 s); tests shorten it. */
   connectionTestDeadlineMs?: number;
+  /** How long a checkout waits for Stripe (default 25 s); tests shorten it. */
+  checkoutDeadlineMs?: number;
 }
 
 export interface UsherApp {
@@ -90,7 +93,7 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 
 /** Every module's jobs (30-settings.md §9), registered on the app's scheduler. */
 function moduleJobs(context: ModuleContext): JobDefinition[] {
-  return [...membershipJobs(context), cleanupJob(context)];
+  return [...membershipJobs(context), cleanupJob(context), ...paymentsJobs(context)];
 }
 
 /** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
@@ -175,6 +178,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...auditRoutes(context),
     ...settingsRoutes(context, { connectionTestDeadlineMs: deps.connectionTestDeadlineMs }),
     ...redeemRoutes(context),
+    ...paymentRoutes(context, { checkoutDeadlineMs: deps.checkoutDeadlineMs }),
     ...metadataRoutes(context),
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),

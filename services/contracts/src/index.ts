@@ -13,3 +13,4 @@ export * from './notify.js';
 export * from './accounts.js';
 export * from './requests.js';
 export * from './metadata.js';
+export * from './payments.js';

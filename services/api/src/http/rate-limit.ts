@@ -62,6 +62,7 @@ export interface Limiters {
   currentPassword: StoredLimiter;
   redeemUser: StoredLimiter;
   inviteValidate: StoredLimiter;
+  checkoutUser: StoredLimiter;
 }
 
 export function createLimiters(db: Database): Limiters {
@@ -81,6 +82,11 @@ export function createLimiters(db: Database): Limiters {
     inviteValidate: new StoredLimiter(db, {
       name: 'invite_validate_ip',
       points: 20,
+      durationSeconds: 10 * 60,
+    }),
+    checkoutUser: new StoredLimiter(db, {
+      name: 'checkout_user',
+      points: 10,
       durationSeconds: 10 * 60,
     }),
   };

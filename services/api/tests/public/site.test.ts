@@ -58,6 +58,7 @@ describe(`GET /api/v1/public/site (${ENGINE})`, () => {
       SMTP_FROM: 'noreply@example.org',
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      PUBLIC_WEB_URL: 'https://media.example.org',
       TMDB_IMAGE_BASE: 'http://127.0.0.1:9/t/p/',
     };
     expect(await site(env)).toMatchObject({
@@ -65,7 +66,8 @@ describe(`GET /api/v1/public/site (${ENGINE})`, () => {
       registrationMode: 'open',
       mediaServerKind: 'jellyfin',
       emailEnabled: true,
-      paymentsEnabled: true,
+      // Keys alone do not sell anything: payments need a plan on sale (tests/payments).
+      paymentsEnabled: false,
       tmdbImageBase: 'http://127.0.0.1:9/t/p',
     });
     await database.handle.db.insert(settings).values({ key: 'SITE_NAME', value: 'Stored Cinema' });

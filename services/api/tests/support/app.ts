@@ -37,6 +37,7 @@ export function createTestApp(
     settingsRefreshMs?: number;
     mediaAccess?: () => Promise<MediaAccessWriter>;
     connectionTestDeadlineMs?: number;
+    checkoutDeadlineMs?: number;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -54,6 +55,7 @@ export function createTestApp(
     settingsRefreshMs: options.settingsRefreshMs,
     mediaAccess: options.mediaAccess,
     connectionTestDeadlineMs: options.connectionTestDeadlineMs,
+    checkoutDeadlineMs: options.checkoutDeadlineMs,
   });
   return {
     ...built,

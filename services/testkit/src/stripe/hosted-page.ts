@@ -1,6 +1,7 @@
 // The hosted Checkout page at `session.url`: a minimal stand-in for checkout.stripe.com with the
 // customer's choices as buttons. The demo and the e2e tests click these (spec 50 §5 checklist).
 import type { CheckoutSession } from './sessions.js';
+import { currencyExponent } from './validate.js';
 
 export type HostedAction =
   'pay' | 'pay-later' | 'async-succeed' | 'async-fail' | 'expire' | 'cancel';
@@ -8,8 +9,10 @@ export type HostedAction =
 const escape = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+/** Minor units shown in major units with the currency's own number of decimals. */
 function money(amount: number, currency: string) {
-  return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
+  const digits = currencyExponent(currency.toLowerCase());
+  return `${(amount / 10 ** digits).toFixed(digits)} ${currency.toUpperCase()}`;
 }
 
 export function renderHostedPage(session: CheckoutSession): string {

@@ -32,7 +32,21 @@ const PAYMENT_INTENT_DATA = words(
     'setup_future_usage shipping statement_descriptor statement_descriptor_suffix ' +
     'transfer_data transfer_group',
 );
-export const CURRENCIES = words('usd eur gbp cny hkd jpy sgd aud cad chf twd krw');
+export const CURRENCIES = words(
+  'usd eur gbp cny hkd jpy sgd aud cad chf twd krw kwd bhd jod omr tnd',
+);
+/** Currencies Stripe counts without a minor unit (amounts are whole units). */
+export const ZERO_DECIMAL = words(
+  'bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf',
+);
+/** Currencies with three decimals; Stripe takes their amounts only in multiples of 10. */
+export const THREE_DECIMAL = words('bhd jod kwd omr tnd');
+
+/** Digits after the decimal point of a currency's amounts, as Stripe counts them. */
+export function currencyExponent(currency: string): number {
+  if (ZERO_DECIMAL.includes(currency)) return 0;
+  return THREE_DECIMAL.includes(currency) ? 3 : 2;
+}
 export const LOCALES = words(
   'auto bg cs da de el en en-GB es es-419 et fi fil fr fr-CA hr hu id it ja ko lt lv ms ' +
     'mt nb nl pl pt pt-BR ro ru sk sl sv th tr vi zh zh-HK zh-TW',
@@ -132,6 +146,14 @@ function lineItem(item: FormValue, i: number): { amount: number; currency: strin
   if (data.unit_amount === undefined && data.unit_amount_decimal === undefined)
     throw missingParam(`${p}[price_data][unit_amount]`);
   const unit = integer(data.unit_amount, `${p}[price_data][unit_amount]`, 0);
+  if (THREE_DECIMAL.includes(currency) && unit % 10 !== 0) {
+    throw invalid(
+      `Invalid amount: ${unit}. Amounts in ${currency.toUpperCase()} must be divisible by 10 ` +
+        '(Stripe processes three-decimal currencies rounded to the nearest ten).',
+      `${p}[price_data][unit_amount]`,
+      'amount_invalid',
+    );
+  }
   if (item.quantity === undefined) throw missingParam(`${p}[quantity]`);
   const quantity = integer(item.quantity, `${p}[quantity]`, 1);
   return { amount: unit * quantity, currency };

@@ -218,6 +218,27 @@ describe('fake Stripe API driven by the official SDK', () => {
     },
   );
 
+  it('should take zero- and three-decimal currencies as Stripe counts them', async () => {
+    const priced = (currency: string, unit_amount: number) =>
+      usherParams({
+        line_items: [
+          { price_data: { currency, unit_amount, product_data: { name: 'Plan' } }, quantity: 1 },
+        ],
+      });
+    const yen = await stripe.checkout.sessions.create(priced('jpy', 500));
+    expect(yen).toMatchObject({ amount_total: 500, currency: 'jpy' });
+    const dinar = await stripe.checkout.sessions.create(priced('kwd', 12340));
+    expect(dinar).toMatchObject({ amount_total: 12340, currency: 'kwd' });
+    await expect(stripe.checkout.sessions.create(priced('kwd', 12345))).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 400,
+      param: 'line_items[0][price_data][unit_amount]',
+    });
+    const page = async (id: string) => (await fetch(`${fake.url}/c/pay/${id}`)).text();
+    expect(await page(yen.id)).toContain('500 JPY');
+    expect(await page(dinar.id)).toContain('12.340 KWD');
+  });
+
   it('should not save a validation failure for Idempotency-Key replay', async () => {
     const bad = usherParams({ customer_email: 'nope' });
     await stripe.checkout.sessions

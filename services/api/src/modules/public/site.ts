@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/sql.js';
 import type { SettingKey } from '../../settings/definitions.js';
 import type { SettingsStore } from '../../settings/store.js';
+import { paymentsEnabled } from '../payments/index.js';
 
 export interface PublicSite {
   siteName: string;
@@ -32,12 +33,10 @@ export async function readPublicSite(
   return {
     siteName: await get('SITE_NAME'),
     registrationMode: (await get('REGISTRATION_MODE')) === 'open' ? 'open' : 'invite',
-    // 30-settings.md §5: host + port + a sender; payments also need resolvable return URLs,
-    // which the payments capability checks when it lands.
+    // 30-settings.md §5: host + port + a sender.
     emailEnabled: Boolean((await get('SMTP_HOST')) && (await get('SMTP_PORT')) && sender),
-    paymentsEnabled: Boolean(
-      (await get('STRIPE_SECRET_KEY')) && (await get('STRIPE_WEBHOOK_SECRET')),
-    ),
+    // Only when a payment can really be taken: Stripe ready and a plan on sale.
+    paymentsEnabled: await paymentsEnabled(db, store),
     mediaServerKind: (await get('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby',
     version,
     setupPending: setup?.pending ?? false,

@@ -1,0 +1,120 @@
+// Plans: the admin's catalogue (create, edit, reorder, withdraw) and the member's view of it.
+import {
+  priceIssue,
+  type CreatePlan,
+  type MemberPlans,
+  type Plan,
+  type UpdatePlan,
+} from '@usher/contracts';
+import { eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/audit.js';
+import { plans } from '../../db/schema/index.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError } from '../../http/errors.js';
+import type { Caller, ModuleContext } from '../context.js';
+import { paymentsEnabled } from './enabled.js';
+import { expirePending, listActivePlans, resumablePayments, toPlan } from './queries.js';
+import { expireSessionsLater } from './sessions.js';
+
+export const planNotFound = () => new AppError('PLAN_NOT_FOUND', 'No such plan');
+const isUuid = (id: string) => z.uuid().safeParse(id).success;
+
+function assertPrice(price: number, currency: string): void {
+  const issue = priceIssue(price, currency);
+  if (issue) {
+    throw new AppError('VALIDATION_FAILED', 'The request is not valid', {
+      details: [{ path: 'price', message: issue }],
+    });
+  }
+}
+
+export async function createPlan(
+  ctx: ModuleContext,
+  input: Required<CreatePlan>,
+  caller: Caller,
+): Promise<Plan> {
+  const row = await withTransaction(ctx, async (tx) => {
+    const [created] = await tx
+      .insert(plans)
+      .values({ id: uuidv7(), ...input })
+      .returning();
+    await recordAudit(tx, {
+      actor: caller.actor,
+      action: 'plan.create',
+      target: { type: 'plan', id: created!.id },
+      details: { ...input },
+      ...caller.meta,
+    });
+    return created!;
+  });
+  return toPlan(row);
+}
+
+/**
+ * Edits a plan. Price changes leave pending payments alone (they carry snapshots); switching
+ * `isActive` off withdraws the plan: its pending payments expire with their Stripe sessions.
+ */
+export async function updatePlan(
+  ctx: ModuleContext,
+  id: string,
+  patch: UpdatePlan,
+  caller: Caller,
+  action: 'plan.update' | 'plan.withdraw' = 'plan.update',
+): Promise<Plan> {
+  if (!isUuid(id)) throw planNotFound();
+  const now = ctx.now();
+  const { row, sessions } = await withTransaction(ctx, async (tx) => {
+    const [current] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
+    if (!current) throw planNotFound();
+    assertPrice(patch.price ?? current.price, patch.currency ?? current.currency);
+    const [updated] = await tx
+      .update(plans)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(plans.id, id))
+      .returning();
+    const withdrawn = current.isActive && patch.isActive === false;
+    const expired = withdrawn
+      ? await expirePending(tx, { planId: id }, 'plan withdrawn', now)
+      : [];
+    const before = Object.fromEntries(
+      Object.keys(patch).map((k) => [k, current[k as keyof typeof current]]),
+    );
+    await recordAudit(tx, {
+      actor: caller.actor,
+      action,
+      target: { type: 'plan', id },
+      details: { before, after: patch, ...(withdrawn ? { expiredPayments: expired.length } : {}) },
+      ...caller.meta,
+    });
+    return { row: updated!, sessions: expired.map((p) => p.sessionId) };
+  });
+  expireSessionsLater(ctx, sessions);
+  return toPlan(row);
+}
+
+/** `DELETE /admin/plans/:id`: plans are never deleted, only withdrawn. */
+export function withdrawPlan(ctx: ModuleContext, id: string, caller: Caller): Promise<Plan> {
+  return updatePlan(ctx, id, { isActive: false }, caller, 'plan.withdraw');
+}
+
+/** `GET /plans`: what the member can buy now, and the checkouts they can resume. */
+export async function memberPlans(ctx: ModuleContext, userId: string): Promise<MemberPlans> {
+  const now = ctx.now();
+  const [active, pending, enabled] = await Promise.all([
+    listActivePlans(ctx.db),
+    resumablePayments(ctx.db, userId, now),
+    paymentsEnabled(ctx.db, ctx.settings.store),
+  ]);
+  return {
+    data: active.map(toPlan),
+    paymentsEnabled: enabled,
+    pending: pending.map((p) => ({
+      planId: p.planId,
+      paymentId: p.id,
+      checkoutUrl: p.checkoutUrl!,
+      expiresAt: p.expiresAt.toISOString(),
+    })),
+  };
+}

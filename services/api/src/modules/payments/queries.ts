@@ -1,0 +1,204 @@
+// SQL of the payments module (database handle first). Row → DTO mappers live here too, so every
+// route renders a plan or a payment the same way.
+import type { Payment, Plan, PaymentWebhookEvent } from '@usher/contracts';
+import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import {
+  paymentWebhookEvents,
+  payments,
+  plans,
+  type PaymentRow,
+  type PlanRow,
+} from '../../db/schema/index.js';
+import { paginate, countRows } from '../../db/paging.js';
+
+type Reader = Pick<Database, 'select' | 'execute'>;
+
+export function toPlan(row: PlanRow): Plan {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    days: row.days,
+    price: row.price,
+    currency: row.currency as Plan['currency'],
+    isActive: row.isActive,
+    sortOrder: row.sortOrder,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/**
+ * A payment as its owner or an admin sees it. `checkoutUrl` is shown only to the owner, and only
+ * while the payment can still be paid.
+ */
+export function toPayment(
+  row: PaymentRow,
+  view: { owner: boolean; admin: boolean; now: Date },
+): Payment {
+  const resumable =
+    view.owner && row.status === 'pending' && row.expiresAt.getTime() > view.now.getTime();
+  return {
+    id: row.id,
+    planId: row.planId,
+    planName: row.planName,
+    amount: row.amount,
+    currency: row.currency,
+    days: row.days,
+    status: row.status as Payment['status'],
+    statusReason: row.statusReason,
+    checkoutUrl: resumable ? row.checkoutUrl : null,
+    expiresAt: row.expiresAt.toISOString(),
+    completedAt: iso(row.completedAt),
+    previousExpiresAt: iso(row.previousExpiresAt),
+    newExpiresAt: iso(row.newExpiresAt),
+    createdAt: row.createdAt.toISOString(),
+    ...(view.admin ? { user: { id: row.userId, username: row.username } } : {}),
+  };
+}
+
+export async function findPlan(db: Reader, id: string): Promise<PlanRow | undefined> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id));
+  return row;
+}
+
+/** Display order: sort_order ascending, ties by creation (10-data.md §3). */
+const planOrder = [asc(plans.sortOrder), asc(plans.createdAt), asc(plans.id)];
+
+export async function listActivePlans(db: Reader): Promise<PlanRow[]> {
+  return db.select().from(plans).where(eq(plans.isActive, true)).orderBy(...planOrder);
+}
+
+export async function hasActivePlan(db: Reader): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(plans).where(eq(plans.isActive, true));
+  return (row?.n ?? 0) > 0;
+}
+
+export function listPlans(
+  db: Database,
+  query: { includeInactive: boolean; page: number; pageSize: number },
+) {
+  const where = query.includeInactive ? undefined : eq(plans.isActive, true);
+  return paginate(query, countRows(db, plans, where), (limit, offset) =>
+    db
+      .select()
+      .from(plans)
+      .where(where)
+      .orderBy(desc(plans.isActive), ...planOrder)
+      .limit(limit)
+      .offset(offset)
+      .then((rows) => rows.map(toPlan)),
+  );
+}
+
+export async function findPayment(db: Reader, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
+/** The caller's payments that can still be paid (`GET /plans` → `pending`). */
+export async function resumablePayments(db: Reader, userId: string, now: Date) {
+  return db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.userId, userId),
+        eq(payments.status, 'pending'),
+        gt(payments.expiresAt, now),
+        sql`${payments.checkoutUrl} is not null`,
+      ),
+    )
+    .orderBy(desc(payments.createdAt));
+}
+
+export interface PaymentFilter {
+  userId?: string;
+  planId?: string;
+  status?: Payment['status'];
+  /** Inclusive start and exclusive end of the creation window. */
+  from?: Date;
+  to?: Date;
+}
+
+function paymentWhere(filter: PaymentFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (filter.userId) parts.push(eq(payments.userId, filter.userId));
+  if (filter.planId) parts.push(eq(payments.planId, filter.planId));
+  if (filter.status) parts.push(eq(payments.status, filter.status));
+  if (filter.from) parts.push(gte(payments.createdAt, filter.from));
+  if (filter.to) parts.push(lt(payments.createdAt, filter.to));
+  return parts.length ? and(...parts) : undefined;
+}
+
+export function listPayments(
+  db: Database,
+  filter: PaymentFilter,
+  page: { page: number; pageSize: number },
+  view: { owner: boolean; admin: boolean; now: Date },
+) {
+  const where = paymentWhere(filter);
+  return paginate(page, countRows(db, payments, where), (limit, offset) =>
+    db
+      .select()
+      .from(payments)
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(limit)
+      .offset(offset)
+      .then((rows) => rows.map((r) => toPayment(r, view))),
+  );
+}
+
+/** Completed amounts of the filtered payments per currency, in minor units. */
+export async function completedTotals(
+  db: Reader,
+  filter: PaymentFilter,
+): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ currency: payments.currency, total: sum(payments.amount) })
+    .from(payments)
+    .where(and(paymentWhere(filter), eq(payments.status, 'completed')))
+    .groupBy(payments.currency)
+    .orderBy(asc(payments.currency));
+  return Object.fromEntries(rows.map((r) => [r.currency, Number(r.total ?? 0)]));
+}
+
+export async function eventsOfPayment(db: Reader, paymentId: string): Promise<PaymentWebhookEvent[]> {
+  const rows = await db
+    .select()
+    .from(paymentWebhookEvents)
+    .where(eq(paymentWebhookEvents.paymentId, paymentId))
+    .orderBy(asc(paymentWebhookEvents.receivedAt), asc(paymentWebhookEvents.eventId));
+  return rows.map((r) => ({
+    eventId: r.eventId,
+    type: r.type,
+    status: r.status as PaymentWebhookEvent['status'],
+    attempts: r.attempts,
+    error: r.error,
+    receivedAt: r.receivedAt.toISOString(),
+  }));
+}
+
+/**
+ * Pending payments whose window has passed, marked expired; returns their Stripe sessions so
+ * the caller can expire those too (after the commit). `planId` limits it to one plan (withdraw).
+ */
+export async function expirePending(
+  db: Pick<Database, 'update'>,
+  where: { before?: Date; planId?: string; userId?: string },
+  reason: string,
+  now: Date,
+): Promise<{ id: string; sessionId: string | null }[]> {
+  const parts: SQL[] = [eq(payments.status, 'pending')];
+  if (where.before) parts.push(lte(payments.expiresAt, where.before));
+  if (where.planId) parts.push(eq(payments.planId, where.planId));
+  if (where.userId) parts.push(eq(payments.userId, where.userId));
+  return db
+    .update(payments)
+    .set({ status: 'expired', statusReason: reason, updatedAt: now })
+    .where(and(...parts))
+    .returning({ id: payments.id, sessionId: payments.providerSessionId });
+}
