@@ -3,7 +3,6 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
-import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode } from '@usher/contracts';
@@ -16,6 +15,7 @@ import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
+import { type RowAction, RowMenu } from '../../shared/row-menu';
 import { StatusChip, type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
@@ -41,9 +41,6 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     MatButton,
     MatIconButton,
     MatIcon,
-    MatMenu,
-    MatMenuItem,
-    MatMenuTrigger,
     MatTab,
     MatTabGroup,
     TranslocoDirective,
@@ -51,6 +48,7 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     ListView,
     FilterBar,
     LocalDatePipe,
+    RowMenu,
     StatusChip,
   ],
   templateUrl: './redeem-codes-page.html',
@@ -148,6 +146,15 @@ export default class RedeemCodesPage {
 
   protected async edit(code: RedeemCode): Promise<void> {
     await this.openDialog({ code });
+  }
+
+  /** A code's menu: share it as a sign-up link, edit it, delete it (60-web.md §4.3). */
+  protected rowActions(code: RedeemCode): RowAction[] {
+    return [
+      { icon: 'link', label: 'redeemCodes.copyInviteLink', run: () => this.copyInviteLink(code) },
+      { icon: 'edit', label: 'redeemCodes.edit', run: () => void this.edit(code) },
+      { icon: 'delete', label: 'redeemCodes.delete', run: () => void this.remove(code) },
+    ];
   }
 
   protected copy(code: RedeemCode): void {

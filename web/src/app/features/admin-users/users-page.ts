@@ -14,7 +14,6 @@ import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
-import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
 import { RouterLink } from '@angular/router';
 import { map } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -35,6 +34,7 @@ import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../
 import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { type RowAction, RowMenu } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
@@ -135,15 +135,13 @@ export function userQueryFrom(p: {
     MatCheckbox,
     MatIconButton,
     MatIcon,
-    MatMenu,
-    MatMenuItem,
-    MatMenuTrigger,
     RouterLink,
     TranslocoDirective,
     FormError,
     ListView,
     FilterBar,
     LocalDatePipe,
+    RowMenu,
     StatusChip,
   ],
   templateUrl: './users-page.html',
@@ -250,6 +248,47 @@ export default class UsersPage {
   protected readonly syncMedia = (user: AdminUser) => this.run((a) => a.syncMedia(user));
   protected readonly resetPassword = (user: AdminUser) => this.run((a) => a.resetPassword(user));
   protected readonly remove = (user: AdminUser) => this.run((a) => a.remove(user));
+
+  /** A row's menu (60-web.md §4.3 "Row actions"); none that would lock the admin out. */
+  protected rowActions(user: AdminUser): RowAction[] {
+    const self = user.id === this.selfId();
+    const member = user.role === 'user';
+    return [
+      { icon: 'edit', label: 'adminUsers.edit', run: () => this.edit(user) },
+      ...(member && user.expiresAt
+        ? [{ icon: 'more_time', label: 'adminUsers.extend', run: () => this.extend(user) }]
+        : []),
+      ...(self
+        ? []
+        : [
+            {
+              icon: user.isActive ? 'block' : 'login',
+              label: user.isActive ? 'adminUsers.deactivate' : 'adminUsers.activate',
+              testId: 'action-active',
+              run: () => this.toggleActive(user),
+            },
+          ]),
+      ...(member && user.media.linked
+        ? [
+            {
+              icon: user.mediaAccessDisabled ? 'play_circle' : 'pause_circle',
+              label: user.mediaAccessDisabled ? 'adminUsers.mediaOn' : 'adminUsers.mediaOff',
+              testId: 'action-media',
+              run: () => this.toggleMedia(user),
+            },
+            { icon: 'sync', label: 'adminUsers.syncMedia', run: () => this.syncMedia(user) },
+          ]
+        : []),
+      {
+        icon: 'lock_reset',
+        label: 'adminUsers.resetPassword',
+        run: () => this.resetPassword(user),
+      },
+      ...(self
+        ? []
+        : [{ icon: 'delete', label: 'adminUsers.delete', run: () => this.remove(user) }]),
+    ];
+  }
 
   /** Runs one row action; refusals show above the list, success reloads it. */
   private async run(action: (actions: UserActions) => Promise<boolean>): Promise<void> {
