@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeString } from './common.js';
+import { isoInstant, safeString } from './common.js';
 
 export const healthOkSchema = z.object({
   status: z.literal('ok'),
@@ -12,3 +12,58 @@ export const healthDownSchema = z.object({
   status: z.literal('error'),
   db: z.literal('unreachable'),
 });
+
+const count = z.number().int().min(0);
+const configured = z.enum(['configured', 'not_configured']);
+
+/** `GET /admin/system/info` (20-api.md §6): what an operator checks first. */
+export const systemInfoSchema = z
+  .object({
+    version: safeString(),
+    /** Node.js runtime of this API process. */
+    nodeVersion: safeString(),
+    replicaId: safeString(),
+    uptimeSeconds: count,
+    database: z.enum(['postgres', 'pglite']),
+    /** The server's own version string (`server_version`). */
+    databaseVersion: safeString(),
+    /** `pg_database_size` of the current database. */
+    databaseSizeBytes: count,
+    users: z.object({
+      total: count,
+      active: count,
+      expired: count,
+      mediaDisabled: count,
+      admins: count,
+    }),
+    redeemCodes: z.object({ active: count }),
+    requests: z.object({ pending: count, automationErrors: count }),
+    payments: z.object({ pending: count, completed30d: count }),
+    retryQueue: z.object({ pending: count, gaveUp: count }),
+    settings: z.object({ undecryptable: count }),
+    integrations: z.object({
+      mediaServer: configured,
+      metadata: configured,
+      automation: configured,
+      email: configured,
+      payments: configured,
+      bot: configured,
+    }),
+    /** Every registered job with its latest run (null: never ran). */
+    jobs: z.array(
+      z.object({
+        name: safeString(),
+        lastRun: z
+          .object({
+            status: safeString(),
+            trigger: safeString(),
+            startedAt: isoInstant,
+            finishedAt: isoInstant.nullable(),
+            error: safeString().nullable(),
+          })
+          .nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'SystemInfo' });
+export type SystemInfo = z.infer<typeof systemInfoSchema>;

@@ -211,7 +211,12 @@ describe(`daily slots across DST changes (${ENGINE})`, () => {
 
   it('should run a 02:30 Berlin job once on the day 02:30 does not exist (at 03:00)', async () => {
     expect(
-      await slotsBetween('Europe/Berlin', '30 2 * * *', '2026-03-27T12:00:00Z', '2026-03-31T00:00:00Z'),
+      await slotsBetween(
+        'Europe/Berlin',
+        '30 2 * * *',
+        '2026-03-27T12:00:00Z',
+        '2026-03-31T00:00:00Z',
+      ),
     ).toEqual([
       '2026-03-28T01:30:00.000Z', // 02:30 CET
       '2026-03-29T01:00:00.000Z', // 03:00 CEST: 02:30 was skipped by the clock change
@@ -221,7 +226,12 @@ describe(`daily slots across DST changes (${ENGINE})`, () => {
 
   it('should run a 02:30 Berlin job once on the day 02:30 happens twice', async () => {
     expect(
-      await slotsBetween('Europe/Berlin', '30 2 * * *', '2026-10-23T12:00:00Z', '2026-10-27T00:00:00Z'),
+      await slotsBetween(
+        'Europe/Berlin',
+        '30 2 * * *',
+        '2026-10-23T12:00:00Z',
+        '2026-10-27T00:00:00Z',
+      ),
     ).toEqual([
       '2026-10-24T00:30:00.000Z', // 02:30 CEST
       '2026-10-25T00:30:00.000Z', // the first 02:30; the repeated one (01:30Z) does not fire
@@ -231,13 +241,23 @@ describe(`daily slots across DST changes (${ENGINE})`, () => {
 
   it('should run a 02:30 New York job once on the spring-forward day (at 03:00)', async () => {
     expect(
-      await slotsBetween('America/New_York', '30 2 * * *', '2026-03-06T12:00:00Z', '2026-03-10T00:00:00Z'),
+      await slotsBetween(
+        'America/New_York',
+        '30 2 * * *',
+        '2026-03-06T12:00:00Z',
+        '2026-03-10T00:00:00Z',
+      ),
     ).toEqual(['2026-03-07T07:30:00.000Z', '2026-03-08T07:00:00.000Z', '2026-03-09T06:30:00.000Z']);
   });
 
   it('should run a 01:30 New York job once on the fall-back day', async () => {
     expect(
-      await slotsBetween('America/New_York', '30 1 * * *', '2026-10-30T12:00:00Z', '2026-11-03T00:00:00Z'),
+      await slotsBetween(
+        'America/New_York',
+        '30 1 * * *',
+        '2026-10-30T12:00:00Z',
+        '2026-11-03T00:00:00Z',
+      ),
     ).toEqual(['2026-10-31T05:30:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
   });
 });

@@ -1,8 +1,14 @@
-import { adminUserSchema, healthDownSchema, healthOkSchema } from '@usher/contracts';
+import {
+  adminUserSchema,
+  healthDownSchema,
+  healthOkSchema,
+  systemInfoSchema,
+} from '@usher/contracts';
 import { z } from 'zod';
 import { buildOpenApiDocument, renderDocsPage } from '../../http/openapi.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
+import { systemInfo } from './info.js';
 import { signedInUser } from '../auth/index.js';
 import { toAdminUser } from '../users/index.js';
 
@@ -91,6 +97,15 @@ export function systemRoutes(ctx: ModuleContext, allRoutes: () => RouteDef[]): R
       responses: { 200: { description: 'The admin', schema: adminUserSchema } },
       handler: async (c, { auth }) =>
         c.json(toAdminUser(await signedInUser(ctx, auth.userId), ctx.now())),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/system/info',
+      auth: 'admin',
+      summary: 'Versions, database, key counts, configured integrations and the last job runs',
+      tags: ['admin'],
+      responses: { 200: { description: 'System information', schema: systemInfoSchema } },
+      handler: async (c) => c.json(await systemInfo(ctx)),
     }),
     defineRoute({
       method: 'get',
