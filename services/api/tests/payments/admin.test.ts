@@ -58,7 +58,13 @@ describe(`plans and payment lists (${ENGINE})`, () => {
   it('should create, list in display order, edit and withdraw plans, audited, admins only', async () => {
     const b = await h.plan(admin.token, { name: 'B', sortOrder: 2, description: 'second' });
     const a = await h.plan(admin.token, { name: 'A', sortOrder: 1, price: 900, currency: 'eur' });
-    expect(a).toMatchObject({ name: 'A', price: 900, currency: 'eur', isActive: true, sortOrder: 1 });
+    expect(a).toMatchObject({
+      name: 'A',
+      price: 900,
+      currency: 'eur',
+      isActive: true,
+      sortOrder: 1,
+    });
     const patched = await h.t.call('PATCH', `/api/v1/admin/plans/${b.id}`, {
       token: admin.token,
       body: { sortOrder: 0, price: 1200 },
@@ -69,9 +75,7 @@ describe(`plans and payment lists (${ENGINE})`, () => {
     const all = pageOf(planSchema).parse(await get('/api/v1/admin/plans'));
     const ids = all.data.map((p) => p.id);
     expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id)); // active first, then withdrawn
-    const active = pageOf(planSchema).parse(
-      await get('/api/v1/admin/plans?includeInactive=false'),
-    );
+    const active = pageOf(planSchema).parse(await get('/api/v1/admin/plans?includeInactive=false'));
     expect(active.data.map((p) => p.id)).not.toContain(a.id);
 
     const m = await h.user();
@@ -137,7 +141,9 @@ describe(`plans and payment lists (${ENGINE})`, () => {
     await payment(bob, jpy, 'completed', early);
     await payment(bob, usd, 'failed');
 
-    const all = adminPaymentListSchema.parse(await get(`/api/v1/admin/payments?userId=${alice.id}`));
+    const all = adminPaymentListSchema.parse(
+      await get(`/api/v1/admin/payments?userId=${alice.id}`),
+    );
     expect(all.total).toBe(4);
     expect(all.summary.completedAmountByCurrency).toEqual({ jpy: 800, usd: 3998 });
     expect(all.data[0]!.user).toEqual({ id: alice.id, username: alice.username });
@@ -159,7 +165,12 @@ describe(`plans and payment lists (${ENGINE})`, () => {
 
     const mine = pageOf(paymentSchema).parse(await get('/api/v1/me/payments', alice.token));
     expect(mine.data.map((p) => p.id).sort()).toEqual(
-      [p1.id, p2.id, pending.id, mine.data.find((p) => p.currency === 'jpy' && p.status === 'completed')!.id].sort(),
+      [
+        p1.id,
+        p2.id,
+        pending.id,
+        mine.data.find((p) => p.currency === 'jpy' && p.status === 'completed')!.id,
+      ].sort(),
     );
     expect(mine.data.find((p) => p.id === pending.id)!.checkoutUrl).toMatch(/^https:/);
     expect(mine.data[0]!.user).toBeUndefined();
@@ -168,7 +179,9 @@ describe(`plans and payment lists (${ENGINE})`, () => {
     const foreign = await h.t.call('GET', `/api/v1/me/payments/${p1.id}`, { token: bob.token });
     expect(foreign.status).toBe(404);
     expect(await errorOf(foreign)).toMatchObject({ code: 'PAYMENT_NOT_FOUND' });
-    expect((await h.t.call('GET', '/api/v1/admin/payments/nope', { token: admin.token })).status).toBe(404);
+    expect(
+      (await h.t.call('GET', '/api/v1/admin/payments/nope', { token: admin.token })).status,
+    ).toBe(404);
 
     const detail = (await get(`/api/v1/admin/users/${alice.id}`)) as {
       counts: { payments: number };

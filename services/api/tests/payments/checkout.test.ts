@@ -48,7 +48,12 @@ describe(`checkout (${ENGINE})`, () => {
     );
 
   it('should open a session with parameters from the payment row, in whole yen, and reuse it', async () => {
-    const plan = await h.plan(admin.token, { name: 'Yearly', days: 365, price: 5000, currency: 'jpy' });
+    const plan = await h.plan(admin.token, {
+      name: 'Yearly',
+      days: 365,
+      price: 5000,
+      currency: 'jpy',
+    });
     const m = await member();
     const first = await started(await start(m.token, plan.id));
     const stored = await row(first.paymentId);
@@ -70,7 +75,10 @@ describe(`checkout (${ENGINE})`, () => {
           price_data: {
             currency: 'jpy',
             unit_amount: '5000',
-            product_data: { name: 'Yearly', description: `365 days of membership for ${m.username}` },
+            product_data: {
+              name: 'Yearly',
+              description: `365 days of membership for ${m.username}`,
+            },
           },
           quantity: '1',
         },
@@ -95,7 +103,12 @@ describe(`checkout (${ENGINE})`, () => {
     );
     expect(plans.paymentsEnabled).toBe(true);
     expect(plans.pending).toEqual([
-      { planId: plan.id, paymentId: first.paymentId, checkoutUrl: first.url, expiresAt: first.expiresAt },
+      {
+        planId: plan.id,
+        paymentId: first.paymentId,
+        checkoutUrl: first.url,
+        expiresAt: first.expiresAt,
+      },
     ]);
   });
 
@@ -139,7 +152,10 @@ describe(`checkout (${ENGINE})`, () => {
 
     const refused = await start(m.token, plan.id);
     expect(refused.status).toBe(404);
-    expect(await errorOf(refused)).toMatchObject({ code: 'PLAN_NOT_FOUND', message: 'No such plan' });
+    expect(await errorOf(refused)).toMatchObject({
+      code: 'PLAN_NOT_FOUND',
+      message: 'No such plan',
+    });
     for (const id of ['not-a-uuid', '0190aaaa-0000-7000-8000-000000000000']) {
       expect((await start(m.token, id)).status).toBe(404);
     }
@@ -159,7 +175,11 @@ describe(`checkout (${ENGINE})`, () => {
       details: { system: 'stripe' },
     });
     const [waiting] = await rowsOf(m.id);
-    expect(waiting).toMatchObject({ status: 'pending', checkoutUrl: null, providerSessionId: null });
+    expect(waiting).toMatchObject({
+      status: 'pending',
+      checkoutUrl: null,
+      providerSessionId: null,
+    });
 
     await h.stripe.faults.up();
     const back = await started(await start(m.token, plan.id));
@@ -232,7 +252,10 @@ describe(`checkout (${ENGINE})`, () => {
       {
         mode: 'payment',
         line_items: [
-          { price_data: { currency: 'usd', unit_amount: 1, product_data: { name: 'x' } }, quantity: 1 },
+          {
+            price_data: { currency: 'usd', unit_amount: 1, product_data: { name: 'x' } },
+            quantity: 1,
+          },
         ],
         success_url: `${WEB}/ok`,
       },
@@ -262,7 +285,9 @@ describe(`checkout (${ENGINE})`, () => {
       status: 'expired',
       statusReason: 'checkout window passed',
     });
-    expect(h.stripe.session((await row(first.paymentId)).providerSessionId!).status).toBe('expired');
+    expect(h.stripe.session((await row(first.paymentId)).providerSessionId!).status).toBe(
+      'expired',
+    );
   });
 
   it('should expire pending payments past their window in the payments_expire job', async () => {
@@ -299,7 +324,10 @@ describe(`checkout (${ENGINE})`, () => {
       body: { planId: plan.id },
     });
     expect(res.status).toBe(503);
-    expect(await errorOf(res)).toMatchObject({ code: 'NOT_CONFIGURED', details: { system: 'stripe' } });
+    expect(await errorOf(res)).toMatchObject({
+      code: 'NOT_CONFIGURED',
+      details: { system: 'stripe' },
+    });
     expect(await rowsOf(m.id)).toEqual([]);
     for (const id of [admin.id, forever.id]) expect(await rowsOf(id)).toEqual([]);
     const plans = memberPlansSchema.parse(

@@ -142,13 +142,17 @@ describe(`Stripe webhook (${ENGINE})`, () => {
     const { stripeSignatureHeader } = await import('@usher/testkit');
     const altered = await h.t.call('POST', '/api/v1/webhooks/stripe', {
       body: payload.replace('"livemode": false', '"livemode": true '),
-      headers: { 'stripe-signature': stripeSignatureHeader(payload, [h.stripe.webhookSecret], now) },
+      headers: {
+        'stripe-signature': stripeSignatureHeader(payload, [h.stripe.webhookSecret], now),
+      },
     });
     const missing = await h.t.call('POST', '/api/v1/webhooks/stripe', { body: payload });
     // Re-serialised JSON (parsed and stringified again) no longer matches the signed bytes.
     const reserialised = await h.t.call('POST', '/api/v1/webhooks/stripe', {
       body: JSON.stringify(event),
-      headers: { 'stripe-signature': stripeSignatureHeader(payload, [h.stripe.webhookSecret], now) },
+      headers: {
+        'stripe-signature': stripeSignatureHeader(payload, [h.stripe.webhookSecret], now),
+      },
     });
     for (const res of [stale, wrongSecret, altered, missing, reserialised]) {
       expect(res.status).toBe(400);
@@ -217,7 +221,11 @@ describe(`Stripe webhook (${ENGINE})`, () => {
     expect((await paymentRow(b.payment.id)).status).toBe('expired');
     // Stripe took the money anyway (a session paid just before it closed): fulfilled.
     const session = h.stripe.session(b.sessionId);
-    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_late' });
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: 'pi_late',
+    });
     const late = h.stripe.createEvent('checkout.session.completed', b.sessionId);
     expect((await h.deliver(late)).status).toBe(200);
     await h.settle();

@@ -75,9 +75,7 @@ export async function updatePlan(
       .where(eq(plans.id, id))
       .returning();
     const withdrawn = current.isActive && patch.isActive === false;
-    const expired = withdrawn
-      ? await expirePending(tx, { planId: id }, 'plan withdrawn', now)
-      : [];
+    const expired = withdrawn ? await expirePending(tx, { planId: id }, 'plan withdrawn', now) : [];
     const before = Object.fromEntries(
       Object.keys(patch).map((k) => [k, current[k as keyof typeof current]]),
     );

@@ -68,7 +68,11 @@ export async function findPlan(db: Reader, id: string): Promise<PlanRow | undefi
 const planOrder = [asc(plans.sortOrder), asc(plans.createdAt), asc(plans.id)];
 
 export async function listActivePlans(db: Reader): Promise<PlanRow[]> {
-  return db.select().from(plans).where(eq(plans.isActive, true)).orderBy(...planOrder);
+  return db
+    .select()
+    .from(plans)
+    .where(eq(plans.isActive, true))
+    .orderBy(...planOrder);
 }
 
 export async function hasActivePlan(db: Reader): Promise<boolean> {
@@ -166,7 +170,10 @@ export async function completedTotals(
   return Object.fromEntries(rows.map((r) => [r.currency, Number(r.total ?? 0)]));
 }
 
-export async function eventsOfPayment(db: Reader, paymentId: string): Promise<PaymentWebhookEvent[]> {
+export async function eventsOfPayment(
+  db: Reader,
+  paymentId: string,
+): Promise<PaymentWebhookEvent[]> {
   const rows = await db
     .select()
     .from(paymentWebhookEvents)

@@ -34,7 +34,10 @@ const checkoutSession = z.object({
   currency: z.string().nullable(),
   client_reference_id: z.string().nullable().optional(),
   metadata: z.record(z.string(), z.string()).nullable().optional(),
-  payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
+  payment_intent: z
+    .union([z.string(), z.object({ id: z.string() })])
+    .nullable()
+    .optional(),
 });
 type Session = z.infer<typeof checkoutSession>;
 
@@ -245,7 +248,8 @@ async function fulfil(
     }
   }
   const current = await lockPayment(tx, found.id);
-  if (current.status === 'completed') return skipped(current.id, 'The payment is already completed');
+  if (current.status === 'completed')
+    return skipped(current.id, 'The payment is already completed');
   if (session.amount_total !== current.amount || session.currency !== current.currency) {
     ctx.logger.error(
       {
@@ -296,7 +300,8 @@ async function fulfil(
       ...(reason ? { note: reason } : {}),
     },
   });
-  if (reason) ctx.logger.warn({ paymentId: current.id, reason }, 'payment completed without extension');
+  if (reason)
+    ctx.logger.warn({ paymentId: current.id, reason }, 'payment completed without extension');
   return {
     status: 'processed',
     paymentId: current.id,
