@@ -40,6 +40,8 @@ describe('values', () => {
     expect(formatMoney(1299, 'usd', 'en')).toBe('$12.99');
     expect(formatMoney(500, 'jpy', 'en')).toBe('¥500');
     expect(formatMoney(1299, 'cny', 'zh-CN')).toBe('¥12.99');
+    // Three decimals: 12340 fils are 12.340 dinars.
+    expect(formatMoney(12340, 'kwd', 'en')).toBe('KWD\u00a012.340');
   });
 
   it('should format durations with minutes rounded up and leading zero units dropped', () => {
