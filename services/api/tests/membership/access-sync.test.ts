@@ -6,62 +6,9 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { mediaServerRetryQueue, type UserRow } from '../../src/db/schema/index.js';
 import { queryRows } from '../../src/db/sql.js';
-import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { ENGINE, TEST_DATABASE_URL } from '../support/database.js';
+import { callGate, within, type Held } from '../users/held-calls.js';
 import { DAY, FLAVOURS, startWorld, type World } from '../users/helpers.js';
-
-/** A media-server call the gate is holding; `release` lets it through to the fake. */
-interface Held {
-  mediaUserId: string;
-  disabled: boolean;
-  release(): void;
-}
-
-/** Holds chosen `setDisabled` calls before they reach the media server. */
-function callGate() {
-  const rules: { mediaUserId: string; disabled: boolean; arrived: (held: Held) => void }[] = [];
-  const holding = new Set<Held>();
-  return {
-    wrap: (writer: MediaAccessWriter): MediaAccessWriter => ({
-      setDisabled: async (mediaUserId, disabled) => {
-        const i = rules.findIndex((r) => r.mediaUserId === mediaUserId && r.disabled === disabled);
-        if (i >= 0) {
-          const [rule] = rules.splice(i, 1);
-          await new Promise<void>((resolve) => {
-            const held: Held = {
-              mediaUserId,
-              disabled,
-              release: () => {
-                holding.delete(held);
-                resolve();
-              },
-            };
-            holding.add(held);
-            rule!.arrived(held);
-          });
-        }
-        return writer.setDisabled(mediaUserId, disabled);
-      },
-    }),
-    /** Holds the next call writing `disabled` for this media user; resolves once it is held. */
-    hold: (mediaUserId: string, disabled: boolean) =>
-      new Promise<Held>((arrived) => rules.push({ mediaUserId, disabled, arrived })),
-    /** Drops the rules and lets every held call through (so a failed test leaves nothing hung). */
-    releaseAll: () => {
-      rules.length = 0;
-      for (const held of [...holding]) held.release();
-    },
-  };
-}
-
-/** Rejects with `what` when `promise` has not settled within `ms` (instead of hanging the test). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe.each(FLAVOURS)(
   `media access sync without a held connection on %s (${ENGINE})`,

@@ -4,6 +4,7 @@ import { startFakeMediaServer, type FakeMediaServer } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { auditLog, users, type UserRow } from '../../src/db/schema/index.js';
+import type { MediaServer } from '../../src/integrations/media-server/port.js';
 import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -39,6 +40,11 @@ export async function startWorld(
     settingsRefreshMs?: number;
     /** Wraps the app's media access switch (the real adapter against the fake), e.g. to hold calls. */
     wrapMediaAccess?: (writer: MediaAccessWriter) => MediaAccessWriter;
+    /**
+     * Wraps the media-server adapter every `integrations.mediaServer.get()` returns (the default
+     * access switch and the admin routes included), e.g. to hold `updatePolicy` or `deleteUser`.
+     */
+    wrapMediaServer?: (server: MediaServer) => MediaServer;
   } = {},
 ): Promise<World> {
   const fake = await startFakeMediaServer({ flavour, apiKey: API_KEY, seed: true });
@@ -63,6 +69,12 @@ export async function startWorld(
       MEDIA_SERVER_TIMEOUT_SECONDS: '2',
     },
   });
+  if (options.wrapMediaServer) {
+    const factory = t.context.integrations.mediaServer;
+    const get = factory.get.bind(factory);
+    const wrapServer = options.wrapMediaServer;
+    factory.get = async () => wrapServer(await get());
+  }
   const admin = await aUser().admin().create(t.context.db);
   const tokenFor = async (row: Pick<UserRow, 'id' | 'role' | 'tokenVersion'>) =>
     (

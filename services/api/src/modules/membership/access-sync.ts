@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { isExpired } from './state.js';
-import { withTransaction } from '../../db/transaction.js';
+import { inTransaction, withTransaction } from '../../db/transaction.js';
 
 /** What access sync needs from the media server: switch an account's `IsDisabled`. */
 export interface MediaAccessWriter {
@@ -28,12 +28,23 @@ export const MAX_WRITE_ROUNDS = 5;
  * Runs `fn` in a short transaction holding the per-user media lock (10-data.md §10). Never call
  * the media server inside `fn`: the lock and a pool connection would be held for as long as the
  * server takes to answer.
+ *
+ * Refuses an open transaction as `db`: joining it would keep the lock (and the caller's
+ * transaction) until that transaction ends — across the media-server call its caller makes
+ * between two of these — so the caller must pass the database itself.
  */
-export function withMediaLock<T>(
+export async function withMediaLock<T>(
   db: Database,
   userId: string,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
+  if (inTransaction(db)) {
+    throw new Error(
+      'withMediaLock was handed an open transaction: media-server writes run between short ' +
+        'transactions of their own, so call it with the database, outside any transaction ' +
+        '(docs/architecture.md, "Media access sync")',
+    );
+  }
   return withTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
     return fn(tx);
@@ -83,13 +94,27 @@ export async function declareWrite(
   return { userId: row.id, mediaUserId: row.mediaUserId!, disabled, before: row.mediaDisabled };
 }
 
+/**
+ * The `failed` reason when the membership changed during every one of `MAX_WRITE_ROUNDS` calls
+ * (no call failed): the retry queue takes the state desired now.
+ */
+export class MembershipKeptChanging extends Error {
+  constructor() {
+    super('the membership kept changing during media-server calls');
+    this.name = 'MembershipKeptChanging';
+  }
+}
+
 /** What the caller does, under the lock, once the writes end. */
 export interface SettleHooks<T> {
   /** The last write stands: the media account matches the membership as committed now. */
   settled(tx: Tx): Promise<T>;
   /** The member is gone, unlinked, relinked or promoted meanwhile: nothing left to manage. */
   gone(tx: Tx): Promise<T>;
-  /** The call failed, or the membership kept changing: `desired` is the state to retry. */
+  /**
+   * The call failed (`err` is its error), or the membership kept changing (`err` is a
+   * `MembershipKeptChanging`): `desired` is the state to retry.
+   */
   failed(tx: Tx, desired: boolean, err: Error): Promise<T>;
 }
 
@@ -144,8 +169,7 @@ export async function writeUntilSettled<T>(
           return { done: await hooks.settled(tx) };
         }
         if (round >= MAX_WRITE_ROUNDS) {
-          const changing = new Error('the membership kept changing during media-server calls');
-          return { done: await hooks.failed(tx, desired, changing) };
+          return { done: await hooks.failed(tx, desired, new MembershipKeptChanging()) };
         }
         return { write: await declareWrite(tx, row, desired, deps.now()) };
       },
@@ -156,7 +180,7 @@ export async function writeUntilSettled<T>(
 }
 
 /** Queues (or replaces) the member's pending access change for the retry worker (10-data.md §9). */
-async function queueAccessRetry(
+export async function queueAccessRetry(
   tx: Tx,
   write: { userId: string; mediaUserId: string; disabled: boolean; origin: RetryOrigin },
   error: string,

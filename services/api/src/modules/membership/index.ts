@@ -3,8 +3,14 @@
 // the membership) and the background jobs. Other modules and app.ts import from here, never
 // from the files behind it.
 export {
+  declareWrite,
+  desiredDisabled,
   FIRST_RETRY_MS,
+  MembershipKeptChanging,
+  queueAccessRetry,
   syncMediaAccess,
+  withMediaLock,
+  writeUntilSettled,
   type MediaAccessWriter,
   type RetryOrigin,
 } from './access-sync.js';

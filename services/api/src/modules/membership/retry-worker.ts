@@ -163,30 +163,40 @@ async function applyAccess(
 
 /**
  * delete: idempotent (the adapter counts an unknown user as deleted). Skipped without a call when
- * the media user is linked to an account again (an admin bound it meanwhile).
+ * the media user is linked to an account again (an admin bound it meanwhile). The call runs with
+ * no transaction open (docs/architecture.md): one short transaction checks the row, a second
+ * records the outcome on it, unless another run completed it meanwhile.
  */
 async function applyDelete(
   ctx: WorkerContext,
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
-  return withTransaction(ctx, async (tx) => {
+  const due = await withTransaction(ctx, async (tx) => {
     const row = await stillPending(tx, queued);
-    if (!row) return 'skipped';
+    if (!row) return 'skipped' as const;
     const [owner] = await tx
       .select({ id: users.id })
       .from(users)
       .where(eq(users.mediaUserId, row.mediaUserId));
     if (owner) {
       await finish(tx, row, 'not deleted: the media user is linked to an account again');
-      return 'done';
+      return 'done' as const;
     }
-    try {
-      await (await ctx.integrations.mediaServer.get()).deleteUser(row.mediaUserId);
-    } catch (err) {
-      // As for access changes: any failure is one failed retry.
-      return failed(ctx, deps, tx, row, err);
-    }
+    return row;
+  });
+  if (typeof due === 'string') return due;
+  let failure: { err: unknown } | null = null;
+  try {
+    await (await ctx.integrations.mediaServer.get()).deleteUser(due.mediaUserId);
+  } catch (err) {
+    // As for access changes: any failure is one failed retry.
+    failure = { err };
+  }
+  return withTransaction(ctx, async (tx) => {
+    const row = await stillPending(tx, due);
+    if (!row) return 'skipped';
+    if (failure) return failed(ctx, deps, tx, row, failure.err);
     await finish(tx, row);
     return 'done';
   });

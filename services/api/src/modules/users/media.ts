@@ -1,13 +1,21 @@
 // Media-server helpers shared by the admin user actions: error mapping, the member policy
 // template, and the forced sync behind `POST /admin/users/:id/media-sync`.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
-import { isExpired, readMemberPolicy } from '../membership/index.js';
-import { findUser, userNotFound } from './queries.js';
-import { withTransaction } from '../../db/transaction.js';
+import {
+  declareWrite,
+  desiredDisabled,
+  MembershipKeptChanging,
+  queueAccessRetry,
+  readMemberPolicy,
+  withMediaLock,
+  writeUntilSettled,
+  type MediaAccessWriter,
+} from '../membership/index.js';
+import { userNotFound } from './queries.js';
 
 /** Whether the member's media account is managed by Usher; refuses the others. */
 export function assertManagedMedia(row: UserRow): string {
@@ -23,56 +31,92 @@ export function assertManagedMedia(row: UserRow): string {
   return row.mediaUserId;
 }
 
-/** Takes the per-user media lock (10-data.md §10) for the rest of the transaction. */
-export async function lockMediaAccess(tx: Tx, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
+/** What a forced sync ends with: the row as committed, and whether its write stood. */
+export interface ForcedSync {
+  row: UserRow;
+  /** `queued` only when the membership kept changing during every call (then the retry queue). */
+  mediaSync: 'applied' | 'queued';
 }
 
+type SyncEnd = ForcedSync | { error: Error } | { gone: UserRow | null };
+
 /**
- * Access sync now, bypassing the retry queue (20-api.md §6 media-sync): under the per-user media
- * lock, write the desired state (and with `policy`, the whole member template) to the media
- * server even when the cache says it is already there — the server may have drifted (a Jellyfin
- * lockout, a manual edit). A failed call answers 502 and changes nothing here; success stores
- * `media_disabled` and retires the pending access row of the queue, which it supersedes.
- * `within` runs in the same transaction (the audit row).
+ * Access sync now, bypassing the retry queue (20-api.md §6 media-sync): writes the desired state
+ * (and with `policy`, the whole member template) to the media server even when the cache says it
+ * is already there — the server may have drifted (a Jellyfin lockout, a manual edit).
+ *
+ * Same steps as access sync, so no connection is held while the server answers
+ * (docs/architecture.md, "Media access sync"): under the per-user media lock, check the member
+ * and declare the state in `media_disabled`, commit; call with no transaction open; then, under
+ * the lock again, the write stands or the current desired state is written again
+ * (`writeUntilSettled`). A failed call withdraws the declaration and is rethrown (502/503/422
+ * by the global error handler), changing nothing here and queueing nothing. When the write
+ * stands, the pending access row of the queue, which it supersedes, is retired and `within`
+ * runs in that same transaction (the audit row).
  */
 export async function forceMediaSync(
   ctx: ModuleContext,
   userId: string,
   policy: boolean,
   within: (tx: Tx, row: UserRow, disabled: boolean) => Promise<void>,
-): Promise<UserRow> {
-  return withTransaction(ctx, async (tx) => {
-    // Same order as access sync (advisory lock, then the row), so the two never deadlock.
-    await findUser(tx, userId);
-    await lockMediaAccess(tx, userId);
+): Promise<ForcedSync> {
+  const first = await withMediaLock(ctx.db, userId, async (tx) => {
     const [row] = await tx.select().from(users).where(eq(users.id, userId));
     if (!row) throw userNotFound();
-    const mediaUserId = assertManagedMedia(row);
-    const disabled = isExpired(row, ctx.now()) || row.mediaAccessDisabled;
-    if (policy) {
-      const server = await ctx.integrations.mediaServer.get();
-      const template = await readMemberPolicy(ctx.settings.store);
-      await server.updatePolicy(mediaUserId, { ...template, disabled });
-    } else {
-      await (await ctx.mediaAccess()).setDisabled(mediaUserId, disabled);
-    }
-    const [updated] = await tx
-      .update(users)
-      .set({ mediaDisabled: disabled, updatedAt: ctx.now() })
-      .where(eq(users.id, userId))
-      .returning();
-    await tx
-      .update(mediaServerRetryQueue)
-      .set({ status: 'done', lastError: 'superseded by a manual sync', updatedAt: ctx.now() })
-      .where(
-        and(
-          eq(mediaServerRetryQueue.mediaUserId, mediaUserId),
-          eq(mediaServerRetryQueue.status, 'pending'),
-          inArray(mediaServerRetryQueue.operation, ['enable', 'disable']),
-        ),
-      );
-    await within(tx, updated!, disabled);
-    return updated!;
+    assertManagedMedia(row);
+    return declareWrite(tx, row, desiredDisabled(row, ctx.now()), ctx.now());
   });
+  const writer: () => Promise<MediaAccessWriter> = policy
+    ? async () => {
+        const server = await ctx.integrations.mediaServer.get();
+        const template = await readMemberPolicy(ctx.settings.store);
+        return {
+          setDisabled: (mediaUserId, disabled) =>
+            server.updatePolicy(mediaUserId, { ...template, disabled }),
+        };
+      }
+    : ctx.mediaAccess;
+  const reread = async (tx: Tx) => (await tx.select().from(users).where(eq(users.id, userId)))[0];
+  const end = await writeUntilSettled<SyncEnd>(ctx.db, writer, first, ctx, {
+    settled: async (tx) => {
+      const row = (await reread(tx))!;
+      await tx
+        .update(mediaServerRetryQueue)
+        .set({ status: 'done', lastError: 'superseded by a manual sync', updatedAt: ctx.now() })
+        .where(
+          and(
+            eq(mediaServerRetryQueue.mediaUserId, first.mediaUserId),
+            eq(mediaServerRetryQueue.status, 'pending'),
+            inArray(mediaServerRetryQueue.operation, ['enable', 'disable']),
+          ),
+        );
+      await within(tx, row, row.mediaDisabled);
+      return { row, mediaSync: 'applied' };
+    },
+    gone: async (tx) => ({ gone: (await reread(tx)) ?? null }),
+    failed: async (tx, desired, err) => {
+      if (!(err instanceof MembershipKeptChanging)) return { error: err };
+      // Every call went through but the membership changed during each: as access sync does,
+      // the retry queue writes the state desired now.
+      await queueAccessRetry(
+        tx,
+        { userId, mediaUserId: first.mediaUserId, disabled: desired, origin: 'admin_access' },
+        err.message,
+      );
+      const row = (await reread(tx))!;
+      await within(tx, row, desired);
+      return { row, mediaSync: 'queued' };
+    },
+  });
+  if ('error' in end) throw end.error;
+  if ('gone' in end) {
+    // Deleted, unlinked or promoted while the call travelled: the reply a new request would get.
+    if (!end.gone) throw userNotFound();
+    assertManagedMedia(end.gone);
+    throw new AppError(
+      'CONFLICT',
+      'The account was linked to another media-server account during the sync; try again',
+    );
+  }
+  return end;
 }

@@ -219,10 +219,10 @@ export async function syncMediaNow(
   policy: boolean,
   caller: Caller,
 ): Promise<{ user: AdminUser; mediaSync: MediaSyncOutcome }> {
-  const row = await forceMediaSync(ctx, id, policy, (tx, updated, disabled) =>
+  const { row, mediaSync } = await forceMediaSync(ctx, id, policy, (tx, updated, disabled) =>
     audit(tx, caller, 'user.media_sync', updated.id, { policy, disabled }),
   );
-  return { user: toAdminUser(row, ctx.now()), mediaSync: 'applied' };
+  return { user: toAdminUser(row, ctx.now()), mediaSync };
 }
 
 /**
