@@ -1,4 +1,4 @@
-import { RateLimiterDrizzle } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
 import { AppError } from './errors.js';
@@ -46,6 +46,24 @@ export class StoredLimiter {
     }
   }
 
+  /**
+   * Takes one attempt before the work, atomically (one upsert), so parallel requests cannot all
+   * pass a check made before any of them is recorded (issue 16). Throws 429 when the attempt is
+   * beyond the limit; `refund` gives it back when the attempt turned out not to count.
+   */
+  async reserve(key: string): Promise<number> {
+    try {
+      return (await this.limiter.consume(key, 1)).consumedPoints;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext);
+      throw err;
+    }
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
+  }
+
   async recordFailure(key: string): Promise<void> {
     await this.limiter.penalty(key, 1);
   }
@@ -55,10 +73,82 @@ export class StoredLimiter {
   }
 }
 
+function rateLimited(msBeforeNext: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError('RATE_LIMITED', 'Too many attempts; try again later', {
+    details: { retryAfterSeconds },
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** Failures an address may have in 24 h before its login attempts are spaced out. */
+export const LOGIN_IP_FREE_FAILURES = 20;
+/** The longest wait between two login attempts of one address. */
+export const LOGIN_IP_MAX_DELAY_SECONDS = 60;
+
+/** Seconds an address must leave between login attempts after `failures` failures in 24 h. */
+export function loginIpDelaySeconds(failures: number): number {
+  if (failures <= LOGIN_IP_FREE_FAILURES) return 0;
+  const step = Math.floor((failures - LOGIN_IP_FREE_FAILURES - 1) / 10);
+  return Math.min(LOGIN_IP_MAX_DELAY_SECONDS, 2 ** step);
+}
+
+/**
+ * The per-IP login limiter as a progressive delay rather than a lock (issue 16, departing from
+ * 20-api.md §1.6's 100 failures / 24 h lock, which let one client lock out everyone behind a
+ * shared address): failures are counted for 24 h; past LOGIN_IP_FREE_FAILURES the address may
+ * make one attempt per `loginIpDelaySeconds(failures)` (1 s, doubling every 10 failures, at most
+ * 60 s), and a faster attempt gets 429 with `Retry-After`. Both counters live in `rate_limits`.
+ */
+export class ProgressiveDelay {
+  private readonly failures: RateLimiterDrizzle;
+  private readonly gate: RateLimiterDrizzle;
+
+  constructor(db: Database, name: string) {
+    const common = { storeClient: db, schema: rateLimits, clearExpiredByTimeout: false };
+    this.failures = new RateLimiterDrizzle({
+      ...common,
+      keyPrefix: name,
+      points: Number.MAX_SAFE_INTEGER,
+      duration: 24 * 3600,
+    });
+    this.gate = new RateLimiterDrizzle({
+      ...common,
+      keyPrefix: `${name}_gate`,
+      points: 1,
+      duration: 1,
+    });
+  }
+
+  /** Counts the attempt as a failure up front (atomically) and enforces the spacing. */
+  async reserve(key: string): Promise<void> {
+    const failures = (await this.failures.consume(key, 1)).consumedPoints;
+    const delay = loginIpDelaySeconds(failures);
+    if (delay === 0) return;
+    try {
+      await this.gate.consume(key, 1, { customDuration: delay });
+    } catch (err) {
+      // Not evaluated, so not a failure.
+      await this.failures.reward(key, 1);
+      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext);
+      throw err;
+    }
+  }
+
+  /** The attempt succeeded: it was no failure. */
+  async refund(key: string): Promise<void> {
+    await this.failures.reward(key, 1);
+  }
+
+  async failureCount(key: string): Promise<number> {
+    return (await this.failures.get(key))?.consumedPoints ?? 0;
+  }
+}
+
 /** The limiters of 20-api.md §1.6 that exist so far. */
 export interface Limiters {
   loginAccount: StoredLimiter;
-  loginIp: StoredLimiter;
+  loginIp: ProgressiveDelay;
   currentPassword: StoredLimiter;
   redeemUser: StoredLimiter;
   inviteValidate: StoredLimiter;
@@ -72,7 +162,7 @@ export function createLimiters(db: Database): Limiters {
       points: 10,
       durationSeconds: 15 * 60,
     }),
-    loginIp: new StoredLimiter(db, { name: 'login_ip', points: 100, durationSeconds: 24 * 3600 }),
+    loginIp: new ProgressiveDelay(db, 'login_ip'),
     currentPassword: new StoredLimiter(db, {
       name: 'current_password',
       points: 10,

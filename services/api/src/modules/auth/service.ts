@@ -26,8 +26,9 @@ async function findByLogin(ctx: ModuleContext, login: string): Promise<UserRow |
 }
 
 /**
- * Password login (20-api.md §4, §8.3). Failures count toward the per-account+IP and per-IP
- * limits before anything else; ACCOUNT_DISABLED is only revealed after a correct password.
+ * Password login (20-api.md §4, §8.3). Every attempt is reserved from the per-account+IP lock
+ * and the per-IP progressive delay before anything else and given back on success;
+ * ACCOUNT_DISABLED is only revealed after a correct password.
  */
 export async function login(
   ctx: ModuleContext,
@@ -36,19 +37,24 @@ export async function login(
 ): Promise<LoginResponse> {
   const ip = meta.ip ?? 'unknown';
   const accountKey = `${input.username.toLowerCase()}_${ip}`;
-  await ctx.limiters.loginIp.assertAllowed(ip);
-  await ctx.limiters.loginAccount.assertAllowed(accountKey);
+  // Each attempt is taken from both limiters before the password is looked at (one atomic
+  // upsert each), so a burst of parallel attempts cannot all pass a check made before any of
+  // them was recorded (issue 16). A success gives the attempts back.
+  await ctx.limiters.loginAccount.reserve(accountKey);
+  try {
+    await ctx.limiters.loginIp.reserve(ip);
+  } catch (err) {
+    await ctx.limiters.loginAccount.refund(accountKey);
+    throw err;
+  }
 
   const row = await findByLogin(ctx, input.username);
-  // Verify against a dummy hash for unknown names so both paths cost the same time.
+  // Verify against a dummy hash for unknown names, and consult the media server after every
+  // failed check (a stand-in round trip when there is no linked account), so the failure costs
+  // the same whether or not the name exists or has a media account.
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
   let newHash: string | null = null;
-  if (!row || !ok) {
-    // §8.3: failures count toward the limits before the media-server fallback runs.
-    await ctx.limiters.loginIp.recordFailure(ip);
-    await ctx.limiters.loginAccount.recordFailure(accountKey);
-  }
-  if (row && !ok && (await mediaServerAcceptsPassword(ctx, row, input.password))) {
+  if (!ok && (await mediaServerAcceptsPassword(ctx, row, input.password)) && row) {
     // The member changed the password on the media server: adopt it.
     newHash = await hashPassword(input.password);
   } else if (!row || !ok) {
@@ -61,10 +67,12 @@ export async function login(
     });
     throw new AppError('INVALID_CREDENTIALS', 'Wrong username or password');
   }
+  // The password was right: neither limiter counts this attempt as a failure.
+  await ctx.limiters.loginIp.refund(ip);
+  await ctx.limiters.loginAccount.reset(accountKey);
   if (!row.isActive) {
     throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
   }
-  await ctx.limiters.loginAccount.reset(accountKey);
 
   const now = ctx.now();
   const [updated] = await withTransaction(ctx, async (tx) => {
