@@ -16,6 +16,17 @@ import { finishWork } from './shutdown.js';
 import { VERSION } from './version.js';
 
 const DRAIN_MS = 25_000;
+/**
+ * A request must arrive whole within 30 s and its headers within 10 s (Node's defaults, 300 s and
+ * 60 s, let a slow client hold a connection for minutes; issue 16). Webhook bodies (≤ 5 MiB) and
+ * the proxy's 60 s read timeout fit inside them.
+ */
+const SERVER_TIMEOUTS = {
+  requestTimeout: 30_000,
+  headersTimeout: 10_000,
+  // How often Node looks for connections past those limits (default 30 s).
+  connectionsCheckingInterval: 1_000,
+} as const;
 
 /** Where the committed SQL lives: next to main.js in the image, `../drizzle` from sources. */
 function migrationsFolder(): string {
@@ -114,10 +125,21 @@ async function main(argv: string[]): Promise<void> {
   });
   const stopWatching = store.watch();
 
-  const server: ServerType = serve({ fetch: app.fetch, port: config.PORT }, (info) => {
-    logger.info({ port: info.port, version: VERSION, replicaId }, 'Usher API listening');
-    void scheduler.start();
-  });
+  const server: ServerType = serve(
+    {
+      fetch: app.fetch,
+      port: config.PORT,
+      hostname: config.HOST,
+      serverOptions: { ...SERVER_TIMEOUTS },
+    },
+    (info) => {
+      logger.info(
+        { host: info.address, port: info.port, version: VERSION, replicaId },
+        'Usher API listening',
+      );
+      void scheduler.start();
+    },
+  );
   const http = server as HttpServer;
 
   let stopping = false;

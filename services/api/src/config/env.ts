@@ -17,6 +17,12 @@ const optionalUrl = z
 export const envSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** Listen address (`127.0.0.1`, `::`, `0.0.0.0`, a host name); unset = every interface. */
+  HOST: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9.:%_-]{1,253}$/, 'must be an IP address or a host name')
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   DATABASE_URL: optionalUrl,
   // Emptiness and strength are the secret rules' job, so they can name the rule.

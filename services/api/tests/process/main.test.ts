@@ -193,6 +193,34 @@ describe('API process (embedded PGlite)', () => {
     expect(reset.out()).not.toContain(password);
   }, 60_000); // three process starts, each migrating a fresh embedded database
 
+  it('should listen on HOST and drop a client whose headers take longer than 10 s', async () => {
+    const env = {
+      ...freshSecrets(),
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      PGLITE_DATA_DIR: join(dir, 'host-db'),
+    };
+    const started = start(env);
+    expect(await waitForHealth(Number(env.PORT), started)).toBe(200);
+    expect(started.out()).toMatch(/"host":"127\.0\.0\.1".*"msg":"Usher API listening"/);
+
+    // A client that sends half a request line and then nothing (slowloris).
+    const socket = connect(Number(env.PORT), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    const opened = Date.now();
+    socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+    let reply = '';
+    socket.on('data', (d: Buffer) => (reply += d.toString()));
+    await new Promise((r) => socket.once('close', r));
+    const heldMs = Date.now() - opened;
+    expect(heldMs).toBeGreaterThanOrEqual(9_000);
+    expect(heldMs).toBeLessThan(14_000);
+    expect(reply).toContain('408');
+
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  }, 60_000);
+
   it('should finish an in-flight request on SIGTERM while refusing new connections, then exit 0', async () => {
     const mediaKey = 'UsherTestKey0123456789abcdef';
     const media = await startFakeMediaServer({ flavour: 'jellyfin', apiKey: mediaKey, seed: true });
