@@ -42,7 +42,10 @@ export const jobSummarySchema = z.object({
   lastRun: jobRunSchema.nullable(),
 });
 
+export type JobSummary = z.infer<typeof jobSummarySchema>;
+
 export const jobListSchema = z.object({ data: z.array(jobSummarySchema) });
+export type JobList = z.infer<typeof jobListSchema>;
 
 export const runJobRequestSchema = z.strictObject({
   params: safeJsonRecord().optional(),

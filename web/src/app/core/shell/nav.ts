@@ -24,5 +24,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'nav.redeemCodes', icon: 'redeem', link: '/admin/redeem-codes' },
   { key: 'adminRequests.title', icon: 'fact_check', link: '/admin/requests' },
   { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
+  { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
+  { key: 'nav.audit', icon: 'receipt_long', link: '/admin/audit' },
   { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },
 ];

@@ -1,0 +1,35 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+import type { AuditEntry } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
+import { firstValueFrom } from 'rxjs';
+import { checkPage } from '../../core/api/check-reply';
+
+export interface AuditListQuery {
+  actorId: string;
+  /** Prefix match: `settings.` finds every settings change. */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** Calendar days `YYYY-MM-DD` (inclusive, business timezone), or ''. */
+  from: string;
+  to: string;
+  page: number;
+  pageSize: number;
+}
+
+@Injectable({ providedIn: 'root' })
+export class AuditApi {
+  private readonly http = inject(HttpClient);
+
+  async list(query: AuditListQuery): Promise<Page<AuditEntry>> {
+    let params = new HttpParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== '' && value !== null && value !== undefined) params = params.set(key, value);
+    }
+    const reply = await firstValueFrom(
+      this.http.get<Page<AuditEntry>>('/api/v1/admin/audit-log', { params }),
+    );
+    return checkPage('auditEntrySchema', reply);
+  }
+}

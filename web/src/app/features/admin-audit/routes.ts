@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'audit.title', loadComponent: () => import('./audit-page') },
+] satisfies Routes;

@@ -1,0 +1,224 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { type ComponentFixture, TestBed } from '@angular/core/testing';
+import { MatDialog } from '@angular/material/dialog';
+import type { JobRun, JobSummary } from '@usher/contracts';
+import { of } from 'rxjs';
+import { errorBody, storeSession } from '../../../testing/fixtures';
+import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import { provideTestApp } from '../../../testing/providers';
+import { Notifier } from '../../core/notifier';
+import { POLL_FAST_MS } from '../../shared/long-action';
+import { cronWords, summaryText, weekdayName } from './cron-words';
+import JobsPage from './jobs-page';
+
+const RUN_ID = '01936f6e-8a7b-7c3d-9e4f-00000000000a';
+
+function aRun(overrides: Partial<JobRun> = {}): JobRun {
+  return {
+    id: RUN_ID,
+    jobName: 'expiry_check',
+    trigger: 'manual',
+    scheduledFor: null,
+    triggeredBy: null,
+    replicaId: 'api-1',
+    status: 'succeeded',
+    params: null,
+    summary: { checked: 120, disabled: 3 },
+    error: null,
+    startedAt: '2026-03-01T10:00:00.000Z',
+    finishedAt: '2026-03-01T10:00:04.000Z',
+    ...overrides,
+  };
+}
+
+function aJob(overrides: Partial<JobSummary> = {}): JobSummary {
+  return {
+    name: 'expiry_check',
+    description: 'Disables the media accounts of members whose membership has ended',
+    schedule: '0 * * * *',
+    scheduleSetting: 'EXPIRY_CHECK_CRON',
+    timezone: 'Europe/Berlin',
+    enabled: true,
+    disabledBy: null,
+    nextRunAt: '2026-03-01T11:00:00.000Z',
+    running: false,
+    lastRun: aRun(),
+    ...overrides,
+  };
+}
+
+describe('cron in words', () => {
+  it.each([
+    ['*/30 * * * * *', 'jobs.cron.everySeconds', { n: 30 }],
+    ['*/5 * * * *', 'jobs.cron.everyMinutes', { n: 5 }],
+    ['* * * * *', 'jobs.cron.everyMinute', {}],
+    ['0 * * * *', 'jobs.cron.hourly', { minute: '00' }],
+    ['15 */12 * * *', 'jobs.cron.everyHours', { n: 12, minute: '15' }],
+    ['30 3 * * *', 'jobs.cron.daily', { time: '03:30' }],
+    ['0 30 3 * * *', 'jobs.cron.daily', { time: '03:30' }],
+    ['30 20 * * 0', 'jobs.cron.weekly', { day: 'Sunday', time: '20:30' }],
+    ['0 6 1 * *', 'jobs.cron.monthly', { day: 1, time: '06:00' }],
+  ])('should read %s', (expression, key, params) => {
+    expect(cronWords(expression, 'en')).toEqual({ key, params });
+  });
+
+  it('should give up on shapes it cannot say', () => {
+    expect(cronWords('0 9 * 1 *', 'en')).toBeNull();
+    expect(cronWords('0 9-17 * * 1-5', 'en')).toBeNull();
+    expect(cronWords('nonsense', 'en')).toBeNull();
+  });
+
+  it('should name weekdays in the language, 7 being Sunday', () => {
+    expect(weekdayName(7, 'en')).toBe('Sunday');
+    expect(weekdayName(1, 'zh-CN')).toBe('星期一');
+  });
+
+  it('should flatten summaries and drop zero counts of a breakdown', () => {
+    expect(summaryText({ checked: 120, disabled: 3 })).toBe('checked 120 · disabled 3');
+    expect(
+      summaryText({ removed: { audit_log: 2, email_codes: 0 }, total: 2, cutoffAt: 'x' }),
+    ).toBe('audit_log 2 · total 2');
+    expect(summaryText(null)).toBe('');
+  });
+});
+
+// The first render compiles Material and the page; slow on a shared 2-core CI machine.
+jest.setTimeout(20_000);
+describe('JobsPage', () => {
+  let http: HttpTestingController;
+  let notifier: { show: jest.Mock };
+  let fixture: ComponentFixture<JobsPage>;
+  let confirmed: boolean[];
+
+  async function render(): Promise<HTMLElement> {
+    storeSession();
+    notifier = { show: jest.fn() };
+    confirmed = [];
+    TestBed.configureTestingModule({
+      providers: [
+        ...provideTestApp(),
+        NO_MATERIAL_ANIMATIONS,
+        { provide: Notifier, useValue: notifier },
+        {
+          provide: MatDialog,
+          useValue: {
+            open: () => {
+              confirmed.push(true);
+              return { afterClosed: () => of(true) };
+            },
+          },
+        },
+      ],
+    });
+    http = TestBed.inject(HttpTestingController);
+    fixture = TestBed.createComponent(JobsPage);
+    await fixture.whenStable();
+    return fixture.nativeElement as HTMLElement;
+  }
+
+  const flushJobs = async (jobs: JobSummary[]) => {
+    http.expectOne('/api/v1/admin/jobs').flush({ data: jobs });
+    await flushAndRender(fixture);
+  };
+
+  afterEach(() => {
+    http.verify();
+    jest.useRealTimers();
+  });
+
+  it('should show the schedule in words and cron, the next run and the last outcome', async () => {
+    const root = await render();
+    await flushJobs([aJob(), aJob({ name: 'cleanup', schedule: '30 3 * * *', lastRun: null })]);
+    const row = root.querySelector('[data-job="expiry_check"]')!;
+    expect(row.textContent).toContain('Expiry check');
+    expect(row.textContent).toContain('Every hour at minute 00');
+    expect(row.textContent).toContain('0 * * * * · Europe/Berlin');
+    expect(row.textContent).toContain('EXPIRY_CHECK_CRON');
+    expect(row.textContent).toContain('On');
+    expect(row.querySelector('time')!.getAttribute('datetime')).toBe('2026-03-01T11:00:00.000Z');
+    expect(row.textContent).toContain('Succeeded');
+    expect(row.textContent).toContain('checked 120 · disabled 3');
+    const cleanup = root.querySelector('[data-job="cleanup"]')!;
+    expect(cleanup.textContent).toContain('Every day at 03:30');
+    expect(cleanup.textContent).toContain('Never ran');
+    expect(byTestId(root, 'jobs-switched-off')).toBeNull();
+  });
+
+  it('should say when JOBS_ENABLED switched scheduled runs off', async () => {
+    const root = await render();
+    await flushJobs([aJob({ enabled: false, disabledBy: 'JOBS_ENABLED', nextRunAt: null })]);
+    expect(byTestId(root, 'jobs-switched-off')!.textContent).toContain('JOBS_ENABLED');
+    expect(root.querySelector('[data-job="expiry_check"]')!.textContent).toContain(
+      'Off (JOBS_ENABLED)',
+    );
+  });
+
+  it('should run now after confirming, follow the run until it ends, then reload', async () => {
+    const root = await render();
+    await flushJobs([aJob()]);
+    jest.useFakeTimers({ advanceTimers: true });
+    byTestId(root, 'run-expiry_check')!.click();
+    await flushAndRender(fixture);
+    expect(confirmed).toHaveLength(1);
+    const post = http.expectOne('/api/v1/admin/jobs/expiry_check/run');
+    expect(post.request.method).toBe('POST');
+    post.flush({ runId: RUN_ID });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'job-running')!.textContent).toContain('Running…');
+    expect((byTestId(root, 'run-expiry_check') as HTMLButtonElement).disabled).toBe(true);
+
+    await jest.advanceTimersByTimeAsync(POLL_FAST_MS);
+    http.expectOne(`/api/v1/admin/job-runs/${RUN_ID}`).flush(aRun({ status: 'running' }));
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'job-running')).not.toBeNull();
+
+    await jest.advanceTimersByTimeAsync(POLL_FAST_MS);
+    http.expectOne(`/api/v1/admin/job-runs/${RUN_ID}`).flush(aRun());
+    await flushAndRender(fixture);
+    expect(notifier.show).toHaveBeenCalledWith('jobs.finished.succeeded', {
+      job: 'Expiry check',
+      details: 'checked 120 · disabled 3',
+    });
+    await flushJobs([aJob()]);
+    expect(byTestId(root, 'job-running')).toBeNull();
+  });
+
+  it('should say so when the job is already running (409)', async () => {
+    const root = await render();
+    await flushJobs([aJob({ name: 'cleanup', schedule: '30 3 * * *' })]);
+    byTestId(root, 'run-cleanup')!.click();
+    await flushAndRender(fixture);
+    // Cleanup changes no user: no confirmation.
+    expect(confirmed).toHaveLength(0);
+    http
+      .expectOne('/api/v1/admin/jobs/cleanup/run')
+      .flush(errorBody('JOB_RUNNING', 'Job cleanup is already running'), {
+        status: 409,
+        statusText: 'Conflict',
+      });
+    await flushAndRender(fixture);
+    expect(notifier.show).toHaveBeenCalledWith('jobs.alreadyRunning', { job: 'Cleanup' });
+    await flushJobs([aJob({ name: 'cleanup', running: true })]);
+    expect(byTestId(root, 'job-running')!.textContent).toContain('Running…');
+  });
+
+  it('should open the paged run history with errors', async () => {
+    const root = await render();
+    await flushJobs([aJob()]);
+    byTestId(root, 'history-expiry_check')!.click();
+    await flushAndRender(fixture);
+    const req = http.expectOne((r) => r.url === '/api/v1/admin/jobs/expiry_check/runs');
+    expect(req.request.params.get('pageSize')).toBe('10');
+    req.flush({
+      data: [aRun({ status: 'failed', error: 'media server unreachable', summary: null })],
+      total: 1,
+      page: 1,
+      pageSize: 10,
+    });
+    await flushAndRender(fixture);
+    const runs = byTestId(root, 'runs-expiry_check')!;
+    expect(runs.textContent).toContain('Failed');
+    expect(runs.textContent).toContain('media server unreachable');
+    expect(runs.textContent).toContain('4 s');
+  });
+});
