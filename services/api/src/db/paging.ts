@@ -1,6 +1,7 @@
 // Offset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
-import { count, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { count, gte, lt, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { nextDay, startOfZonedDay } from '../http/zoned-day.js';
 import type { Database } from './client.js';
 
 export interface PageQuery {
@@ -42,3 +43,18 @@ export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch)
 
 /** A `%…%` pattern that finds the text anywhere. */
 export const containing = (text: string): string => `%${escapeLike(text)}%`;
+
+/**
+ * Filters for an inclusive range of calendar days (`YYYY-MM-DD`) in a time zone: from the start
+ * of `from` to the start of the day after `to`. Either end may be missing.
+ */
+export function dayRange(
+  column: PgColumn,
+  range: { from?: string; to?: string },
+  timeZone: string,
+): SQL[] {
+  const filters: SQL[] = [];
+  if (range.from) filters.push(gte(column, startOfZonedDay(range.from, timeZone)));
+  if (range.to) filters.push(lt(column, startOfZonedDay(nextDay(range.to), timeZone)));
+  return filters;
+}

@@ -1,10 +1,9 @@
 // The audit log reader (20-api.md §6 "Audit"). Rows are written by `recordAudit` in the
 // transaction of the change they describe; this module only reads them.
 import type { AuditEntry, AuditQuery } from '@usher/contracts';
-import { and, desc, eq, gte, like, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, like, type SQL } from 'drizzle-orm';
 import { auditLog, type AuditLogRow } from '../../db/schema/index.js';
-import { countRows, escapeLike, paginate, type PageResult } from '../../db/paging.js';
-import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import { countRows, dayRange, escapeLike, paginate, type PageResult } from '../../db/paging.js';
 import type { ModuleContext } from '../context.js';
 
 function toEntry(row: AuditLogRow): AuditEntry {
@@ -29,13 +28,11 @@ export async function listAudit(
   query: AuditQuery,
 ): Promise<PageResult<AuditEntry>> {
   const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
-  const filters: SQL[] = [];
+  const filters: SQL[] = [...dayRange(auditLog.at, query, zone)];
   if (query.actorId) filters.push(eq(auditLog.actorId, query.actorId));
   if (query.action) filters.push(like(auditLog.action, `${escapeLike(query.action)}%`));
   if (query.targetType) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId) filters.push(eq(auditLog.targetId, query.targetId));
-  if (query.from) filters.push(gte(auditLog.at, startOfZonedDay(query.from, zone)));
-  if (query.to) filters.push(lt(auditLog.at, startOfZonedDay(nextDay(query.to), zone)));
   const where = filters.length ? and(...filters) : undefined;
   return paginate(query, countRows(ctx.db, auditLog, where), async (limit, offset) =>
     (

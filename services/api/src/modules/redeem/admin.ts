@@ -1,10 +1,10 @@
 import type { Redemption } from '@usher/contracts';
-import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
 import { redeemCodes, redemptions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import { dayRange, escapeLike, paginate } from '../../db/paging.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { insertCodes, toRedeemCode, type NewCode } from './codes.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -144,42 +144,36 @@ export async function listRedemptions(
   },
 ) {
   const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
-  const filters: SQL[] = [];
+  const filters: SQL[] = [...dayRange(redemptions.createdAt, query, zone)];
   if (query.userId) filters.push(eq(redemptions.userId, query.userId));
-  if (query.username)
-    filters.push(
-      ilike(
-        users.username,
-        query.username.replace(/[\\%_]/g, (c) => `\\${c}`),
-      ),
-    );
+  if (query.username) filters.push(ilike(users.username, escapeLike(query.username)));
   if (query.code) filters.push(eq(redemptions.code, query.code.toUpperCase()));
   if (query.kind) filters.push(eq(redemptions.kind, query.kind));
-  if (query.from) filters.push(gte(redemptions.createdAt, startOfZonedDay(query.from, zone)));
-  if (query.to) filters.push(lt(redemptions.createdAt, startOfZonedDay(nextDay(query.to), zone)));
   const where = filters.length ? and(...filters) : undefined;
-  const [total] = await ctx.db
+  const total = ctx.db
     .select({ n: count() })
     .from(redemptions)
     .innerJoin(users, eq(users.id, redemptions.userId))
-    .where(where);
-  const rows = await ctx.db
-    .select({ r: redemptions, username: users.username })
-    .from(redemptions)
-    .innerJoin(users, eq(users.id, redemptions.userId))
     .where(where)
-    .orderBy(desc(redemptions.createdAt), desc(redemptions.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const data: Redemption[] = rows.map(({ r, username }) => ({
-    id: r.id,
-    code: r.code,
-    kind: r.kind as Redemption['kind'],
-    days: r.days,
-    previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null,
-    newExpiresAt: r.newExpiresAt.toISOString(),
-    createdAt: r.createdAt.toISOString(),
-    user: { id: r.userId, username },
-  }));
-  return { data, total: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+    .then(([row]) => row?.n ?? 0);
+  return paginate(query, total, async (limit, offset) => {
+    const rows = await ctx.db
+      .select({ r: redemptions, username: users.username })
+      .from(redemptions)
+      .innerJoin(users, eq(users.id, redemptions.userId))
+      .where(where)
+      .orderBy(desc(redemptions.createdAt), desc(redemptions.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.map(({ r, username }): Redemption => ({
+      id: r.id,
+      code: r.code,
+      kind: r.kind as Redemption['kind'],
+      days: r.days,
+      previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null,
+      newExpiresAt: r.newExpiresAt.toISOString(),
+      createdAt: r.createdAt.toISOString(),
+      user: { id: r.userId, username },
+    }));
+  });
 }

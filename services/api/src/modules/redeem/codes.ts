@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { RedeemCode } from '@usher/contracts';
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
+import { containing, countRows, paginate } from '../../db/paging.js';
 import { redeemCodes, users, type RedeemCodeRow } from '../../db/schema/index.js';
 
 /** 8 random bytes as 16 uppercase hex characters (10-data.md §2). */
@@ -57,27 +58,23 @@ export async function listCodes(
   const filters: SQL[] = [];
   if (query.status !== 'all') filters.push(statusFilter(query.status, now));
   if (query.search) {
-    const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containing(query.search);
     filters.push(or(ilike(redeemCodes.code, like), ilike(redeemCodes.notes, like))!);
   }
   const where = filters.length ? and(...filters) : undefined;
-  const [total] = await db.select({ n: count() }).from(redeemCodes).where(where);
-  const rows = await db
-    .select({ code: redeemCodes, creatorId: users.id, creatorName: users.username })
-    .from(redeemCodes)
-    .leftJoin(users, eq(users.id, redeemCodes.createdBy))
-    .where(where)
-    .orderBy(desc(redeemCodes.createdAt), desc(redeemCodes.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  return {
-    data: rows.map((r) =>
+  return paginate(query, countRows(db, redeemCodes, where), async (limit, offset) => {
+    const rows = await db
+      .select({ code: redeemCodes, creatorId: users.id, creatorName: users.username })
+      .from(redeemCodes)
+      .leftJoin(users, eq(users.id, redeemCodes.createdBy))
+      .where(where)
+      .orderBy(desc(redeemCodes.createdAt), desc(redeemCodes.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.map((r) =>
       toRedeemCode(r.code, r.creatorId ? { id: r.creatorId, username: r.creatorName! } : null, now),
-    ),
-    total: total?.n ?? 0,
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+    );
+  });
 }
 
 export interface NewCode {
