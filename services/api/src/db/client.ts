@@ -68,6 +68,15 @@ export function connectPostgres(options: PostgresOptions): DatabaseHandle {
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool drops it and the next query opens a fresh one.
   pool.on('error', () => undefined);
+  // pg-pool listens for errors only on *idle* clients. A checked-out client (a transaction
+  // between two statements, waiting on its caller) whose connection is cut or terminated by a
+  // restart (57P01) emits 'error' with no listener, which throws and ends the process: the API
+  // stopped accepting connections after one PostgreSQL restart in five (issue 16). Every client
+  // gets a listener of its own; the broken client then fails its next query (answered 503
+  // DATABASE_UNAVAILABLE) and is discarded on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Database;
   return {
     db,
