@@ -38,6 +38,8 @@ export const routes: Routes = [
             path: 'redeem-codes',
             loadChildren: () => import('./features/admin-redeem-codes/routes'),
           },
+          { path: 'plans', loadChildren: () => import('./features/admin-plans/routes') },
+          { path: 'payments', loadChildren: () => import('./features/admin-payments/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
           { path: 'audit', loadChildren: () => import('./features/admin-audit/routes') },
           { path: '', loadChildren: () => import('./features/admin/routes') },

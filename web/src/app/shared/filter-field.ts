@@ -8,6 +8,8 @@ import { TranslocoDirective } from '@jsverse/transloco';
 export interface FilterOption {
   value: string;
   key: string;
+  /** A label that is data, not a phrase (a plan's name): shown as is instead of `key`. */
+  label?: string;
 }
 
 /** Options whose labels are `prefix + value` (`roles.` + `admin`). */
@@ -78,7 +80,7 @@ export class TextFilter {
           <mat-option value="">{{ anyLabel }}</mat-option>
         }
         @for (option of options(); track option.value) {
-          <mat-option [value]="option.value">{{ t(option.key) }}</mat-option>
+          <mat-option [value]="option.value">{{ option.label ?? t(option.key) }}</mat-option>
         }
       </mat-select>
     </mat-form-field>

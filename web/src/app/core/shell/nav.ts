@@ -22,6 +22,8 @@ export const CONSOLE_NAV: readonly NavItem[] = [
 export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'nav.users', icon: 'group', link: '/admin/users' },
   { key: 'nav.redeemCodes', icon: 'redeem', link: '/admin/redeem-codes' },
+  { key: 'nav.plans', icon: 'sell', link: '/admin/plans' },
+  { key: 'nav.payments', icon: 'payments', link: '/admin/payments' },
   { key: 'adminRequests.title', icon: 'fact_check', link: '/admin/requests' },
   { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },

@@ -143,6 +143,11 @@ describe('Renewal', () => {
     const root = await render(aUser(), [REDEMPTION]);
     fixture.componentRef.setInput('tab', 'history');
     await flushAndRender(fixture);
+    // The History tab also lists payments (tested in payments.spec.ts).
+    http
+      .expectOne((r) => r.url === '/api/v1/me/payments')
+      .flush({ data: [], total: 0, page: 1, pageSize: 10 });
+    await flushAndRender(fixture);
     const table = byTestId(root, 'redemption-history')!;
     expect(table.textContent).toContain('••••6789');
     expect(table.textContent).not.toContain(CODE);

@@ -20,7 +20,7 @@ import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
-import { MatTab, MatTabGroup } from '@angular/material/tabs';
+import { MatTab, MatTabContent, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
@@ -34,9 +34,12 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
+import { CheckoutReturn } from './checkout-return';
+import { PaymentHistory } from './payment-history';
+import { PlansTab } from './plans-tab';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
 
-const TABS = ['redeem', 'history'] as const;
+const TABS = ['redeem', 'plans', 'history'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Refusals of a code that the page words itself (20-api.md §5 `POST /me/redeem`). */
@@ -53,8 +56,9 @@ export function redeemErrorKey(error: unknown): string | null {
 }
 
 /**
- * `/console/renewal?tab=redeem|history` (60-web.md §4.2): redeem a code (check → preview →
- * redeem) and the member's redemption history. Plans and Stripe come with the payments work.
+ * `/console/renewal?tab=redeem|plans|history` (60-web.md §4.2): redeem a code (check → preview →
+ * redeem), buy a plan through Stripe Checkout, and the member's payments and redemptions.
+ * `?checkout=success|cancelled` is Stripe's return: a panel polls the payment until it lands.
  */
 @Component({
   selector: 'app-renewal',
@@ -69,6 +73,7 @@ export function redeemErrorKey(error: unknown): string | null {
     MatIcon,
     MatInput,
     MatTab,
+    MatTabContent,
     MatTabGroup,
     TranslocoDirective,
     LocalDatePipe,
@@ -76,6 +81,9 @@ export function redeemErrorKey(error: unknown): string | null {
     FormError,
     ListView,
     SubmitButton,
+    CheckoutReturn,
+    PaymentHistory,
+    PlansTab,
   ],
   templateUrl: './renewal.html',
   styleUrl: './renewal.scss',
@@ -93,6 +101,8 @@ export default class Renewal {
 
   /** Query param `tab`. */
   readonly tab = input<string | undefined>();
+  /** Query param `checkout`: Stripe's return (`success` or `cancelled`). */
+  readonly checkout = input<string | undefined>();
   protected readonly tabIndex = computed(() =>
     Math.max(0, TABS.indexOf((this.tab() ?? 'redeem') as Tab)),
   );

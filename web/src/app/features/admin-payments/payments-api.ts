@@ -1,0 +1,56 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+import type { AdminPaymentDetail, AdminPaymentList, Plan } from '@usher/contracts';
+import type { Page, PaymentStatus } from '@usher/contracts/values';
+import { firstValueFrom } from 'rxjs';
+import { checkPage, checkReply } from '../../core/api/check-reply';
+
+export interface PaymentQuery {
+  status: '' | PaymentStatus;
+  userId: string;
+  planId: string;
+  /** Calendar days `YYYY-MM-DD` (inclusive, business timezone), or ''. */
+  from: string;
+  to: string;
+  page: number;
+  pageSize: number;
+}
+
+/** Drops empty values so the query string carries only what filters. */
+function params(query: object): HttpParams {
+  let result = new HttpParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
+  }
+  return result;
+}
+
+/** The admin's payment routes (20-api.md §6 "Plans and payments"). */
+@Injectable({ providedIn: 'root' })
+export class AdminPaymentsApi {
+  private readonly http = inject(HttpClient);
+
+  async list(query: PaymentQuery): Promise<AdminPaymentList> {
+    const reply = await firstValueFrom(
+      this.http.get<AdminPaymentList>('/api/v1/admin/payments', { params: params(query) }),
+    );
+    return checkReply('adminPaymentListSchema', reply);
+  }
+
+  async detail(id: string): Promise<AdminPaymentDetail> {
+    const reply = await firstValueFrom(
+      this.http.get<AdminPaymentDetail>(`/api/v1/admin/payments/${id}`),
+    );
+    return checkReply('adminPaymentDetailSchema', reply);
+  }
+
+  /** Every plan, for the plan filter (withdrawn ones too: old payments point at them). */
+  async plans(): Promise<Page<Plan>> {
+    const reply = await firstValueFrom(
+      this.http.get<Page<Plan>>('/api/v1/admin/plans', {
+        params: new HttpParams().set('includeInactive', 'true').set('pageSize', 100),
+      }),
+    );
+    return checkPage('planSchema', reply);
+  }
+}

@@ -1,0 +1,77 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+import { Router } from '@angular/router';
+import type { Plan } from '@usher/contracts';
+import { storeSession } from '../../../testing/fixtures';
+import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import { provideTestApp } from '../../../testing/providers';
+import { toMajorText, toMinorUnits } from './plan-dialog';
+import PlansPage from './plans-page';
+
+const PLAN: Plan = {
+  id: '01936f6e-8a7b-7c3d-9e4f-0123456789a1',
+  name: 'Monthly',
+  description: '',
+  days: 30,
+  price: 1999,
+  currency: 'usd',
+  isActive: true,
+  sortOrder: 0,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('toMinorUnits', () => {
+  it('should read a major-unit price in the currency digits', () => {
+    expect(toMinorUnits('19.99', 'usd')).toBe(1999);
+    expect(toMinorUnits('19,9', 'eur')).toBe(1990);
+    expect(toMinorUnits('500', 'jpy')).toBe(500);
+    expect(toMinorUnits('12.34', 'kwd')).toBe(12340);
+    expect(toMinorUnits('12.340', 'kwd')).toBe(12340);
+  });
+
+  it('should refuse more decimals than the currency has, zero, and what Stripe cannot take', () => {
+    expect(toMinorUnits('500.5', 'jpy')).toBeNull();
+    expect(toMinorUnits('1.999', 'usd')).toBeNull();
+    expect(toMinorUnits('12.345', 'kwd')).toBeNull();
+    expect(toMinorUnits('0', 'usd')).toBeNull();
+    expect(toMinorUnits('1000000', 'usd')).toBeNull();
+    expect(toMinorUnits('abc', 'usd')).toBeNull();
+  });
+
+  it('should show a stored price back in major units', () => {
+    expect(toMajorText(1999, 'usd')).toBe('19.99');
+    expect(toMajorText(500, 'jpy')).toBe('500');
+    expect(toMajorText(12340, 'kwd')).toBe('12.340');
+  });
+});
+
+jest.setTimeout(20_000);
+describe('PlansPage', () => {
+  let http: HttpTestingController;
+
+  afterEach(() => http.verify());
+
+  it('should list plans with their price and warn while members cannot pay online', async () => {
+    storeSession();
+    TestBed.configureTestingModule({ providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS] });
+    http = TestBed.inject(HttpTestingController);
+    jest.spyOn(TestBed.inject(Router), 'navigate').mockResolvedValue(true);
+    const fixture = TestBed.createComponent(PlansPage);
+    await fixture.whenStable();
+    const list = http.expectOne((r) => r.url === '/api/v1/admin/plans');
+    expect(list.request.params.get('includeInactive')).toBe('true');
+    list.flush({
+      data: [PLAN, { ...PLAN, id: PLAN.id.replace('a1', 'a2'), name: 'Old', isActive: false }],
+      total: 2,
+      page: 1,
+      pageSize: 20,
+    });
+    http.expectOne('/api/v1/plans').flush({ data: [PLAN], paymentsEnabled: false, pending: [] });
+    await flushAndRender(fixture);
+    const root = fixture.nativeElement as HTMLElement;
+    expect(byTestId(root, 'plans-disabled-banner')).not.toBeNull();
+    const table = byTestId(root, 'plans-table')!;
+    expect(table.textContent).toContain('$19.99');
+    expect(table.querySelector('[data-plan="Old"]')?.textContent).toContain('Withdrawn');
+  });
+});
