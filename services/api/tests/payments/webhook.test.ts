@@ -4,6 +4,7 @@ import {
   NotifyPayment,
   stripeWebhookReplySchema,
 } from '@usher/contracts';
+import { stripeSignatureHeader } from '@usher/testkit';
 import { eq } from 'drizzle-orm';
 import { auditLog, paymentWebhookEvents, payments, users } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
@@ -139,7 +140,6 @@ describe(`Stripe webhook (${ENGINE})`, () => {
     const stale = await h.deliver(event, { timestampSeconds: now - 301 });
     const wrongSecret = await h.deliver(event, { secret: 'whsec_notTheEndpointSecret' });
     const payload = JSON.stringify(event, null, 2);
-    const { stripeSignatureHeader } = await import('@usher/testkit');
     const altered = await h.t.call('POST', '/api/v1/webhooks/stripe', {
       body: payload.replace('"livemode": false', '"livemode": true '),
       headers: {
