@@ -1,5 +1,5 @@
 import type { Payment } from '@usher/contracts';
-import type { Tone } from '../../shared/status-chip';
+import type { Tone } from './status-chip';
 
 /** Payment status chips (60-web.md §6.6 "payment"). */
 export const PAYMENT_CHIPS: Record<Payment['status'], { tone: Tone; icon: string }> = {

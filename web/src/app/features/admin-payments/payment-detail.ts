@@ -13,7 +13,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
-import { PAYMENT_CHIPS } from '../renewal/payment-chips';
+import { PAYMENT_CHIPS } from '../../shared/payment-chips';
 import { AdminPaymentsApi } from './payments-api';
 
 /** Every field of one payment and the Stripe events received for it (60-web.md §4.3). */

@@ -10,7 +10,7 @@ import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
 import { StatusChip } from '../../shared/status-chip';
-import { PAYMENT_CHIPS } from '../renewal/payment-chips';
+import { PAYMENT_CHIPS } from '../../shared/payment-chips';
 import { PaymentDetail } from './payment-detail';
 import { AdminPaymentsApi, type PaymentQuery } from './payments-api';
 

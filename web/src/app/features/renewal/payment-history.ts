@@ -5,7 +5,7 @@ import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
 import { StatusChip } from '../../shared/status-chip';
-import { PAYMENT_CHIPS } from './payment-chips';
+import { PAYMENT_CHIPS } from '../../shared/payment-chips';
 import { PaymentsApi } from './payments-api';
 
 /** The member's payments in the History tab: date, plan, amount, status (60-web.md §4.2). */
