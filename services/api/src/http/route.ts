@@ -4,6 +4,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit.js';
 import type { AppEnv, AuthContext, Caller, RequestMeta } from './context.js';
+import { AppError } from './errors.js';
 import { guardFor, type GuardDeps } from './guards.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -85,6 +86,30 @@ export function defineRoute<R extends RequestSchemas, A extends AuthLevel>(
 /** The errors of a route that calls an outbound system (20-api.md §1.5: 502 and 503). */
 export const UPSTREAM_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
 
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * A route with a JSON body refuses a body sent as anything else with 415 (issue 16): the JSON
+ * validator reads a non-JSON body as `{}`, so a PATCH whose fields are all optional would
+ * otherwise succeed without looking at what was sent. A request without a body (no length, no
+ * chunks, no content type) still validates as `{}`, as before.
+ */
+const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const length = c.req.header('content-length');
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+  const hasBody =
+    length !== undefined
+      ? length !== '0'
+      : c.req.header('transfer-encoding') !== undefined || type !== '';
+  if (hasBody && !JSON_MEDIA_TYPE.test(type)) {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request body must be JSON (Content-Type: application/json)',
+    );
+  }
+  await next();
+};
+
 /** Hook for @hono/zod-validator: throw, so validation failures take the one error path. */
 const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
   if (!result.success) throw result.error;
@@ -106,7 +131,9 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDe
     const req = route.request;
     if (req?.params) chain.push(zValidator('param', req.params, throwOnInvalid) as never);
     if (req?.query) chain.push(zValidator('query', req.query, throwOnInvalid) as never);
-    if (req?.body) chain.push(zValidator('json', req.body, throwOnInvalid) as never);
+    if (req?.body) {
+      chain.push(requireJsonBody, zValidator('json', req.body, throwOnInvalid) as never);
+    }
     const handler: MiddlewareHandler<AppEnv> = async (c) => {
       const valid = (target: string) => c.req.valid(target as never);
       const auth = c.get('auth');

@@ -130,3 +130,33 @@ describe(`NUL and surrogates over HTTP (${ENGINE})`, () => {
     expect(t.logs.lines().filter((l) => l.level === 'error')).toEqual([]);
   });
 });
+
+describe(`body media type (${ENGINE})`, () => {
+  it('should refuse a body that is not JSON with 415 and change nothing', async () => {
+    const before = await t.call('GET', '/api/v1/me', { token: adminToken });
+    const form = await t.app.request('/api/v1/me', {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'locale=zh-CN',
+    });
+    const body = errorBodySchema.parse(await form.json());
+    expect([form.status, body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const text = await t.app.request('/api/v1/me', {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: '{"locale":"zh-CN"}', // a string body travels as text/plain
+    });
+    expect(text.status).toBe(415);
+    const after = await t.call('GET', '/api/v1/me', { token: adminToken });
+    expect(await after.json()).toEqual(await before.json());
+    // No body at all still means an empty object (logout without allDevices).
+    const logout = await t.app.request('/api/v1/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(logout.status).toBe(204);
+  });
+});
