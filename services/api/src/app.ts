@@ -265,7 +265,9 @@ export function createApp(deps: AppDeps): UsherApp {
   });
 
   if (deps.config.WEB_DIST_DIR) {
-    const served = mountWebApp(app, deps.config.WEB_DIST_DIR);
+    const served = mountWebApp(app, deps.config.WEB_DIST_DIR, undefined, () =>
+      store.getString('TMDB_IMAGE_BASE'),
+    );
     deps.logger.info({ dir: deps.config.WEB_DIST_DIR, served }, 'web app');
   }
 
