@@ -83,9 +83,9 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
  * visit to `npm start` downloads what nginx would send.
  */
 class CompressedCache {
-  private readonly bodies = new Map<string, Buffer>();
+  private readonly bodies = new Map<string, NonSharedBuffer>();
 
-  get(file: string, mtimeMs: number, encoding: Encoding, body: Buffer): Buffer {
+  get(file: string, mtimeMs: number, encoding: Encoding, body: NonSharedBuffer): NonSharedBuffer {
     const key = `${encoding}:${mtimeMs}:${file}`;
     let out = this.bodies.get(key);
     if (!out) {
@@ -165,7 +165,7 @@ export function mountWebApp(
       'Content-Security-Policy': await cspNow(),
       'X-Frame-Options': 'DENY',
     };
-    let body: Buffer = readFileSync(file);
+    let body: NonSharedBuffer = readFileSync(file);
     if (COMPRESSIBLE.has(extname(file))) {
       headers['Vary'] = 'Accept-Encoding';
       const encoding =
