@@ -32,7 +32,8 @@ export function renderHostedPage(session: CheckoutSession): string {
   ].join('\n');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Fake Stripe Checkout</title></head>
+<head><meta charset="utf-8"><title>Fake Stripe Checkout</title>
+<link rel="icon" href="data:,"></head>
 <body>
 <h1>Fake Stripe Checkout</h1>
 <p>Session <code>${escape(session.id)}</code> · ${escape(session.status)} ·
