@@ -5,6 +5,7 @@ import type { CapturedMail } from '../smtp/server.js';
 import type { TelegramCall } from '../telegram/server.js';
 import type { DemoFakes } from './fakes.js';
 import type { SeededUsher } from './seed-usher.js';
+import { HISTORY_DAYS } from './playback.js';
 
 export interface BannerInput {
   url: string;
@@ -28,7 +29,7 @@ export function worldSummary(fakes: DemoFakes): string {
   return (
     `seed ${world.seed}: ${world.movies.length} movies and ${world.shows.length} shows on disk ` +
     `(${onDisk} episodes, ${upcoming} upcoming), ${known} titles on TMDB, ` +
-    `${world.users.length} media users, ${world.plays.length} plays over 90 days, ` +
+    `${world.users.length} media users, ${world.plays.length} plays over ${HISTORY_DAYS} days, ` +
     `${playing} playing now`
   );
 }
@@ -38,7 +39,11 @@ export function usherSummary(seeded: SeededUsher): string {
   return (
     `${seeded.users} accounts, ${seeded.codes} redeem codes (${seeded.redemptions} redeemed), ` +
     `media requests: ${r.PENDING} pending, ${r.APPROVED} approved, ${r.REJECTED} rejected, ` +
-    `${r.INGESTED} ingested`
+    `${r.INGESTED} ingested` +
+    (seeded.payments
+      ? `, payments: ${seeded.payments.completed} completed, ${seeded.payments.pending} pending, ` +
+        `${seeded.payments.expired} expired, ${seeded.payments.failed} failed`
+      : '')
   );
 }
 

@@ -8,6 +8,7 @@ import type { DemoFakes } from './fakes.js';
 import { DEMO_ADMIN_TELEGRAM_ID, DEMO_MEMBER_TELEGRAM_ID } from './seed-plan.js';
 import type { CodeKey, MemberPlan, RequestPlan, UsherSeedPlan } from './seed-plan.js';
 import { commandMessage, privateChat, tgUser } from '../telegram/updates.js';
+import { seedPayments } from './seed-payments.js';
 import type { Session } from './usher-client.js';
 import { UsherApiError, UsherClient } from './usher-client.js';
 
@@ -34,6 +35,8 @@ export interface SeededUsher {
   codes: number;
   redemptions: number;
   requests: Record<'PENDING' | 'APPROVED' | 'REJECTED' | 'INGESTED', number>;
+  /** Payments by status (plans and checkouts through the Stripe fake). */
+  payments?: Record<'pending' | 'completed' | 'expired' | 'failed', number>;
 }
 
 interface CreatedUser {
@@ -265,6 +268,13 @@ export async function seedUsher(options: SeedUsherOptions): Promise<SeededUsher>
 
   for (const r of plan.requests)
     await playRequest(api, admin, await sessionOf(r.requester), r, fakes);
+  const payments = await seedPayments({
+    api,
+    admin,
+    sessionOf,
+    members: plan.members,
+    stripe: fakes.stripe,
+  });
 
   const count = async (path: string) =>
     (await api.call<Page>('GET', path, { session: admin })).total;
@@ -284,6 +294,7 @@ export async function seedUsher(options: SeedUsherOptions): Promise<SeededUsher>
     codes: await count('/api/v1/admin/redeem-codes?status=all&pageSize=1'),
     redemptions: await count('/api/v1/admin/redemptions?pageSize=1'),
     requests,
+    payments,
   };
 }
 

@@ -134,6 +134,26 @@ describe('npm run demo (scripts/demo.mjs)', () => {
       }
       // Requests in every state; an empty one would be named here.
       expect(Object.entries(totals).filter(([, n]) => n === 0)).toEqual([]);
+      // Plans on sale (one withdrawn), and payments in every state through the Stripe fake.
+      const plans = await get<Page<{ isActive: boolean }>>('/api/v1/admin/plans');
+      expect(plans.data.filter((p) => p.isActive)).toHaveLength(4);
+      expect(plans.data.filter((p) => !p.isActive)).toHaveLength(1);
+      const payments: Record<string, number> = {};
+      for (const status of ['pending', 'completed', 'expired', 'failed']) {
+        payments[status] = (
+          await get<Page<unknown>>(`/api/v1/admin/payments?status=${status}`)
+        ).total;
+      }
+      expect(Object.entries(payments).filter(([, n]) => n === 0)).toEqual([]);
+      const sums = await get<{ summary: { completedAmountByCurrency: Record<string, number> } }>(
+        '/api/v1/admin/payments',
+      );
+      expect(Object.keys(sums.summary.completedAmountByCurrency).sort()).toEqual([
+        'cny',
+        'jpy',
+        'usd',
+      ]);
+      expect(out).toMatch(/payments: \d+ completed, 1 pending, 2 expired, 1 failed/);
       // Settings saved through the settings center, pointing at the fakes.
       const settings = await get<{
         groups: { group: string; items: { key: string; source: string; value?: unknown }[] }[];
