@@ -7,6 +7,11 @@ import type { ClientKind } from './people.js';
 import { episodeKey, movieKey } from './playback.js';
 import { loadPlayback } from './playback-rows.js';
 import type { DemoWorld } from './world.js';
+import { GENRE_NAMES } from './words.js';
+
+/** TMDB genre ids as the servers name them (English), unknown ids dropped. */
+const genreNames = (ids: number[]): string[] =>
+  ids.flatMap((id) => (GENRE_NAMES[id]?.en ? [GENRE_NAMES[id].en] : []));
 
 const MINUTE_TICKS = 600_000_000;
 
@@ -64,6 +69,7 @@ function loadShow(
     premiereDate: new Date(`${f.first_air_date}T00:00:00Z`),
     dateCreated: show.addedAt,
     overview: f.translations['en-US']?.overview ?? '',
+    genres: genreNames(f.genre_ids),
     path: `${lib.path}/${slug(name)} (${year})`,
     providerIds: {
       Tmdb: String(f.id),
@@ -147,6 +153,7 @@ export function loadWorldIntoMediaServer(state: MediaState, world: DemoWorld): L
       premiereDate: new Date(`${f.release_date}T00:00:00Z`),
       dateCreated: m.file.addedAt,
       overview: f.translations['en-US']?.overview ?? '',
+      genres: genreNames(f.genre_ids),
       path: `${folder}/${slug(name)} (${year}).mkv`,
       providerIds: { Tmdb: String(f.id), ...(f.imdb_id ? { Imdb: f.imdb_id } : {}) },
       runTimeTicks: (f.runtime || 100) * MINUTE_TICKS,

@@ -1,4 +1,4 @@
-// Ninety days of viewing history, one user at a time: evenings more than mornings, weekends more
+// A year of viewing history, one user at a time: evenings more than mornings, weekends more
 // than weekdays, favourite genres and shows followed episode by episode, on the user's own
 // devices, transcoding only where the client cannot play the file as it is.
 import type { LibraryMovie, LibraryShow, MediaFile } from './library.js';
@@ -7,7 +7,7 @@ import type { ClientProfile, WorldDevice, WorldUser } from './people.js';
 import { CLIENTS } from './people.js';
 import type { Rng } from './prng.js';
 
-export const HISTORY_DAYS = 90;
+export const HISTORY_DAYS = 365;
 
 /** `movie:<tmdb id>` or `episode:<show tmdb id>:<season>:<episode>`. */
 export type ItemKey = string;
@@ -135,7 +135,9 @@ export class Viewer {
 
   movie(at: number): Playable | undefined {
     const pool = this.shelf.movies.slice(0, arrivedBy(this.shelf.movies, at));
-    const fresh = pool.filter((m) => !this.seen.has(m.key));
+    const unseen = pool.filter((m) => !this.seen.has(m.key));
+    // Over a year a keen viewer runs out of new films and watches old favourites again.
+    const fresh = unseen.length > 0 ? unseen : pool;
     if (fresh.length === 0) return undefined;
     const pick = this.rng.weighted(
       fresh.map((m) => {

@@ -36,6 +36,7 @@ export function itemDto(
   if (item.indexNumberEnd !== undefined) dto['IndexNumberEnd'] = item.indexNumberEnd;
   if (item.parentIndexNumber !== undefined) dto['ParentIndexNumber'] = item.parentIndexNumber;
   if (fields.has('providerids')) dto['ProviderIds'] = { ...item.providerIds };
+  if (fields.has('genres')) dto['Genres'] = [...(item.genres ?? [])];
   dto['IsFolder'] = !isVideo;
   if (fields.has('parentid')) dto['ParentId'] = item.parentId;
   dto['Type'] = item.type;

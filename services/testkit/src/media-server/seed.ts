@@ -56,6 +56,7 @@ function addSeries(
     path: `${lib.path}/${def.name}`,
     overview: `${def.name} (seeded).`,
     providerIds: { Tmdb: def.tmdb, Imdb: def.imdb, Tvdb: def.tvdb },
+    genres: SEED_GENRES[def.name] ?? ['Drama'],
   });
   const seasons: FakeItem[] = [];
   const episodes: FakeItem[] = [];
@@ -116,6 +117,15 @@ function addSeries(
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/** Genres of the seeded titles (movies by key, series by name); others are `Drama`. */
+const SEED_GENRES: Record<string, string[]> = {
+  dune: ['Science Fiction', 'Adventure'],
+  oppenheimer: ['Drama', 'History'],
+  madMax: ['Action', 'Adventure'],
+  Severance: ['Drama', 'Mystery', 'Sci-Fi & Fantasy'],
+  'The Bear': ['Comedy', 'Drama'],
+};
+
 /** Builds the seeded library into `state` and returns handles to what it created. */
 export function seedMediaLibrary(state: MediaState, opts: SeedOptions = {}): SeededLibrary {
   const now = (opts.now ?? state.now()).getTime();
@@ -147,6 +157,7 @@ export function seedMediaLibrary(state: MediaState, opts: SeedOptions = {}): See
       container: 'mkv',
       size: Math.round((m.v.bitRate / 8) * m.minutes * 60),
       hasPrimaryImage: !('noImage' in m),
+      genres: SEED_GENRES[m.key] ?? ['Drama'],
     });
   }
   const series = {

@@ -72,6 +72,8 @@ export interface FakeItem {
   size?: number;
   /** Whether a Primary image exists (drives `ImageTags` and the image endpoint). */
   hasPrimaryImage: boolean;
+  /** `Genres`, sent when `Fields` asks for them. Episodes usually have none (their series has). */
+  genres?: string[];
 }
 
 export type Policy = Record<string, unknown>;
