@@ -29,8 +29,12 @@ const WITHHELD_ERROR_FIELDS = new Set([
   'where',
 ]);
 const FAILED_QUERY = /Failed query: [\s\S]*?(?=\n {4}at |$)/;
+/** PostgreSQL quotes the refused value in some messages (22P02): `…for type uuid: "<input>"`. */
+const ECHOED_VALUE = /(invalid input (?:syntax|value) for [^:\n]*: )"(?:[^"\\]|\\.)*"/g;
 const scrub = (text: string) =>
-  text.replace(FAILED_QUERY, 'Failed query (text and parameters withheld)');
+  text
+    .replace(FAILED_QUERY, 'Failed query (text and parameters withheld)')
+    .replace(ECHOED_VALUE, '$1"[value withheld]"');
 
 /**
  * Serializes an error for a log line without anything a query carried: drizzle's wrapper message

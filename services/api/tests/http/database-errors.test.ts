@@ -34,6 +34,15 @@ describe('database error logs (issue 16)', () => {
     expect(text).toContain('duplicate key value violates unique constraint');
     expect(text).toContain('23505');
     expect(text).toContain('Failed query (text and parameters withheld)');
+
+    const echoing = Object.assign(
+      new Error('invalid input syntax for type uuid: "alice-typed-this-id"'),
+      { code: '22P02' },
+    );
+    const more = memoryLogger();
+    more.logger.error({ err: new DrizzleQueryError('select 1', [], echoing) }, 'unhandled error');
+    expect(more.text()).not.toContain('alice-typed-this-id');
+    expect(more.text()).toContain('invalid input syntax for type uuid: \\"[value withheld]\\"');
   });
 
   it('should tell connection failures from refused statements', () => {

@@ -219,6 +219,8 @@ export async function syncMediaNow(
   policy: boolean,
   caller: Caller,
 ): Promise<{ user: AdminUser; mediaSync: MediaSyncOutcome }> {
+  // A malformed id is not found (20-api.md §1.1), before the media lock queries by it.
+  await findUser(ctx.db, id);
   const { row, mediaSync } = await forceMediaSync(ctx, id, policy, (tx, updated, disabled) =>
     audit(tx, caller, 'user.media_sync', updated.id, { policy, disabled }),
   );
