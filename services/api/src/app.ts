@@ -47,6 +47,7 @@ import { systemRoutes } from './modules/system/index.js';
 import { metadataRoutes } from './modules/metadata/index.js';
 import { requestRoutes } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
+import { mediaRoutes } from './modules/media/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
 import { Notifier } from './notify/notifier.js';
@@ -182,6 +183,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...metadataRoutes(context),
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),
+    ...mediaRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),
   );

@@ -14,3 +14,4 @@ export * from './accounts.js';
 export * from './requests.js';
 export * from './metadata.js';
 export * from './payments.js';
+export * from './media.js';

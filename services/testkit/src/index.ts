@@ -3,6 +3,7 @@
 export {
   DEFAULT_JELLYFIN_TEMPLATE,
   SEED_PASSWORDS as MEDIA_SEED_PASSWORDS,
+  addItem as addMediaItem,
   createMediaState,
   embyItemAddedPayload,
   jellyfinItemAddedData,

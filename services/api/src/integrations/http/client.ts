@@ -39,12 +39,18 @@ export interface RequestOptions {
   timeoutMs: number;
   /** Statuses handed back to the caller instead of thrown (e.g. 404 → null). */
   passStatuses?: readonly number[];
+  /** Read a successful body as bytes (`HttpReply.bytes`, `text` stays empty): images. */
+  binary?: boolean;
+  /** `accept` header; JSON by default. */
+  accept?: string;
 }
 
 export interface HttpReply {
   status: number;
   headers: Headers;
   text: string;
+  /** The body as bytes, when the request asked for `binary`. */
+  bytes?: Buffer;
 }
 
 const RETRYABLE = new Set([502, 503, 504]);
@@ -113,7 +119,10 @@ export class IntegrationHttp {
   ): Promise<HttpReply | IntegrationError> {
     const started = performance.now();
     const labels = { system: this.system, operation: options.operation };
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: options.accept ?? 'application/json',
+      ...options.headers,
+    };
     let body: string | undefined = options.rawBody;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -150,6 +159,23 @@ export class IntegrationHttp {
         timeout ? 'timeout' : tls ? 'tls' : 'network',
         `The ${label(this.system)} ${what}`,
       );
+    }
+    if (res.ok && options.binary) {
+      const bytes = await res
+        .arrayBuffer()
+        .then((b) => Buffer.from(b))
+        .catch(() => undefined);
+      if (bytes === undefined) {
+        record('network');
+        return new IntegrationError(
+          this.system,
+          options.operation,
+          'network',
+          `The ${label(this.system)} broke off its reply`,
+        );
+      }
+      record('ok');
+      return { status: res.status, headers: res.headers, text: '', bytes };
     }
     const text = await res.text().catch(() => '');
     if (res.ok || options.passStatuses?.includes(res.status)) {

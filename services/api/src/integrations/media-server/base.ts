@@ -7,6 +7,7 @@ import { runPlaybackQuery } from './playback.js';
 import { updatePolicyChecked } from './policy.js';
 import type {
   ItemCounts,
+  ItemImage,
   ItemsQuery,
   Library,
   MediaDevice,
@@ -36,7 +37,7 @@ import {
 } from './wire.js';
 
 const NOT_IN_ACCESS_LISTS = new Set(['boxsets', 'playlists']);
-const ITEM_FIELDS = ['ProviderIds', 'Path', 'ParentId', 'DateCreated'];
+const ITEM_FIELDS = ['ProviderIds', 'Path', 'ParentId', 'DateCreated', 'Genres'];
 const STREAM_FIELDS = ['MediaStreams', 'MediaSources', ...ITEM_FIELDS];
 /** `/Items?Ids=` takes at most this many ids per call (§1.4). */
 const IDS_PER_CALL = 100;
@@ -259,6 +260,7 @@ export abstract class BaseMediaServer implements MediaServer {
         const query = {
           Ids: ids.slice(i, i + IDS_PER_CALL),
           IncludeItemTypes: q.types,
+          UserId: q.userId === undefined ? undefined : normaliseId(q.userId),
           Fields: fields,
         };
         const page = await this.client.json({ op: 'items', path: '/Items', query }, ItemPageSchema);
@@ -272,6 +274,7 @@ export abstract class BaseMediaServer implements MediaServer {
       Recursive: true,
       IncludeItemTypes: q.types ?? ['Movie', 'Episode'],
       ...this.missingFilter(),
+      UserId: q.userId === undefined ? undefined : normaliseId(q.userId),
       StartIndex: start,
       Limit: q.limit ?? 200,
       Fields: fields,
@@ -295,6 +298,22 @@ export abstract class BaseMediaServer implements MediaServer {
 
   playbackQuery(sql: string): Promise<PlaybackResult> {
     return runPlaybackQuery(this.client, this.deps, sql);
+  }
+
+  /** `GET /Items/{id}/Images/Primary?MaxWidth=` (both servers); 404 → null. */
+  async primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null> {
+    const reply = await this.client.send({
+      op: 'item_image',
+      path: `/Items/${seg(normaliseId(itemId))}/Images/Primary`,
+      query: { MaxWidth: Math.round(maxWidth), Quality: 90 },
+      binary: true,
+      pass: [404],
+    });
+    if (reply.status === 404 || !reply.bytes) return null;
+    const type = reply.headers.get('content-type') ?? '';
+    // Only an image goes back to the browser; anything else is not a poster.
+    if (!/^image\/(png|jpeg|webp|gif|avif)\b/i.test(type)) return null;
+    return { bytes: reply.bytes, contentType: type.split(';')[0]!.trim().toLowerCase() };
   }
 
   protected rejected(operation: string, why: string, status: number): IntegrationError {

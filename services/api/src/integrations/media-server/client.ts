@@ -44,6 +44,8 @@ export interface Call {
   system?: UpstreamSystem;
   /** Skip Emby's `/emby` prefix (used only to recognise the other product during the probe). */
   unprefixed?: boolean;
+  /** Read the reply as bytes (images). */
+  binary?: boolean;
 }
 
 interface ZodLike<T> {
@@ -98,6 +100,7 @@ export class MediaServerClient {
         ...(call.json === undefined ? {} : { json: call.json }),
         timeoutMs: call.slow ? this.timeoutMs * 3 : this.timeoutMs,
         ...(call.pass ? { passStatuses: call.pass } : {}),
+        ...(call.binary ? { binary: true, accept: 'image/*' } : {}),
       });
     } catch (err) {
       // Only a refused API key gets reworded; everything else already says what failed.

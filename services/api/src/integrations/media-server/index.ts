@@ -19,3 +19,10 @@ export {
   sqlLikeText,
 } from './playback.js';
 export type { PlaybackMethodKind } from './playback.js';
+export {
+  PLAYBACK_ROW_COLUMNS,
+  PLAYBACK_ROWS_MAX,
+  playbackCountSql,
+  playbackRowsSql,
+} from './playback-sql.js';
+export type { PlaybackFilter } from './playback-sql.js';

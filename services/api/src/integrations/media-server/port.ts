@@ -77,6 +77,8 @@ export interface MediaSession {
   playState?: { positionSeconds: number; isPaused: boolean; playMethod?: PlayMethod };
   /** Whether the server is transcoding this stream. */
   transcoding: boolean;
+  /** `TranscodingInfo.Bitrate` (bits per second), when transcoding. */
+  bitrate?: number;
 }
 
 export interface MediaDevice {
@@ -126,6 +128,8 @@ export interface MediaItem {
   childCount?: number;
   /** Whether the server only knows the item from metadata (`LocationType: Virtual`). */
   virtual: boolean;
+  /** `Genres`, when the server sent them (items(), which asks for them). */
+  genres?: string[];
   /** Present when streams were asked for; null when the item has no video stream. */
   quality?: VideoQuality | null;
 }
@@ -155,6 +159,13 @@ export interface ItemsQuery {
   limit?: number;
   /** Whether to fetch `MediaStreams`/`MediaSources` and fill `quality`. */
   streams?: boolean;
+  /** Run the query as this media user: only items the user's libraries hold come back. */
+  userId?: string;
+}
+
+export interface ItemImage {
+  bytes: Buffer;
+  contentType: string;
 }
 
 export interface PlaybackResult {
@@ -197,6 +208,8 @@ export interface MediaServer {
     titleHint?: string,
   ): Promise<MediaItem | null>;
   playbackQuery(sql: string): Promise<PlaybackResult>;
+  /** The item's Primary image scaled to `maxWidth`; null when the item or image is unknown. */
+  primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null>;
 }
 
 /** The stable DeviceId Usher signs in with for a user (§1.3), so old tokens get replaced. */

@@ -64,8 +64,8 @@ export const SessionSchema = z.object({
   PlayState: z
     .object({ PositionTicks: num, IsPaused: z.boolean().nullish(), PlayMethod: str })
     .nullish(),
-  // Only its presence matters: the server is transcoding this stream.
-  TranscodingInfo: z.object({}).nullish(),
+  // Its presence means the server is transcoding this stream; `Bitrate` is the output's.
+  TranscodingInfo: z.object({ Bitrate: num }).nullish(),
   /** Emby only: the `/Devices` list Id of this session's device. */
   InternalDeviceId: z.union([z.number(), z.string()]).nullish(),
 });
@@ -90,6 +90,7 @@ export const ItemSchema = z.object({
   ImageTags: z.record(z.string(), z.string()).nullish(),
   ChildCount: num,
   LocationType: str,
+  Genres: z.array(z.string()).nullish(),
   MediaStreams: z.array(StreamSchema).nullish(),
   MediaSources: z.array(z.object({ MediaStreams: z.array(StreamSchema).nullish() })).nullish(),
 });
@@ -180,6 +181,7 @@ export function toMediaSession(
         }
       : {}),
     transcoding: dto.TranscodingInfo !== null && dto.TranscodingInfo !== undefined,
+    ...defined('bitrate', opt(dto.TranscodingInfo?.Bitrate)),
   };
 }
 
@@ -214,6 +216,7 @@ export function toMediaItem(dto: ItemDto, withStreams = false): MediaItem {
     ...defined('primaryImageTag', opt(dto.ImageTags?.['Primary'])),
     ...defined('childCount', opt(dto.ChildCount)),
     virtual: dto.LocationType === 'Virtual',
+    ...defined('genres', opt(dto.Genres)),
   };
   if (withStreams) {
     item.quality = videoQuality(dto.MediaStreams ?? [], dto.MediaSources?.[0]?.MediaStreams ?? []);

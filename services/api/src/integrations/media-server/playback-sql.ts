@@ -1,0 +1,78 @@
+// The only SQL Usher sends to the Playback Reporting plugin (50-integrations.md §1.7): fixed
+// templates whose variable parts are dates Usher formats itself, ids that must match
+// `^[0-9a-f]{32}$|^\d+$`, integers, and keyword text with quotes doubled and LIKE wildcards
+// escaped. Only the columns both plugins have appear here.
+import { formatPlaybackBound, sqlId, sqlLikeText } from './playback.js';
+
+/** What a playback read may filter on; every field is checked before it reaches the text. */
+export interface PlaybackFilter {
+  /** Inclusive lower bound; absent = from the first row. */
+  from?: Date;
+  /** Exclusive upper bound. */
+  to: Date;
+  /** The media server's zone, in which `DateCreated` is written. */
+  timeZone: string;
+  /** Media-server user ids; absent = everyone. An empty list matches nobody. */
+  userIds?: string[];
+  /** Part of the item name (episodes: `Series - s01e02 - Title`). */
+  keyword?: string;
+}
+
+/** The columns a row read selects, in this order (see `PlaybackRowCells`). */
+export const PLAYBACK_ROW_COLUMNS = [
+  'DateCreated',
+  'UserId',
+  'ItemId',
+  'ItemType',
+  'ItemName',
+  'PlaybackMethod',
+  'ClientName',
+  'DeviceName',
+  'PlayDuration',
+] as const;
+
+const ROWS_LIMIT_MAX = 100_000;
+
+function int(n: number, max: number): number {
+  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new Error('Not a valid row count');
+  return n;
+}
+
+function where(f: PlaybackFilter): string {
+  const parts: string[] = [];
+  if (f.from) parts.push(`DateCreated >= '${formatPlaybackBound(f.from, f.timeZone)}'`);
+  parts.push(`DateCreated < '${formatPlaybackBound(f.to, f.timeZone)}'`);
+  if (f.userIds) {
+    // No id at all: a condition that is never true, rather than `IN ()`, which SQLite refuses.
+    parts.push(
+      f.userIds.length === 0
+        ? '1 = 0'
+        : `UserId IN (${f.userIds.map((id) => `'${sqlId(id)}'`).join(', ')})`,
+    );
+  }
+  if (f.keyword !== undefined) {
+    parts.push(`ItemName LIKE '%${sqlLikeText(f.keyword)}%' ESCAPE '\\'`);
+  }
+  return parts.join(' AND ');
+}
+
+/** Plays, newest first, `limit` rows after `offset`. */
+export function playbackRowsSql(
+  f: PlaybackFilter,
+  page: { limit: number; offset?: number },
+): string {
+  const limit = int(page.limit, ROWS_LIMIT_MAX);
+  const offset = int(page.offset ?? 0, Number.MAX_SAFE_INTEGER);
+  return (
+    `SELECT ${PLAYBACK_ROW_COLUMNS.join(', ')} FROM PlaybackActivity WHERE ${where(f)} ` +
+    `ORDER BY DateCreated DESC LIMIT ${limit} OFFSET ${offset}`
+  );
+}
+
+/** How many plays match; COALESCE keeps one row even when none match (§1.7). */
+export function playbackCountSql(f: PlaybackFilter): string {
+  return `SELECT COALESCE(COUNT(*), 0) AS PlayCount FROM PlaybackActivity WHERE ${where(f)}`;
+}
+
+/** The most rows one read may fetch. */
+export const PLAYBACK_ROWS_MAX = ROWS_LIMIT_MAX;

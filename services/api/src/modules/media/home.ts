@@ -1,0 +1,220 @@
+// The member's media home (20-api.md "Media"): where to connect, what the library holds, what is
+// new for the member's own media account, and the poster proxy behind the signed URLs.
+import { createHmac, hkdfSync } from 'node:crypto';
+import type {
+  MediaHomeState,
+  MediaLatest,
+  MediaLatestQuery,
+  MediaServerPublic,
+  MediaStats,
+} from '@usher/contracts';
+import type { UserRow } from '../../db/schema/index.js';
+import { secretsEqual } from '../../http/guards.js';
+import { AppError } from '../../http/errors.js';
+import { IntegrationError } from '../../integrations/errors.js';
+import type { ItemImage, MediaServer } from '../../integrations/media-server/index.js';
+import type { ModuleContext } from '../context.js';
+import { isExpired } from '../membership/index.js';
+import { findUser } from './queries.js';
+
+const STATS_TTL_MS = 5 * 60_000;
+const ACCESS_TTL_MS = 10 * 60_000;
+const IMAGE_TTL_MS = 60 * 60_000;
+const IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const ACCESS_CACHE_MAX = 20_000;
+/** Signed poster URLs live 24 h, rounded up to the hour so the same URL is reused. */
+const POSTER_URL_LIFETIME_S = 24 * 3600;
+
+/** The adapter, or null while the media_server group is incomplete. */
+export async function serverOrNull(ctx: ModuleContext): Promise<MediaServer | null> {
+  try {
+    return await ctx.integrations.mediaServer.get();
+  } catch (err) {
+    if (err instanceof IntegrationError && err.kind === 'not_configured') return null;
+    throw err;
+  }
+}
+
+export async function mediaServerPublic(ctx: ModuleContext): Promise<MediaServerPublic> {
+  const store = ctx.settings.store;
+  const kind = (await store.getString('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby';
+  const internal = (await store.getString('MEDIA_SERVER_URL')).trim();
+  const key = (await store.getString('MEDIA_SERVER_API_KEY')).trim();
+  const publicUrl = (await store.getString('MEDIA_SERVER_PUBLIC_URL')).trim() || internal;
+  return { configured: internal !== '' && key !== '', kind, publicUrl: publicUrl || null };
+}
+
+/** Per-replica caches of the media home (20-api.md: stats 5 min, poster access 10 min). */
+export class MediaHomeCache {
+  private counts?: { server: MediaServer; at: number; value: MediaStats };
+  private statsInFlight?: Promise<MediaStats>;
+  private readonly access = new Map<string, { visible: boolean; until: number }>();
+  private readonly images = new Map<string, { image: ItemImage; until: number }>();
+  private imageBytes = 0;
+
+  async stats(ctx: ModuleContext): Promise<MediaStats> {
+    const server = await serverOrNull(ctx);
+    if (!server) {
+      return { configured: false, movieCount: 0, seriesCount: 0, episodeCount: 0, cachedAt: null };
+    }
+    const now = ctx.now().getTime();
+    // A settings edit builds a new adapter: counts of the old server are not reused.
+    if (this.counts && this.counts.server === server && now - this.counts.at < STATS_TTL_MS) {
+      return this.counts.value;
+    }
+    // Concurrent first callers share one upstream read.
+    this.statsInFlight ??= (async () => {
+      try {
+        const c = await server.itemCounts();
+        const value: MediaStats = {
+          configured: true,
+          movieCount: c.movies,
+          seriesCount: c.series,
+          episodeCount: c.episodes,
+          cachedAt: ctx.now().toISOString(),
+        };
+        this.counts = { server, at: ctx.now().getTime(), value };
+        return value;
+      } finally {
+        this.statsInFlight = undefined;
+      }
+    })();
+    return this.statsInFlight;
+  }
+
+  /** Whether the media user may see the item, asked upstream and remembered 10 min. */
+  async canSee(ctx: ModuleContext, server: MediaServer, mediaUserId: string, itemId: string) {
+    const key = `${server.kind}:${mediaUserId}:${itemId}`;
+    const now = ctx.now().getTime();
+    const hit = this.access.get(key);
+    if (hit && hit.until > now) return hit.visible;
+    const page = await server.items({ ids: [itemId], userId: mediaUserId });
+    const visible = page.items.some((i) => i.id === itemId);
+    if (this.access.size >= ACCESS_CACHE_MAX) this.access.clear();
+    this.access.set(key, { visible, until: now + ACCESS_TTL_MS });
+    return visible;
+  }
+
+  async image(ctx: ModuleContext, server: MediaServer, itemId: string, width: number) {
+    const key = `${server.kind}:${itemId}:${width}`;
+    const now = ctx.now().getTime();
+    const hit = this.images.get(key);
+    if (hit && hit.until > now) return hit.image;
+    const image = await server.primaryImage(itemId, width);
+    if (!image) return null;
+    this.remember(key, image, now);
+    return image;
+  }
+
+  private remember(key: string, image: ItemImage, now: number) {
+    if (image.bytes.length > IMAGE_CACHE_MAX_BYTES / 8) return;
+    const old = this.images.get(key);
+    if (old) this.imageBytes -= old.image.bytes.length;
+    this.images.delete(key);
+    // Oldest first out (Map keeps insertion order) until the new one fits.
+    for (const [k, v] of this.images) {
+      if (this.imageBytes + image.bytes.length <= IMAGE_CACHE_MAX_BYTES) break;
+      this.images.delete(k);
+      this.imageBytes -= v.image.bytes.length;
+    }
+    this.images.set(key, { image, until: now + IMAGE_TTL_MS });
+    this.imageBytes += image.bytes.length;
+  }
+}
+
+/** HKDF(JWT_SECRET, info `usher/poster/v1`): the poster URL key (20-api.md, 2026-11-25). */
+export class PosterSigner {
+  private readonly key: Uint8Array;
+
+  constructor(jwtSecret: string) {
+    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/poster/v1', 32));
+  }
+
+  sign(userId: string, itemId: string, exp: number): string {
+    return createHmac('sha256', this.key).update(`${userId}.${itemId}.${exp}`).digest('base64url');
+  }
+
+  /** `/api/v1/media/posters/<itemId>?exp=&sig=` for this user, valid 24–25 h from `now`. */
+  url(userId: string, itemId: string, now: Date): string {
+    const exp = Math.ceil((now.getTime() / 1000 + POSTER_URL_LIFETIME_S) / 3600) * 3600;
+    const sig = this.sign(userId, itemId, exp);
+    // `u` names the signing user: the signature covers it, and without it no one could be checked.
+    return `/api/v1/media/posters/${encodeURIComponent(itemId)}?u=${userId}&exp=${exp}&sig=${sig}`;
+  }
+
+  /** Whether `sig` is this user's signature for the item, and `exp` has not passed. */
+  verify(userId: string, itemId: string, exp: number, sig: string, now: Date): boolean {
+    if (exp * 1000 <= now.getTime()) return false;
+    return secretsEqual(sig, this.sign(userId, itemId, exp));
+  }
+}
+
+/** The media state of the member's own account, for the home page. */
+export function homeState(row: UserRow, now: Date, configured: boolean): MediaHomeState {
+  if (!configured) return 'not_configured';
+  if (!row.mediaUserId) return 'unlinked';
+  if (row.role === 'admin') return 'ok';
+  if (row.mediaAccessDisabled) return 'disabled';
+  if (isExpired(row, now)) return 'expired';
+  return 'ok';
+}
+
+export async function latestForUser(
+  ctx: ModuleContext,
+  signer: PosterSigner,
+  userId: string,
+  query: MediaLatestQuery,
+): Promise<MediaLatest> {
+  const row = await findUser(ctx.db, userId);
+  if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+  const server = await serverOrNull(ctx);
+  const state = homeState(row, ctx.now(), server !== null);
+  if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };
+  // Series: new episodes grouped by show (GroupItems=true), as the servers' own home rails do.
+  const types: ('Movie' | 'Episode')[] = query.type === 'movie' ? ['Movie'] : ['Episode'];
+  const items = await server.latestItems(row.mediaUserId, { types, limit: query.limit });
+  const now = ctx.now();
+  return {
+    state,
+    items: items.map((i) => ({
+      itemId: i.id,
+      name: i.name,
+      type: i.type,
+      year: i.year ?? null,
+      ...(i.seriesName ? { seriesName: i.seriesName } : {}),
+      addedAt: i.createdAt ?? null,
+      posterUrl: signer.url(row.id, i.id, now),
+    })),
+  };
+}
+
+/**
+ * The poster for a signed-in or signing user: admins see any item; a member only what their
+ * media account may see. Every refusal is the same 404, so nothing is learnt from it.
+ */
+export async function posterFor(
+  ctx: ModuleContext,
+  cache: MediaHomeCache,
+  userId: string,
+  itemId: string,
+  width: number,
+): Promise<ItemImage> {
+  const notFound = () => new AppError('POSTER_NOT_FOUND', 'No poster for this item');
+  const row = await findUser(ctx.db, userId);
+  if (!row || !row.isActive) throw notFound();
+  const server = await serverOrNull(ctx);
+  if (!server) throw notFound();
+  const id = normaliseItemId(itemId);
+  if (row.role !== 'admin') {
+    if (!row.mediaUserId) throw notFound();
+    if (!(await cache.canSee(ctx, server, row.mediaUserId, id))) throw notFound();
+  }
+  const image = await cache.image(ctx, server, id, width);
+  if (!image) throw notFound();
+  return image;
+}
+
+/** Jellyfin ids arrive with or without dashes; Usher hands them out without. */
+function normaliseItemId(raw: string): string {
+  return /^[0-9a-f-]{36}$/i.test(raw) ? raw.replace(/-/g, '').toLowerCase() : raw.toLowerCase();
+}

@@ -1,0 +1,177 @@
+import {
+  mediaLatestQuerySchema,
+  mediaLatestSchema,
+  mediaServerPublicSchema,
+  mediaStatsSchema,
+  pageOf,
+  playbackHistoryQuerySchema,
+  playbackProfileSchema,
+  playbackProfilesPageSchema,
+  playbackProfilesQuerySchema,
+  playbackRangeQuerySchema,
+  playbackRecordSchema,
+  posterParamsSchema,
+  posterQuerySchema,
+  sessionListSchema,
+  sessionsQuerySchema,
+  uuidSchema,
+} from '@usher/contracts';
+import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
+import { guardFor } from '../../http/guards.js';
+import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import type { ModuleContext } from '../context.js';
+import {
+  latestForUser,
+  MediaHomeCache,
+  mediaServerPublic,
+  PosterSigner,
+  posterFor,
+} from './home.js';
+import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
+import { listSessions } from './sessions.js';
+
+const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
+const idParams = z.strictObject({ id: uuidSchema });
+
+/** 20-api.md "Media", `/me/playback`, "Playback, sessions" and `/internal/media/stats`. */
+export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
+  // Per replica, as 20-api.md allows: stats 5 min, poster access 10 min, poster bytes 1 h.
+  const cache = new MediaHomeCache();
+  const signer = new PosterSigner(ctx.config.JWT_SECRET);
+  const bearer = guardFor(
+    'user',
+    { db: ctx.db, tokens: ctx.tokens, internalApiSecret: '' },
+    { allowDuringPasswordChange: true },
+  )!;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/media/server',
+      auth: 'user',
+      summary: 'Where apps connect to the media server (the public URL, else the internal one)',
+      tags: ['media'],
+      responses: { 200: { description: 'Server', schema: mediaServerPublicSchema } },
+      handler: async (c) => c.json(await mediaServerPublic(ctx)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/media/stats',
+      auth: 'user',
+      summary: 'Library counts (cached 5 min per replica)',
+      tags: ['media'],
+      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c) => c.json(await cache.stats(ctx)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/media/latest',
+      auth: 'user',
+      summary: "Recently added items for the caller's own media account, with signed poster URLs",
+      tags: ['media'],
+      request: { query: mediaLatestQuerySchema },
+      responses: { 200: { description: 'Latest', schema: mediaLatestSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c, { query, auth }) =>
+        c.json(await latestForUser(ctx, signer, auth.userId, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/media/posters/:itemId',
+      // A signed URL (for `<img src>`) or a bearer token; checked here, so the level is public.
+      auth: 'public',
+      summary: 'Poster image of an item the caller (or the URL signer) may see',
+      tags: ['media'],
+      request: { params: posterParamsSchema, query: posterQuerySchema },
+      responses: { 200: { description: 'Image bytes', contentType: 'image/*' } },
+      errors: ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'],
+      handler: async (c, { params, query }) => {
+        const notFound = () => new AppError('POSTER_NOT_FOUND', 'No poster for this item');
+        let userId: string;
+        if (query.sig !== undefined || query.exp !== undefined || query.u !== undefined) {
+          const { u, exp, sig } = query;
+          if (!u || exp === undefined || !sig) throw notFound();
+          if (!signer.verify(u, params.itemId, exp, sig, ctx.now())) throw notFound();
+          userId = u;
+        } else if (c.req.header('authorization')) {
+          await bearer(c, async () => {});
+          userId = c.get('auth')!.userId;
+        } else {
+          throw notFound();
+        }
+        const image = await posterFor(ctx, cache, userId, params.itemId, query.width);
+        return c.body(new Uint8Array(image.bytes), 200, {
+          'Content-Type': image.contentType,
+          'Cache-Control': 'private, max-age=86400',
+          'X-Content-Type-Options': 'nosniff',
+        });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/internal/media/stats',
+      auth: 'internal',
+      summary: 'Library counts for the bot (same cache as /media/stats)',
+      tags: ['internal'],
+      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c) => c.json(await cache.stats(ctx)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me/playback',
+      auth: 'user',
+      summary: "The caller's viewing portrait from the Playback Reporting plugin",
+      tags: ['me'],
+      request: { query: playbackRangeQuerySchema },
+      responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
+      errors: PLAYBACK_ERRORS,
+      handler: async (c, { query, auth }) => c.json(await userPortrait(ctx, auth.userId, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/users/:id/playback',
+      auth: 'admin',
+      summary: "A user's viewing portrait",
+      tags: ['users'],
+      request: { params: idParams, query: playbackRangeQuerySchema },
+      responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
+      errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
+      handler: async (c, { params, query }) => c.json(await userPortrait(ctx, params.id, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/playback/history',
+      auth: 'admin',
+      summary: 'Plays, newest first (≤ 366 days, default the last 30)',
+      tags: ['playback'],
+      request: { query: playbackHistoryQuerySchema },
+      responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
+      errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
+      handler: async (c, { query }) => c.json(await playbackHistory(ctx, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/playback/profiles',
+      auth: 'admin',
+      summary: 'One summary row per member who played in the range, with totals of all',
+      tags: ['playback'],
+      request: { query: playbackProfilesQuerySchema },
+      responses: { 200: { description: 'Profiles', schema: playbackProfilesPageSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c, { query }) => c.json(await playbackProfiles(ctx, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/sessions',
+      auth: 'admin',
+      summary: 'Live sessions on the media server (not paginated)',
+      tags: ['sessions'],
+      request: { query: sessionsQuerySchema },
+      responses: { 200: { description: 'Sessions', schema: sessionListSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c, { query }) => c.json(await listSessions(ctx, query.activeWithinSeconds)),
+    }),
+  ];
+}

@@ -1,0 +1,210 @@
+// The member's media home against both media-server fakes: server address, library counts
+// (cached per replica), the member's own "latest" rail with its states, and the poster proxy
+// with signed URLs, its access rule and the media-server key kept out of every reply and log.
+import { mediaLatestSchema, mediaStatsSchema } from '@usher/contracts';
+import { addMediaItem } from '@usher/testkit';
+import { errorOf, FLAVOURS, HOUR, MEDIA_KEY, startMediaWorld, type MediaWorld } from './harness.js';
+
+describe.each(FLAVOURS)('media home on %s', (flavour) => {
+  let w: MediaWorld;
+  beforeAll(async () => {
+    w = await startMediaWorld(flavour);
+  });
+  afterAll(async () => w.close());
+
+  it('should give the public address for apps, without the key', async () => {
+    const member = await w.member('alice');
+    const res = await w.get('/api/v1/media/server', await w.token(member));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ configured: true, kind: flavour, publicUrl: w.fake.url });
+    expect(JSON.stringify(body)).not.toContain(MEDIA_KEY);
+  });
+
+  it('should count the library and keep the counts 5 minutes per replica', async () => {
+    const res = await w.get('/api/v1/media/stats', w.adminToken);
+    expect(res.status).toBe(200);
+    const stats = mediaStatsSchema.parse(await res.json());
+    const items = [...w.fake.state.items.values()].filter((i) => i.locationType === 'FileSystem');
+    expect(stats).toMatchObject({
+      configured: true,
+      movieCount: items.filter((i) => i.type === 'Movie').length,
+      seriesCount: items.filter((i) => i.type === 'Series').length,
+      episodeCount: items.filter((i) => i.type === 'Episode').length,
+    });
+    // A new film is not seen until the cache runs out; the bot's route shares the cache.
+    const lib = w.fake.seeded!.libraries.movies;
+    addMediaItem(w.fake.state, {
+      type: 'Movie',
+      name: 'Fresh Arrival',
+      libraryId: lib.id,
+      parentId: lib.id,
+      dateCreated: w.clock.now,
+      providerIds: {},
+      hasPrimaryImage: false,
+    });
+    const internal = await w.get('/api/v1/internal/media/stats', undefined, {
+      'x-internal-secret': w.t.config.INTERNAL_API_SECRET,
+    });
+    expect(internal.status).toBe(200);
+    expect(await internal.json()).toEqual(stats);
+    w.clock.now = new Date(w.clock.now.getTime() + 5 * 60_000 + 1000);
+    const later = mediaStatsSchema.parse(
+      await (await w.get('/api/v1/media/stats', w.adminToken)).json(),
+    );
+    expect(later.movieCount).toBe(stats.movieCount + 1);
+    expect(later.cachedAt).toBe(w.clock.now.toISOString());
+  });
+
+  it('should refuse the bot route without the internal secret', async () => {
+    const res = await w.get('/api/v1/internal/media/stats');
+    expect(res.status).toBe(401);
+  });
+
+  it("should list what is new for the member's own account, with signed poster URLs", async () => {
+    const bob = await w.member('bob');
+    const res = await w.get('/api/v1/media/latest?type=movie&limit=50', await w.token(bob));
+    expect(res.status).toBe(200);
+    const latest = mediaLatestSchema.parse(await res.json());
+    expect(latest.state).toBe('ok');
+    const movies = Object.values(w.fake.seeded!.movies).map((m) => m.id);
+    expect(latest.items.length).toBeGreaterThan(0);
+    expect(latest.items.every((i) => movies.includes(i.itemId) || i.name === 'Fresh Arrival')).toBe(
+      true,
+    );
+    for (const i of latest.items) {
+      expect(i.posterUrl).toMatch(
+        new RegExp(
+          `^/api/v1/media/posters/${i.itemId}\\?u=${bob.id}&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`,
+        ),
+      );
+    }
+    // Bob's account sees only the movie library: no series for him.
+    const series = mediaLatestSchema.parse(
+      await (await w.get('/api/v1/media/latest?type=series', await w.token(bob))).json(),
+    );
+    expect(series).toEqual({ state: 'ok', items: [] });
+  });
+
+  it('should say why there is nothing: unlinked, expired or disabled', async () => {
+    const loner = await w.user(`loner_${flavour}`);
+    const expired = await w.user(`late_${flavour}`, {
+      mediaUserId: w.fake.seeded!.users.carol!.id,
+      expiresAt: new Date(w.clock.now.getTime() - HOUR),
+    });
+    const off = await w.user(`off_${flavour}`, {
+      mediaUserId: w.fake.seeded!.users.admin!.id,
+      mediaAccessDisabled: true,
+    });
+    for (const [row, state] of [
+      [loner, 'unlinked'],
+      [expired, 'expired'],
+      [off, 'disabled'],
+    ] as const) {
+      const res = await w.get('/api/v1/media/latest', await w.token(row));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ state, items: [] });
+    }
+  });
+
+  describe('posters', () => {
+    const posterOf = async (url: string, token?: string) => w.get(url, token);
+
+    it('should serve an admin any poster with the bearer token, privately cached', async () => {
+      const episode = w.fake.seeded!.series.severance.episodes[0]!;
+      const res = await posterOf(`/api/v1/media/posters/${episode.id}?width=200`, w.adminToken);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('cache-control')).toBe('private, max-age=86400');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+    });
+
+    it('should answer 404 POSTER_NOT_FOUND for an item outside the member libraries', async () => {
+      const token = await w.token(await w.member('bob'));
+      const dune = w.fake.seeded!.movies.dune;
+      const episode = w.fake.seeded!.series.severance.episodes[0]!;
+      expect((await posterOf(`/api/v1/media/posters/${dune.id}`, token)).status).toBe(200);
+      const refused = await posterOf(`/api/v1/media/posters/${episode.id}`, token);
+      expect(refused.status).toBe(404);
+      expect((await errorOf(refused)).code).toBe('POSTER_NOT_FOUND');
+      // An id the server does not know at all answers the same.
+      const unknown = flavour === 'emby' ? '999999' : 'f'.repeat(32);
+      expect((await errorOf(await posterOf(`/api/v1/media/posters/${unknown}`, token))).code).toBe(
+        'POSTER_NOT_FOUND',
+      );
+    });
+
+    it('should accept the signed URL in a plain <img>, and 404 a forged or expired one', async () => {
+      const alice = await w.member('alice');
+      const latest = mediaLatestSchema.parse(
+        await (await w.get('/api/v1/media/latest?type=movie', await w.token(alice))).json(),
+      );
+      const url = latest.items.find((i) => i.name !== 'Fresh Arrival')!.posterUrl;
+      const ok = await posterOf(url);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toBe('image/png');
+      const forged = url.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+      expect((await errorOf(await posterOf(forged))).code).toBe('POSTER_NOT_FOUND');
+      const otherItem = url.replace(
+        /posters\/[^?]+/,
+        `posters/${w.fake.seeded!.movies.oppenheimer.id}`,
+      );
+      expect((await posterOf(otherItem)).status).toBe(404);
+      expect((await posterOf(url.replace(/u=[^&]+/, `u=${w.admin.id}`))).status).toBe(404);
+      // No signature and no token: a placeholder, never 401.
+      expect((await posterOf(url.split('?')[0]!)).status).toBe(404);
+      const saved = w.clock.now;
+      w.clock.now = new Date(saved.getTime() + 26 * HOUR);
+      try {
+        expect((await errorOf(await posterOf(url))).code).toBe('POSTER_NOT_FOUND');
+      } finally {
+        w.clock.now = saved;
+      }
+    });
+
+    it('should never put the media-server key in a reply or a log line', async () => {
+      const episode = w.fake.seeded!.series.bear.episodes[0]!;
+      w.fake.fail(500, /Images/);
+      try {
+        const res = await posterOf(`/api/v1/media/posters/${episode.id}?width=300`, w.adminToken);
+        expect(res.status).toBe(502);
+        expect(await res.text()).not.toContain(MEDIA_KEY);
+      } finally {
+        w.fake.clearFaults();
+      }
+      const logs = w.t.logs.text();
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs).not.toContain(MEDIA_KEY);
+    });
+  });
+});
+
+describe('media home without a media server', () => {
+  let w: MediaWorld;
+  beforeAll(async () => {
+    w = await startMediaWorld('emby', { configured: false });
+  });
+  afterAll(async () => w.close());
+
+  it('should say not configured instead of failing', async () => {
+    const member = await w.member('alice');
+    const token = await w.token(member);
+    expect(await (await w.get('/api/v1/media/stats', token)).json()).toEqual({
+      configured: false,
+      movieCount: 0,
+      seriesCount: 0,
+      episodeCount: 0,
+      cachedAt: null,
+    });
+    expect(await (await w.get('/api/v1/media/latest', token)).json()).toEqual({
+      state: 'not_configured',
+      items: [],
+    });
+    expect(await (await w.get('/api/v1/media/server', token)).json()).toEqual({
+      configured: false,
+      kind: 'emby',
+      publicUrl: null,
+    });
+  });
+});
