@@ -336,6 +336,17 @@ describe(`checkout (${ENGINE})`, () => {
     expect(plans.paymentsEnabled).toBe(false);
   });
 
+  it('should count every checkout attempt, 10 per member in 10 minutes, in parallel too', async () => {
+    const m = await member();
+    const missing = '0190aaaa-0000-7000-8000-00000000abcd';
+    const replies = await Promise.all(Array.from({ length: 12 }, () => start(m.token, missing)));
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(404), 429, 429]);
+    const limited = replies.find((r) => r.status === 429)!;
+    expect(await errorOf(limited)).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('should say paymentsEnabled on the public site only with Stripe ready and a plan on sale', async () => {
     const fresh = await startHarness();
     try {

@@ -211,8 +211,8 @@ export async function checkout(
   options: { deadlineMs?: number } = {},
 ): Promise<CheckoutResponse> {
   const deadline = performance.now() + (options.deadlineMs ?? CHECKOUT_DEADLINE_MS);
-  await ctx.limiters.checkoutUser.assertAllowed(userId);
-  await ctx.limiters.checkoutUser.recordFailure(userId); // every attempt counts (20-api.md §1.6)
+  // Every attempt counts (20-api.md §1.6), taken atomically so parallel requests cannot all pass.
+  await ctx.limiters.checkoutUser.reserve(userId);
   const plan = z.uuid().safeParse(planIdText).success
     ? await findPlan(ctx.db, planIdText)
     : undefined;
