@@ -6,7 +6,7 @@ import {
   PLAN_CURRENCIES,
   WEBHOOK_EVENT_STATUSES,
 } from './values.js';
-import { isoInstant, pageOf, paginationQuerySchema, uuidSchema } from './common.js';
+import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
 import { calendarDaySchema } from './audit.js';
 
 // ---- Plans (20-api.md §2, §5 "Plans and checkout", §6 "Plans and payments") ----
@@ -14,8 +14,8 @@ import { calendarDaySchema } from './audit.js';
 export const planSchema = z
   .object({
     id: uuidSchema,
-    name: z.string(),
-    description: z.string(),
+    name: safeString(),
+    description: safeString(),
     days: z.number().int(),
     /** Minor units of `currency`, as Stripe counts them. */
     price: z.number().int(),
@@ -39,8 +39,8 @@ export function priceIssue(price: number, currency: string): string | null {
 }
 
 const planFields = {
-  name: z.string().trim().min(1).max(60),
-  description: z.string().trim().max(500),
+  name: safeString().trim().min(1).max(60),
+  description: safeString().trim().max(500),
   days: z.number().int().min(1).max(3650),
   price: z.number().int().min(1).max(MAX_PLAN_PRICE),
   currency: z.enum(PLAN_CURRENCIES),
@@ -84,7 +84,7 @@ export const planListQuerySchema = paginationQuerySchema.extend({
 export const pendingCheckoutSchema = z.object({
   planId: uuidSchema,
   paymentId: uuidSchema,
-  checkoutUrl: z.string(),
+  checkoutUrl: safeString(),
   expiresAt: isoInstant,
 });
 
@@ -96,10 +96,10 @@ export const memberPlansSchema = z.object({
 });
 export type MemberPlans = z.infer<typeof memberPlansSchema>;
 
-export const checkoutRequestSchema = z.strictObject({ planId: z.string().trim().min(1).max(64) });
+export const checkoutRequestSchema = z.strictObject({ planId: safeString().trim().min(1).max(64) });
 export const checkoutResponseSchema = z.object({
   paymentId: uuidSchema,
-  url: z.string(),
+  url: safeString(),
   expiresAt: isoInstant,
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
@@ -110,21 +110,21 @@ export const paymentSchema = z
   .object({
     id: uuidSchema,
     planId: uuidSchema,
-    planName: z.string(),
+    planName: safeString(),
     amount: z.number().int(),
-    currency: z.string(),
+    currency: safeString(),
     days: z.number().int(),
     status: z.enum(PAYMENT_STATUSES),
-    statusReason: z.string().nullable(),
+    statusReason: safeString().nullable(),
     /** Only on the member's own pending payments; null otherwise. */
-    checkoutUrl: z.string().nullable(),
+    checkoutUrl: safeString().nullable(),
     expiresAt: isoInstant,
     completedAt: isoInstant.nullable(),
     previousExpiresAt: isoInstant.nullable(),
     newExpiresAt: isoInstant.nullable(),
     createdAt: isoInstant,
     /** Admin lists only; `id` is null once the user was deleted (the name is a snapshot). */
-    user: z.object({ id: uuidSchema.nullable(), username: z.string() }).optional(),
+    user: z.object({ id: uuidSchema.nullable(), username: safeString() }).optional(),
   })
   .meta({ id: 'Payment' });
 export type Payment = z.infer<typeof paymentSchema>;
@@ -143,16 +143,16 @@ export const adminPaymentListQuerySchema = paginationQuerySchema.extend({
 
 export const adminPaymentListSchema = pageOf(paymentSchema).extend({
   /** Completed amounts of the filtered payments, per currency, in minor units. */
-  summary: z.object({ completedAmountByCurrency: z.record(z.string(), z.number().int()) }),
+  summary: z.object({ completedAmountByCurrency: z.record(safeString(), z.number().int()) }),
 });
 export type AdminPaymentList = z.infer<typeof adminPaymentListSchema>;
 
 export const paymentWebhookEventSchema = z.object({
-  eventId: z.string(),
-  type: z.string(),
+  eventId: safeString(),
+  type: safeString(),
   status: z.enum(WEBHOOK_EVENT_STATUSES),
   attempts: z.number().int(),
-  error: z.string().nullable(),
+  error: safeString().nullable(),
   receivedAt: isoInstant,
 });
 export type PaymentWebhookEvent = z.infer<typeof paymentWebhookEventSchema>;

@@ -13,6 +13,7 @@ import {
   planSchema,
   stripeWebhookReplySchema,
   updatePlanSchema,
+  safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, UPSTREAM_ERRORS, type RouteDef } from '../../http/route.js';
@@ -23,7 +24,7 @@ import { createPlan, memberPlans, updatePlan, withdrawPlan } from './plans.js';
 import { listPlans } from './queries.js';
 import { receiveStripeEvent } from './webhook.js';
 
-const idParams = z.strictObject({ id: z.string() });
+const idParams = z.strictObject({ id: safeString() });
 
 export interface PaymentRouteOptions {
   /** How long a checkout may wait for Stripe (default 25 s); tests shorten it. */
