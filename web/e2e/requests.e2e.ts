@@ -106,6 +106,18 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
     await page.waitForURL(url('/login'));
   }
 
+  /** Types `first`, waits past the search debounce (350 ms) and the URL write, types `rest`. */
+  async function typeWithPause(
+    box: ReturnType<Page['locator']>,
+    first: string,
+    rest: string,
+  ): Promise<void> {
+    await box.click();
+    await page.keyboard.type(first, { delay: 30 });
+    await page.waitForTimeout(900);
+    await page.keyboard.type(rest, { delay: 30 });
+  }
+
   it('lets the member search TMDB and pick season 2', async () => {
     await page.setViewportSize(DESKTOP);
     await signIn(MEMBER, MEMBER_PASSWORD);
@@ -114,7 +126,11 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
     await byTestId('requests-empty').waitFor();
     await byTestId('new-request').click();
     await page.waitForURL(url('/console/requests/new'));
-    await byTestId('search-input').fill('Severance');
+    // Issue 14: a pause longer than the debounce writes the query string; the keys typed after
+    // it must still land in the box (the heading-focus handler used to steal the focus).
+    await typeWithPause(byTestId('search-input'), 'Sever', 'ance');
+    await page.waitForURL(/q=Severance/);
+    await expect(byTestId('search-input').inputValue()).resolves.toBe('Severance');
     await byTestId(`result-tv-${SEVERANCE}`).click();
     await byTestId('season-2').click();
     await page.locator('[data-testid="season-2"].mat-mdc-chip-selected').waitFor();
@@ -153,6 +169,9 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
     await page.locator('#app-nav a[href="/admin/requests"]').click();
     await page.waitForURL(url('/admin/requests'));
     await byTestId('tab-PENDING').click();
+    await typeWithPause(byTestId('review-search'), 'Seve', 'rance');
+    await page.waitForURL(/search=Severance/);
+    await expect(byTestId('review-search').inputValue()).resolves.toBe('Severance');
     const card = page.locator('app-request-card', { hasText: 'Severance' });
     await expect(
       card.locator('[data-testid="request-requester"]').textContent(),
