@@ -20,6 +20,13 @@ function commit() {
   }
 }
 
+// Only the Material Symbols the app names ship, as SVG (scripts/icons.mjs, issue 14).
+const icons = spawnSync(process.execPath, [join(web, 'scripts/icons.mjs')], {
+  cwd: web,
+  stdio: 'inherit',
+});
+if (icons.status !== 0) process.exit(icons.status ?? 1);
+
 const build = JSON.stringify({ version: process.env.USHER_VERSION || version, commit: commit() });
 const ng = join(web, '../node_modules/@angular/cli/bin/ng.js');
 const result = spawnSync(

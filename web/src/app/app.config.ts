@@ -14,6 +14,7 @@ import {
   withInMemoryScrolling,
 } from '@angular/router';
 import { MatIconRegistry } from '@angular/material/icon';
+import { DomSanitizer } from '@angular/platform-browser';
 import { routes } from './app.routes';
 import {
   apiErrorInterceptor,
@@ -21,6 +22,7 @@ import {
   requestIdInterceptor,
 } from './core/api/interceptors';
 import { AppErrorHandler } from './core/error-handler';
+import { registerIcons } from './core/icons/icons';
 import { provideI18n } from './core/i18n/i18n';
 import { LanguageSwitch } from './core/i18n/language';
 import { SessionStore } from './core/session/session-store';
@@ -34,8 +36,8 @@ import { ThemeSwitch } from './core/theme/theme';
  */
 async function bootstrapState(): Promise<void> {
   inject(ThemeSwitch);
-  // Icons come from the self-hosted Material Symbols font (60-web.md §1), by ligature name.
-  inject(MatIconRegistry).setDefaultFontSetClass('material-symbols-outlined');
+  // Material Symbols as SVG, only those the app names (issue 14; 60-web.md §1).
+  registerIcons(inject(MatIconRegistry), inject(DomSanitizer));
   const language = inject(LanguageSwitch);
   const site = inject(SiteStore);
   const session = inject(SessionStore);

@@ -16,7 +16,7 @@ import type { ErrorText } from '../core/api/error-text';
       @if (text(); as text) {
         <p class="form-error" [attr.data-testid]="testId() ?? null">
           @if (icon()) {
-            <mat-icon aria-hidden="true">error</mat-icon>
+            <mat-icon aria-hidden="true" svgIcon="error" />
           }
           <span
             >{{ text }}

@@ -10,7 +10,7 @@ import type { ErrorText } from '../core/api/error-text';
   imports: [MatButton, MatIcon, TranslocoDirective],
   template: `
     <div class="state error" role="alert" *transloco="let t">
-      <mat-icon aria-hidden="true">error</mat-icon>
+      <mat-icon aria-hidden="true" svgIcon="error" />
       <div class="text">
         <p>{{ error().message }}</p>
         @if (error().reference) {
@@ -36,7 +36,7 @@ export class ErrorState {
   imports: [MatIcon],
   template: `
     <div class="state empty">
-      <mat-icon aria-hidden="true">{{ icon() }}</mat-icon>
+      <mat-icon aria-hidden="true" [svgIcon]="icon()" />
       <p class="text">{{ message() }}</p>
       <ng-content />
     </div>

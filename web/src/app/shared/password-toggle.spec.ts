@@ -21,14 +21,15 @@ describe('PasswordToggle', () => {
     expect(button.type).toBe('button');
     expect(button.getAttribute('aria-pressed')).toBe('false');
     expect(button.getAttribute('aria-label')).toBe('Show password');
-    expect(button.textContent).toContain('visibility');
+    const icon = () => button.querySelector('mat-icon')!.getAttribute('data-mat-icon-name');
+    expect(icon()).toBe('visibility');
 
     button.click();
     await fixture.whenStable();
     expect(fixture.componentInstance.shown()).toBe(true);
     expect(button.getAttribute('aria-pressed')).toBe('true');
     expect(button.getAttribute('aria-label')).toBe('Hide password');
-    expect(button.textContent).toContain('visibility_off');
+    expect(icon()).toBe('visibility_off');
 
     fixture.componentInstance.shown.set(false);
     await fixture.whenStable();

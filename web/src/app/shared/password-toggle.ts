@@ -20,7 +20,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
       [attr.aria-label]="t(visible() ? 'login.hidePassword' : 'login.showPassword')"
       [attr.aria-pressed]="visible()"
     >
-      <mat-icon aria-hidden="true">{{ visible() ? 'visibility_off' : 'visibility' }}</mat-icon>
+      <mat-icon aria-hidden="true" [svgIcon]="visible() ? 'visibility_off' : 'visibility'" />
     </button>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,

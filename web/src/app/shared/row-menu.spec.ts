@@ -33,9 +33,14 @@ describe('RowMenu', () => {
     trigger.click();
     await fixture.whenStable();
     const items = [...document.querySelectorAll<HTMLButtonElement>('[mat-menu-item]')];
-    expect(items.map((item) => item.textContent!.replace(/\s+/g, ' ').trim())).toEqual([
-      'editEdit',
-      'deleteDelete',
+    expect(
+      items.map((item) => [
+        item.querySelector('mat-icon')!.getAttribute('data-mat-icon-name'),
+        item.textContent!.replace(/\s+/g, ' ').trim(),
+      ]),
+    ).toEqual([
+      ['edit', 'Edit'],
+      ['delete', 'Delete'],
     ]);
     document.querySelector<HTMLButtonElement>('[data-testid="action-delete"]')!.click();
     expect(fixture.componentInstance.remove).toHaveBeenCalledTimes(1);

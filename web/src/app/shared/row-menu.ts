@@ -26,7 +26,7 @@ export interface RowAction {
         [attr.aria-label]="label()"
         [attr.data-testid]="testId() ?? null"
       >
-        <mat-icon aria-hidden="true">more_vert</mat-icon>
+        <mat-icon aria-hidden="true" svgIcon="more_vert" />
       </button>
       <mat-menu #menu="matMenu">
         @for (action of actions(); track action.label) {
@@ -36,7 +36,7 @@ export interface RowAction {
             (click)="action.run()"
             [attr.data-testid]="action.testId ?? null"
           >
-            <mat-icon aria-hidden="true">{{ action.icon }}</mat-icon>
+            <mat-icon aria-hidden="true" [svgIcon]="action.icon" />
             <span>{{ t(action.label) }}</span>
           </button>
         }

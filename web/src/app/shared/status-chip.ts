@@ -11,7 +11,7 @@ export type Tone = 'success' | 'error' | 'warning' | 'info' | 'neutral';
   selector: 'app-status-chip',
   imports: [MatIcon],
   template: `
-    <mat-icon aria-hidden="true">{{ icon() }}</mat-icon>
+    <mat-icon aria-hidden="true" [svgIcon]="icon()" />
     <span>{{ label() }}</span>
   `,
   styles: `

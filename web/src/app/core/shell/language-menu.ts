@@ -20,7 +20,7 @@ import { SessionStore } from '../session/session-store';
         [attr.aria-label]="t('shell.language')"
         data-testid="language-menu"
       >
-        <mat-icon aria-hidden="true">translate</mat-icon>
+        <mat-icon aria-hidden="true" svgIcon="translate" />
       </button>
       <mat-menu #menu="matMenu">
         @for (lang of language.languages; track lang) {
@@ -33,7 +33,7 @@ import { SessionStore } from '../session/session-store';
             [attr.data-testid]="'language-' + lang"
             (click)="choose(lang)"
           >
-            <mat-icon aria-hidden="true">{{ language.active() === lang ? 'check' : '' }}</mat-icon>
+            <mat-icon aria-hidden="true" [svgIcon]="language.active() === lang ? 'check' : ''" />
             <span>{{ t('languages.' + lang) }}</span>
           </button>
         }

@@ -24,7 +24,7 @@ const ICONS: Record<ThemeMode, string> = {
         [attr.aria-label]="t('shell.theme')"
         data-testid="theme-menu"
       >
-        <mat-icon aria-hidden="true">{{ icon() }}</mat-icon>
+        <mat-icon aria-hidden="true" [svgIcon]="icon()" />
       </button>
       <mat-menu #menu="matMenu">
         @for (mode of theme.modes; track mode) {
@@ -36,7 +36,7 @@ const ICONS: Record<ThemeMode, string> = {
             [attr.data-testid]="'theme-' + mode"
             (click)="theme.use(mode)"
           >
-            <mat-icon aria-hidden="true">{{ icons[mode] }}</mat-icon>
+            <mat-icon aria-hidden="true" [svgIcon]="icons[mode]" />
             <span>{{ t('theme.' + mode) }}</span>
           </button>
         }

@@ -14,7 +14,7 @@ import { SessionStore } from '../session/session-store';
   imports: [MatButton, MatIcon, MatProgressSpinner, TranslocoDirective],
   template: `
     <main class="unreachable" *transloco="let t">
-      <mat-icon aria-hidden="true">cloud_off</mat-icon>
+      <mat-icon aria-hidden="true" svgIcon="cloud_off" />
       <h1>{{ t('unreachable.title') }}</h1>
       <p>{{ t('unreachable.body') }}</p>
       <button mat-flat-button type="button" (click)="retry()" [disabled]="retrying()">

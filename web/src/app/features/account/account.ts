@@ -36,7 +36,7 @@ import { ProfileCard } from './profile-card';
       <h1>{{ t('account.heading') }}</h1>
       @if (forced()) {
         <p class="forced" data-testid="forced-change">
-          <mat-icon aria-hidden="true">lock_reset</mat-icon>
+          <mat-icon aria-hidden="true" svgIcon="lock_reset" />
           <span>{{ t('account.forcedExplanation') }}</span>
         </p>
       } @else {

@@ -108,7 +108,7 @@ import { AccountApi, type BindCode } from './account-api';
           } @else {
             @if (code() && expiresIn() > 0) {
               <button mat-stroked-button type="button" (click)="copy()" data-testid="bind-copy">
-                <mat-icon aria-hidden="true">content_copy</mat-icon>
+                <mat-icon aria-hidden="true" svgIcon="content_copy" />
                 {{ t('common.copy') }}
               </button>
             }

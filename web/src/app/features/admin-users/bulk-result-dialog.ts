@@ -37,7 +37,7 @@ export interface BulkResultRow {
         <ul class="results" data-testid="bulk-results">
           @for (row of rows; track row.username) {
             <li>
-              <mat-icon aria-hidden="true">{{ row.ok ? 'check_circle' : 'error' }}</mat-icon>
+              <mat-icon aria-hidden="true" [svgIcon]="row.ok ? 'check_circle' : 'error'" />
               <span>{{ row.username }}</span>
               <span>
                 {{ row.ok ? t('adminUsers.bulkOk') : t('errors.' + (row.code ?? 'UNKNOWN')) }}

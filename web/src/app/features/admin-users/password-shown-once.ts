@@ -14,7 +14,7 @@ import { Notifier } from '../../core/notifier';
       <p>{{ t('adminUsers.passwordOnce') }}</p>
       <p class="secret" data-testid="generated-password">{{ password() }}</p>
       <button mat-stroked-button type="button" (click)="copy()">
-        <mat-icon aria-hidden="true">content_copy</mat-icon>
+        <mat-icon aria-hidden="true" svgIcon="content_copy" />
         {{ t('common.copy') }}
       </button>
     </div>

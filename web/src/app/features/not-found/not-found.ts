@@ -13,7 +13,7 @@ import { PublicHeader } from '../../core/shell/public-header';
   template: `
     <app-public-header [showSignIn]="!signedIn()" />
     <main id="main" class="not-found" *transloco="let t">
-      <mat-icon aria-hidden="true">explore_off</mat-icon>
+      <mat-icon aria-hidden="true" svgIcon="explore_off" />
       <h1>{{ t('notFound.heading') }}</h1>
       <p>{{ t('notFound.body') }}</p>
       <div class="links">

@@ -39,7 +39,7 @@ import { RegistrationApi } from './registration-api';
     <app-auth-page *transloco="let t" [heading]="t('passwordReset.forgotHeading')">
       @if (sentTo(); as email) {
         <p class="ok" role="status" data-testid="forgot-sent">
-          <mat-icon aria-hidden="true">mark_email_read</mat-icon>
+          <mat-icon aria-hidden="true" svgIcon="mark_email_read" />
           <span>{{ t('passwordReset.sent') }}</span>
         </p>
         <a

@@ -35,7 +35,7 @@ type ReturnState = 'confirming' | 'waiting' | 'completed' | 'closed' | 'unknown'
       @switch (state()) {
         @case ('completed') {
           <div class="success" role="status" data-testid="checkout-completed">
-            <mat-icon aria-hidden="true">check_circle</mat-icon>
+            <mat-icon aria-hidden="true" svgIcon="check_circle" />
             <p>
               {{ t('payments.completed', { date: payment()?.newExpiresAt | localDate }) }}
             </p>
@@ -43,19 +43,19 @@ type ReturnState = 'confirming' | 'waiting' | 'completed' | 'closed' | 'unknown'
         }
         @case ('confirming') {
           <p class="note" role="status" data-testid="checkout-confirming">
-            <mat-icon aria-hidden="true">hourglass_top</mat-icon>
+            <mat-icon aria-hidden="true" svgIcon="hourglass_top" />
             <span>{{ t('payments.confirming') }}</span>
           </p>
         }
         @case ('waiting') {
           <p class="note" role="status" data-testid="checkout-waiting">
-            <mat-icon aria-hidden="true">hourglass_top</mat-icon>
+            <mat-icon aria-hidden="true" svgIcon="hourglass_top" />
             <span>{{ t('payments.waiting') }}</span>
           </p>
         }
         @case ('closed') {
           <p class="note" role="status" data-testid="checkout-closed">
-            <mat-icon aria-hidden="true">error</mat-icon>
+            <mat-icon aria-hidden="true" svgIcon="error" />
             <span>{{ t('payments.closed.' + payment()?.status) }}</span>
           </p>
         }

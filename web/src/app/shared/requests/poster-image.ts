@@ -12,7 +12,7 @@ import { MatIcon } from '@angular/material/icon';
     @if (src() && !failed()) {
       <img [src]="src()" [alt]="alt()" loading="lazy" decoding="async" (error)="failed.set(true)" />
     } @else {
-      <mat-icon aria-hidden="true">{{ fallbackIcon() }}</mat-icon>
+      <mat-icon aria-hidden="true" [svgIcon]="fallbackIcon()" />
     }
   `,
   styles: `

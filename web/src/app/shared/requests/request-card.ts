@@ -51,9 +51,7 @@ export interface RequestAction {
           <mat-icon
             [attr.aria-label]="
               t(request().type === 'TV' ? 'requests.card.tv' : 'requests.card.movie')
-            "
-            >{{ request().type === 'TV' ? 'tv' : 'movie' }}</mat-icon
-          >
+            " [svgIcon]="request().type === 'TV' ? 'tv' : 'movie'" />
           <span>{{ request().name }}</span>
           @if (request().year) {
             <span class="year">({{ request().year }})</span>
@@ -73,16 +71,16 @@ export interface RequestAction {
         </p>
         @if (admin(); as admin) {
           <p class="meta" data-testid="request-requester">
-            <mat-icon aria-hidden="true">person</mat-icon>{{ admin.requester.username }}
+            <mat-icon aria-hidden="true" svgIcon="person" />{{ admin.requester.username }}
           </p>
           @if (admin.automation.error) {
             <p class="chip error" data-testid="automation-error">
-              <mat-icon aria-hidden="true">error</mat-icon>
+              <mat-icon aria-hidden="true" svgIcon="error" />
               {{ t('adminRequests.automationError', { error: admin.automation.error }) }}
             </p>
           } @else if (admin.automation.dispatchedAt) {
             <p class="chip">
-              <mat-icon aria-hidden="true">send</mat-icon>
+              <mat-icon aria-hidden="true" svgIcon="send" />
               {{
                 t('adminRequests.dispatchedAt', {
                   date: (admin.automation.dispatchedAt | localDate: 'dateTime'),
