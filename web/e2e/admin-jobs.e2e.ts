@@ -4,7 +4,7 @@
  * change on the audit page by its action prefix, with the before/after details.
  */
 import type { Page } from 'playwright-core';
-import { readyAdmin } from './support/admin-session.js';
+import { apiCall, readyAdmin } from './support/admin-session.js';
 import { type ApiStack, startApiStack } from './support/api-stack.js';
 import {
   type Browser,
@@ -34,10 +34,11 @@ describeWithChromium('admin jobs and audit log (Chromium)', () => {
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
+  let adminToken: string;
 
   beforeAll(async () => {
     stack = await startApiStack();
-    await readyAdmin(stack, ADMIN_PASSWORD);
+    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
     browser = await launchBrowser();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(15_000);
@@ -133,6 +134,27 @@ describeWithChromium('admin jobs and audit log (Chromium)', () => {
     await expect(details.textContent()).resolves.toContain(NEW_CRON);
     await screenshot(page, 'audit-1280');
     expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it("opens a user's audit entries from the user detail page", async () => {
+    const created = await apiCall<{ user: { id: string } }>(
+      stack,
+      'POST',
+      '/admin/users',
+      { username: 'auditee', role: 'admin', password: 'auditee-password-1' },
+      adminToken,
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.user.id;
+    await page.goto(url(`/admin/users/${id}`));
+    await byTestId('user-audit-link').click();
+    await page.waitForURL(url(`/admin/audit?targetType=user&targetId=${id}`));
+    const rows = page.locator('[data-testid="audit-table"] tbody tr[data-action]');
+    await rows.first().waitFor();
+    const actions = await rows.evaluateAll((trs) =>
+      trs.map((tr) => tr.getAttribute('data-action')),
+    );
+    expect(actions).toEqual(['user.create']);
   });
 
   it('fits a phone', async () => {
