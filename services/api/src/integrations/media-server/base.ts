@@ -37,7 +37,7 @@ import {
 } from './wire.js';
 
 const NOT_IN_ACCESS_LISTS = new Set(['boxsets', 'playlists']);
-const ITEM_FIELDS = ['ProviderIds', 'Path', 'ParentId', 'DateCreated', 'Genres'];
+const ITEM_FIELDS = ['ProviderIds', 'Path', 'ParentId', 'DateCreated'];
 const STREAM_FIELDS = ['MediaStreams', 'MediaSources', ...ITEM_FIELDS];
 /** `/Items?Ids=` takes at most this many ids per call (§1.4). */
 const IDS_PER_CALL = 100;
@@ -261,7 +261,8 @@ export abstract class BaseMediaServer implements MediaServer {
           Ids: ids.slice(i, i + IDS_PER_CALL),
           IncludeItemTypes: q.types,
           UserId: q.userId === undefined ? undefined : normaliseId(q.userId),
-          Fields: fields,
+          // Lookups by id also bring the genres (the playback portrait's tags).
+          Fields: [...fields, 'Genres'],
         };
         const page = await this.client.json({ op: 'items', path: '/Items', query }, ItemPageSchema);
         out.push(...map(page.Items));

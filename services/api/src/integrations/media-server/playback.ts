@@ -47,7 +47,9 @@ const OPERATION = 'playback_query';
  * hence a plain Error, which surfaces as a 500 and a log line.
  */
 export function assertPlaybackSql(sql: string): void {
-  const body = sql.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
+  // String literals are data (a keyword may well contain `;` or a column name): check the rest.
+  const code = sql.replace(/'(?:[^']|'')*'/g, "''");
+  const body = code.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
   if (!/^select\b/i.test(body)) throw new Error('Playback queries must be a single SELECT');
   if (/;\s*\S/.test(body)) throw new Error('Playback queries must be a single statement');
   const emby = PLAYBACK_EMBY_ONLY_COLUMNS.find((c) => new RegExp(`\\b${c}\\b`, 'i').test(body));

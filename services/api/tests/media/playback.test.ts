@@ -1,0 +1,347 @@
+// The viewing portrait, history and profiles against both fakes' Playback Reporting endpoint
+// (a real SQLite, the plugin's `colums`, string cells and local-time dates). The media server
+// writes Asia/Shanghai local time; the business zone is UTC, so every hour bucket below is only
+// right if the plugin's text was converted from the server's zone first.
+import {
+  pageOf,
+  playbackProfileSchema,
+  playbackProfilesPageSchema,
+  playbackRecordSchema,
+} from '@usher/contracts';
+import type { PlaybackRow } from '@usher/testkit';
+import { errorOf, FLAVOURS, startMediaWorld, type Flavour, type MediaWorld } from './harness.js';
+
+// Friday 2026-11-20 12:00 UTC.
+const NOW = new Date('2026-11-20T12:00:00.000Z');
+
+function seedHistory(w: MediaWorld, flavour: Flavour) {
+  const s = w.fake.seeded!;
+  const alice = s.users.alice!.id;
+  const bob = s.users.bob!.id;
+  const episode = s.series.severance.episodes[0]!;
+  const web = flavour === 'emby' ? 'Emby Web' : 'Jellyfin Web';
+  const row = (r: Omit<PlaybackRow, 'DeviceName'> & { DeviceName?: string }): PlaybackRow => ({
+    DeviceName: 'Firefox',
+    ...r,
+    ...(flavour === 'emby' ? { PauseDuration: 30, RemoteAddress: '10.0.0.1' } : {}),
+  });
+  w.fake.state.playback.clear();
+  for (const r of [
+    // 2026-11-20 02:30 in Shanghai = Thursday 2026-11-19 18:30 UTC.
+    row({
+      DateCreated: '2026-11-20 02:30:00.0000000',
+      UserId: alice,
+      ItemId: s.movies.dune.id,
+      ItemType: 'Movie',
+      ItemName: 'Dune: Part Two',
+      PlaybackMethod: 'DirectPlay',
+      ClientName: web,
+      PlayDuration: 3600,
+    }),
+    // Wednesday 2026-11-18 23:00 UTC; an episode takes its series' genres.
+    row({
+      DateCreated: '2026-11-19 07:00:00.1234567',
+      UserId: alice,
+      ItemId: episode.id,
+      ItemType: 'Episode',
+      ItemName: `Severance - s01e01 - ${episode.name}`,
+      PlaybackMethod: 'Transcode (v:h264 a:aac)',
+      ClientName: 'Infuse',
+      DeviceName: 'Living Room Apple TV',
+      PlayDuration: 1800,
+    }),
+    // Monday 2026-11-16 01:15 UTC.
+    row({
+      DateCreated: '2026-11-16 09:15:00.0000000',
+      UserId: alice,
+      ItemId: s.movies.oppenheimer.id,
+      ItemType: 'Movie',
+      ItemName: 'Oppenheimer',
+      PlaybackMethod: 'DirectStream',
+      ClientName: web,
+      PlayDuration: 5400,
+    }),
+    // Outside the last 7 days.
+    row({
+      DateCreated: '2026-11-01 10:00:00.0000000',
+      UserId: alice,
+      ItemId: s.movies.dune.id,
+      ItemType: 'Movie',
+      ItemName: 'Dune: Part Two',
+      PlaybackMethod: 'na',
+      ClientName: web,
+      PlayDuration: 1000,
+    }),
+    // Someone else.
+    row({
+      DateCreated: '2026-11-19 20:00:00.0000000',
+      UserId: bob,
+      ItemId: s.movies.oppenheimer.id,
+      ItemType: 'Movie',
+      ItemName: "Oppenheimer's 100% cut",
+      PlaybackMethod: 'DirectPlay',
+      ClientName: 'Infuse',
+      PlayDuration: 700,
+    }),
+  ]) {
+    w.fake.state.playback.insert(r);
+  }
+}
+
+const bucket = (count: number, durationSeconds: number) => ({ count, durationSeconds });
+const empty = bucket(0, 0);
+
+describe.each(FLAVOURS)('playback on %s', (flavour) => {
+  let w: MediaWorld;
+  beforeAll(async () => {
+    w = await startMediaWorld(flavour, {
+      now: NOW,
+      serverZone: 'Asia/Shanghai',
+      businessZone: 'UTC',
+    });
+    seedHistory(w, flavour);
+  });
+  afterAll(async () => w.close());
+
+  it('should draw the portrait of the last 7 days exactly as counted by hand', async () => {
+    const alice = await w.member('alice');
+    const res = await w.get('/api/v1/me/playback?range=7d', await w.token(alice));
+    expect(res.status).toBe(200);
+    const p = playbackProfileSchema.parse(await res.json());
+    expect(p.range).toEqual({ from: '2026-11-14T00:00:00.000Z', to: NOW.toISOString() });
+    expect(p.timeZone).toBe('UTC');
+    expect(p.totals).toEqual({
+      playCount: 3,
+      durationSeconds: 10_800,
+      activeDays: 3,
+      averageSeconds: 3600,
+      lastPlayedAt: '2026-11-19T18:30:00.000Z',
+    });
+    const hours = Array.from({ length: 24 }, () => empty);
+    hours[18] = bucket(1, 3600);
+    hours[23] = bucket(1, 1800);
+    hours[1] = bucket(1, 5400);
+    expect(p.byHour).toEqual(hours);
+    // Monday first: Mon, Tue, Wed, Thu, Fri, Sat, Sun.
+    expect(p.byWeekday).toEqual([
+      bucket(1, 5400),
+      empty,
+      bucket(1, 1800),
+      bucket(1, 3600),
+      empty,
+      empty,
+      empty,
+    ]);
+    const web = flavour === 'emby' ? 'Emby Web' : 'Jellyfin Web';
+    expect(p.clients).toEqual([
+      { name: web, count: 2, durationSeconds: 9000 },
+      { name: 'Infuse', count: 1, durationSeconds: 1800 },
+    ]);
+    expect(p.devices).toEqual([
+      { name: 'Firefox', count: 2, durationSeconds: 9000 },
+      { name: 'Living Room Apple TV', count: 1, durationSeconds: 1800 },
+    ]);
+    expect(p.playMethods).toEqual({ directPlay: 1, directStream: 1, transcode: 1 });
+    expect(p.tags.map((t) => [t.name, t.durationSeconds])).toEqual([
+      ['Drama', 7200],
+      ['History', 5400],
+      ['Adventure', 3600],
+      ['Science Fiction', 3600],
+      ['Mystery', 1800],
+      ['Sci-Fi & Fantasy', 1800],
+    ]);
+    expect(p.recent.map((r) => [r.at, r.itemName, r.playMethod, r.durationSeconds])).toEqual([
+      ['2026-11-19T18:30:00.000Z', 'Dune: Part Two', 'DirectPlay', 3600],
+      ['2026-11-18T23:00:00.123Z', expect.stringMatching(/^Severance - s01e01/), 'Transcode', 1800],
+      ['2026-11-16T01:15:00.000Z', 'Oppenheimer', 'DirectStream', 5400],
+    ]);
+    expect(p.recent[0]!.user).toEqual({
+      mediaUserId: w.fake.seeded!.users.alice!.id,
+      name: 'alice',
+      userId: alice.id,
+    });
+  });
+
+  it('should count a custom range and all time, and refuse a custom range over 92 days', async () => {
+    const token = await w.token(await w.member('alice'));
+    const custom = playbackProfileSchema.parse(
+      await (
+        await w.get('/api/v1/me/playback?range=custom&from=2026-11-01&to=2026-11-16', token)
+      ).json(),
+    );
+    // 2026-11-01 02:00 UTC and 2026-11-16 01:15 UTC.
+    expect(custom.totals.playCount).toBe(2);
+    expect(custom.totals.durationSeconds).toBe(6400);
+    const all = playbackProfileSchema.parse(
+      await (await w.get('/api/v1/me/playback?range=all', token)).json(),
+    );
+    expect(all.range.from).toBeNull();
+    expect(all.totals.playCount).toBe(4);
+    expect(all.playMethods).toEqual({ directPlay: 1, directStream: 1, transcode: 1 });
+    const long = await w.get(
+      '/api/v1/me/playback?range=custom&from=2026-01-01&to=2026-11-01',
+      token,
+    );
+    expect(long.status).toBe(400);
+    expect((await errorOf(long)).code).toBe('VALIDATION_FAILED');
+  });
+
+  it("should show an admin a member's portrait, and refuse unlinked or unknown users", async () => {
+    const alice = await w.member('alice');
+    const res = await w.get(`/api/v1/admin/users/${alice.id}/playback?range=7d`, w.adminToken);
+    expect(playbackProfileSchema.parse(await res.json()).totals.playCount).toBe(3);
+    const loner = await w.user(`loner_${flavour}`);
+    const unlinked = await w.get(`/api/v1/admin/users/${loner.id}/playback`, w.adminToken);
+    expect(unlinked.status).toBe(422);
+    expect((await errorOf(unlinked)).code).toBe('MEDIA_ACCOUNT_UNLINKED');
+    const own = await w.get('/api/v1/me/playback', await w.token(loner));
+    expect((await errorOf(own)).code).toBe('MEDIA_ACCOUNT_UNLINKED');
+    const missing = await w.get(
+      '/api/v1/admin/users/01900000-0000-7000-8000-000000000000/playback',
+      w.adminToken,
+    );
+    expect(missing.status).toBe(404);
+    const member = await w.get(`/api/v1/admin/users/${alice.id}/playback`, await w.token(alice));
+    expect(member.status).toBe(403);
+  });
+
+  it('should list history newest first, filtered by user and keyword, names linked', async () => {
+    const alice = await w.member('alice');
+    const res = await w.get(
+      '/api/v1/admin/playback/history?from=2026-10-25&to=2026-11-20',
+      w.adminToken,
+    );
+    expect(res.status).toBe(200);
+    const page = pageOf(playbackRecordSchema).parse(await res.json());
+    expect(page.total).toBe(5);
+    expect(page.data.map((r) => r.at)).toEqual([
+      '2026-11-19T18:30:00.000Z',
+      '2026-11-19T12:00:00.000Z',
+      '2026-11-18T23:00:00.123Z',
+      '2026-11-16T01:15:00.000Z',
+      '2026-11-01T02:00:00.000Z',
+    ]);
+    // Bob is not linked in Usher: his name comes from the media server.
+    expect(page.data[1]!.user).toEqual({ mediaUserId: w.fake.seeded!.users.bob!.id, name: 'bob' });
+    const byUser = pageOf(playbackRecordSchema).parse(
+      await (
+        await w.get(
+          `/api/v1/admin/playback/history?userId=${alice.id}&from=2026-10-25&to=2026-11-20&pageSize=2&page=2`,
+          w.adminToken,
+        )
+      ).json(),
+    );
+    expect(byUser.total).toBe(4);
+    expect(byUser.data.map((r) => r.itemName)).toEqual(['Oppenheimer', 'Dune: Part Two']);
+    const byName = pageOf(playbackRecordSchema).parse(
+      await (
+        await w.get('/api/v1/admin/playback/history?username=BOB&from=2026-10-25', w.adminToken)
+      ).json(),
+    );
+    expect(byName.total).toBe(1);
+    const keyword = pageOf(playbackRecordSchema).parse(
+      await (
+        await w.get('/api/v1/admin/playback/history?keyword=dune&from=2026-10-25', w.adminToken)
+      ).json(),
+    );
+    expect(keyword.data.map((r) => r.itemName)).toEqual(['Dune: Part Two', 'Dune: Part Two']);
+  });
+
+  it('should keep an injection attempt in keyword inert, and wildcards literal', async () => {
+    const history = (keyword: string) =>
+      w.get(
+        `/api/v1/admin/playback/history?from=2026-10-25&keyword=${encodeURIComponent(keyword)}`,
+        w.adminToken,
+      );
+    w.fake.clearRequests();
+    for (const attempt of [
+      "' OR '1'='1",
+      "x'; DELETE FROM PlaybackActivity; --",
+      "%' UNION SELECT name, 1, 1, 1, 1, 1, 1, 1, 1 FROM sqlite_master --",
+    ]) {
+      const res = await history(attempt);
+      expect(res.status).toBe(200);
+      expect(pageOf(playbackRecordSchema).parse(await res.json()).total).toBe(0);
+    }
+    // `%` and `_` match themselves only.
+    const percent = pageOf(playbackRecordSchema).parse(await (await history('100%')).json());
+    expect(percent.data.map((r) => r.itemName)).toEqual(["Oppenheimer's 100% cut"]);
+    expect(pageOf(playbackRecordSchema).parse(await (await history('_')).json()).total).toBe(0);
+    // Nothing was deleted, and every query the plugin received was one SELECT.
+    const all = pageOf(playbackRecordSchema).parse(
+      await (await w.get('/api/v1/admin/playback/history?from=2026-10-25', w.adminToken)).json(),
+    );
+    expect(all.total).toBe(5);
+    const sent = w.fake
+      .requests('submit_custom_query')
+      .map((r) => (r.body as { CustomQueryString: string }).CustomQueryString);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const sql of sent) {
+      expect(sql).toMatch(/^SELECT /);
+      // Outside its quoted literals, no statement ends: the attempt stayed inside the string.
+      expect(sql.replace(/'(?:[^']|'')*'/g, "''")).not.toMatch(/;/);
+    }
+  });
+
+  it('should refuse a history range over 366 days or reversed', async () => {
+    const long = await w.get(
+      '/api/v1/admin/playback/history?from=2025-01-01&to=2026-11-20',
+      w.adminToken,
+    );
+    expect(long.status).toBe(400);
+    const reversed = await w.get(
+      '/api/v1/admin/playback/history?from=2026-11-20&to=2026-11-01',
+      w.adminToken,
+    );
+    expect(reversed.status).toBe(400);
+  });
+
+  it('should summarise every member in the profiles, sortable', async () => {
+    const alice = await w.member('alice');
+    const res = await w.get(
+      '/api/v1/admin/playback/profiles?range=30d&sort=plays&order=desc',
+      w.adminToken,
+    );
+    expect(res.status).toBe(200);
+    const page = playbackProfilesPageSchema.parse(await res.json());
+    expect(page.summary).toEqual({ userCount: 2, playCount: 5, durationSeconds: 12_500 });
+    expect(page.data.map((r) => [r.user.username, r.user.name, r.totals.playCount])).toEqual([
+      ['alice', 'alice', 4],
+      [null, 'bob', 1],
+    ]);
+    expect(page.data[0]!.user.id).toBe(alice.id);
+    expect(page.data[0]!.peakHour).toBe(1);
+    expect(page.data[0]!.tags).toEqual(['Drama', 'History']);
+    // Bob: 2026-11-19 20:00 Shanghai = 12:00 UTC.
+    expect(page.data[1]!.peakHour).toBe(12);
+    const asc = playbackProfilesPageSchema.parse(
+      await (
+        await w.get(
+          '/api/v1/admin/playback/profiles?range=30d&sort=duration&order=asc',
+          w.adminToken,
+        )
+      ).json(),
+    );
+    expect(asc.data.map((r) => r.user.name)).toEqual(['bob', 'alice']);
+  });
+
+  it('should answer 503 NOT_CONFIGURED playback_reporting without the plugin', async () => {
+    w.fake.state.playback.installed = false;
+    try {
+      const token = await w.token(await w.member('alice'));
+      for (const [path, tok] of [
+        ['/api/v1/me/playback', token],
+        ['/api/v1/admin/playback/history', w.adminToken],
+        ['/api/v1/admin/playback/profiles', w.adminToken],
+      ] as const) {
+        const res = await w.get(path, tok);
+        expect(res.status).toBe(503);
+        const error = await errorOf(res);
+        expect(error.code).toBe('NOT_CONFIGURED');
+        expect(error.details).toEqual({ system: 'playback_reporting' });
+      }
+    } finally {
+      w.fake.state.playback.installed = true;
+    }
+  });
+});
