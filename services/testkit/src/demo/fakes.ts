@@ -3,6 +3,9 @@
 // STRIPE_API_BASE. The demo launcher and the consistency tests share this core.
 import { hexId } from '../media-server/state.js';
 import { startFakeMediaServer } from '../media-server/server.js';
+
+/** The demo media server's own zone (its Playback Reporting times are local to it). */
+const DEMO_SERVER_ZONE = 'Europe/Berlin';
 import type { FakeMediaServer } from '../media-server/server.js';
 import type { Flavour } from '../media-server/types.js';
 import { startFakeMoviePilot } from '../moviepilot/server.js';
@@ -87,6 +90,8 @@ export async function startDemoFakes(options: DemoFakesOptions = {}): Promise<De
         flavour,
         apiKey: cred.mediaKey,
         serverName: flavour === 'emby' ? 'Usher Demo Emby' : 'Usher Demo Jellyfin',
+        // A home server in its owner's zone: Playback Reporting writes local time there.
+        timeZone: DEMO_SERVER_ZONE,
         now: clock,
       }),
     );
@@ -143,6 +148,7 @@ export async function startDemoFakes(options: DemoFakesOptions = {}): Promise<De
       MEDIA_SERVER_URL: mediaServer.url,
       MEDIA_SERVER_API_KEY: cred.mediaKey,
       MEDIA_SERVER_WEBHOOK_TOKEN: cred.webhookToken,
+      MEDIA_SERVER_TIMEZONE: DEMO_SERVER_ZONE,
       TMDB_API_KEY: cred.tmdbKey,
       TMDB_API_BASE: tmdb.apiBase,
       TMDB_IMAGE_BASE: tmdb.imageBase,

@@ -135,9 +135,7 @@ export class Viewer {
 
   movie(at: number): Playable | undefined {
     const pool = this.shelf.movies.slice(0, arrivedBy(this.shelf.movies, at));
-    const unseen = pool.filter((m) => !this.seen.has(m.key));
-    // Over a year a keen viewer runs out of new films and watches old favourites again.
-    const fresh = unseen.length > 0 ? unseen : pool;
+    const fresh = pool.filter((m) => !this.seen.has(m.key));
     if (fresh.length === 0) return undefined;
     const pick = this.rng.weighted(
       fresh.map((m) => {

@@ -130,7 +130,8 @@ function lapse(world: DemoWorld, users: WorldUser[], members: MemberPlan[], coun
   const quiet = users
     .filter((u) => !watching.has(u.name) && u.activeUntil.getTime() >= now)
     .map((u) => ({ u, last: lastPlay.get(u.name) ?? now - 90 * DAY }))
-    .filter(({ last }) => last < now - 2 * DAY)
+    // Quiet since at least half a day, so the expiry (6 h after the last play) is already past.
+    .filter(({ last }) => last < now - 12 * 3_600_000)
     .sort((a, b) => a.last - b.last)
     .slice(0, count);
   for (const { u, last } of quiet) {

@@ -68,6 +68,7 @@ function settingsFor(fakes: DemoFakes): Record<string, Record<string, unknown>> 
       'MEDIA_SERVER_URL',
       'MEDIA_SERVER_API_KEY',
       'MEDIA_SERVER_WEBHOOK_TOKEN',
+      'MEDIA_SERVER_TIMEZONE',
     ),
     metadata: pick('TMDB_API_KEY', 'TMDB_API_BASE', 'TMDB_IMAGE_BASE'),
     automation: pick(
