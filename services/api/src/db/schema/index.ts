@@ -10,3 +10,5 @@ export * from './media-requests/table.js';
 export * from './bot-pending-actions/table.js';
 export * from './tmdb-cache/table.js';
 export * from './payments/table.js';
+export * from './devices/table.js';
+export * from './media-quality/table.js';
