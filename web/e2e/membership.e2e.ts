@@ -25,6 +25,7 @@ import {
   horizontalOverflow,
   launchBrowser,
   screenshot,
+  waitForDarkBackground,
 } from './support/browser.js';
 
 const PHONE = { width: 360, height: 780 };
@@ -199,6 +200,30 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     expect(mediaUser('gwen')).toBeDefined();
   });
 
+  /** Contrast of the nav's renew badge text against its own background, as painted. */
+  function badgeContrast(): Promise<number> {
+    return byTestId('nav-renew-badge').evaluate((badge) => {
+      const rgba = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
+      const lum = ([r = 0, g = 0, b = 0]: number[]) => {
+        const [R, G, B] = [r, g, b]
+          .map((v) => v / 255)
+          .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
+      };
+      const style = getComputedStyle(badge);
+      const bg = rgba(style.backgroundColor);
+      const fg = rgba(style.color);
+      // A faded ancestor (a disabled list item) or a translucent colour blends with the page.
+      let opacity = fg[3] ?? 1;
+      for (let el: Element | null = badge; el; el = el.parentElement) {
+        opacity *= Number(getComputedStyle(el).opacity);
+      }
+      const shown = fg.slice(0, 3).map((c, i) => c * opacity + bg[i]! * (1 - opacity));
+      const [a, b] = [lum(shown), lum(bg)].sort((x, y) => y - x);
+      return (a! + 0.05) / (b! + 0.05);
+    });
+  }
+
   it('shows an expired member the banner, and a redeemed code moves the expiry', async () => {
     await asAdmin('POST', '/admin/users', {
       username: 'frank',
@@ -214,6 +239,16 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await page.setViewportSize(DESKTOP);
     await signIn('frank', 'frank-password-1');
     await byTestId('banner-renew').waitFor();
+    // Issue 14: the nav's Expired badge was 1.45:1 (light) and 1.32:1 (dark).
+    expect(await badgeContrast()).toBeGreaterThanOrEqual(4.5);
+    await page.evaluate(() => localStorage.setItem('usher.theme', 'dark'));
+    await page.reload();
+    await waitForDarkBackground(page);
+    await byTestId('nav-renew-badge').waitFor();
+    expect(await badgeContrast()).toBeGreaterThanOrEqual(4.5);
+    await page.evaluate(() => localStorage.setItem('usher.theme', 'light'));
+    await page.reload();
+    await byTestId('banner-renew').waitFor();
     await expect(byTestId('media-explain').textContent()).resolves.toContain(
       'your membership expired',
     );
@@ -226,6 +261,8 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await byTestId('banner-renew').click();
     await page.waitForURL(url('/console/renewal'));
     await byTestId('renewal-expired-hint').waitFor();
+    // The renewal page says it itself: no second banner repeating it above.
+    expect(await byTestId('banner-renew').count()).toBe(0);
     await byTestId('redeem-code').fill(code);
     await byTestId('redeem-check').click();
     const expected = shown(new Date(Date.now() + 30 * DAY_MS));
@@ -237,7 +274,8 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await expect(byTestId('redeem-media-sync').textContent()).resolves.toMatch(
       /Media-server access is on|updated in a moment/,
     );
-    await expect(byTestId('renewal-expiry').textContent()).resolves.toContain(expected);
+    // The result shows before `/me` is read again: wait for the new expiry, do not race it.
+    await page.locator('[data-testid="renewal-expiry"]', { hasText: expected }).waitFor();
     expect(await page.locator('mat-error').count()).toBe(0);
     expect(await byTestId('banner-renew').count()).toBe(0);
     await page.setViewportSize(PHONE);

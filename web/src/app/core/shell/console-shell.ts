@@ -70,6 +70,22 @@ export default class ConsoleShell {
     const me = this.me();
     return me?.isExpired && me.expiresAt ? me.expiresAt : null;
   });
+  private readonly router = inject(Router);
+  /** The path shown, without query string; follows every navigation. */
+  private readonly path = toSignal(
+    this.router.events.pipe(
+      filter((event) => event instanceof NavigationEnd),
+      map((event) => event.urlAfterRedirects.split(/[?#]/, 1)[0]!),
+    ),
+    { initialValue: this.router.url.split(/[?#]/, 1)[0]! },
+  );
+  /**
+   * The expired banner, except on the renewal page: that page explains it itself, and a second
+   * red banner with a "Renew" link to the page already open only repeated it (issue 14).
+   */
+  protected readonly expiredBanner = computed(() =>
+    this.path() === '/console/renewal' ? null : this.expiredOn(),
+  );
   protected readonly consoleNav = CONSOLE_NAV;
   protected readonly adminNav = ADMIN_NAV;
   protected readonly build = BUILD_INFO;
@@ -82,8 +98,8 @@ export default class ConsoleShell {
 
   constructor() {
     // A drawer that stays open over the page it just opened would hide it.
-    inject(Router)
-      .events.pipe(
+    this.router.events
+      .pipe(
         filter((event) => event instanceof NavigationEnd),
         takeUntilDestroyed(),
       )
