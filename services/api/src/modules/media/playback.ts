@@ -173,8 +173,10 @@ function usage(plays: Play[], key: (p: Play) => string) {
  */
 async function genresByItem(ms: MediaServer, itemIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  if (itemIds.length === 0) return out;
-  const { items } = await ms.items({ ids: itemIds });
+  // Only ids the server could have issued: a damaged plugin row must not fail the whole read.
+  const ids = itemIds.filter((id) => /^[0-9a-f]{32}$|^\d+$/i.test(id));
+  if (ids.length === 0) return out;
+  const { items } = await ms.items({ ids });
   const needSeries = new Map<string, string[]>();
   for (const i of items) {
     if (i.genres && i.genres.length > 0) out.set(i.id, i.genres);
