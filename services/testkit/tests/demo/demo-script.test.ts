@@ -171,6 +171,26 @@ describe('npm run demo (scripts/demo.mjs)', () => {
       );
       expect((await fetch(`${mediaUrl}/System/Info/Public`)).status).toBe(200);
 
+      // The media pages have data: the member's portrait and rail, a year of history, live sessions.
+      const portrait = await get<{ totals: { playCount: number } }>(
+        '/api/v1/me/playback?range=90d',
+        me.token,
+      );
+      expect(portrait.totals.playCount).toBeGreaterThan(0);
+      const latest = await get<{ state: string; items: { posterUrl: string }[] }>(
+        '/api/v1/media/latest?type=movie',
+        me.token,
+      );
+      expect(latest.state).toBe('ok');
+      expect((await fetch(`${base}${latest.items[0]!.posterUrl}`)).status).toBe(200);
+      const yearAgo = new Date(Date.now() - 360 * 86_400_000).toISOString().slice(0, 10);
+      const history = await get<Page<unknown>>(
+        `/api/v1/admin/playback/history?from=${yearAgo}&pageSize=1`,
+      );
+      expect(history.total).toBeGreaterThan(2000);
+      const live = await get<{ data: { nowPlaying: unknown }[] }>('/api/v1/admin/sessions');
+      expect(live.data.filter((x) => x.nowPlaying).length).toBeGreaterThanOrEqual(3);
+
       // The bot answers the linked member through the Telegram fake's control API.
       expect((await fetch(`${botUrl}/health`)).status).toBe(200);
       const update = commandMessage({
