@@ -48,6 +48,7 @@ import { metadataRoutes } from './modules/metadata/index.js';
 import { requestRoutes } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
+import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
 import { Notifier } from './notify/notifier.js';
@@ -94,7 +95,12 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 
 /** Every module's jobs (30-settings.md §9), registered on the app's scheduler. */
 function moduleJobs(context: ModuleContext): JobDefinition[] {
-  return [...membershipJobs(context), cleanupJob(context), ...paymentsJobs(context)];
+  return [
+    ...membershipJobs(context),
+    cleanupJob(context),
+    ...paymentsJobs(context),
+    ...devicesJobs(context),
+  ];
 }
 
 /** Builds the HTTP application. `main.ts` serves it; tests call it with their own deps. */
@@ -184,6 +190,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),
     ...mediaRoutes(context),
+    ...deviceRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),
   );

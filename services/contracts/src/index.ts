@@ -15,3 +15,4 @@ export * from './requests.js';
 export * from './metadata.js';
 export * from './payments.js';
 export * from './media.js';
+export * from './devices.js';

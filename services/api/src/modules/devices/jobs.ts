@@ -1,0 +1,32 @@
+// `devices_enforce_blacklist` (30-settings.md §9): every 15 minutes, devices of blacklisted
+// clients are signed out — including devices that signed in after the entry was added.
+import type { JobDefinition } from '../../jobs/scheduler.js';
+import { IntegrationError } from '../../integrations/errors.js';
+import type { ModuleContext } from '../context.js';
+import { enforceBlacklist } from './blacklist.js';
+
+export const ENFORCE_JOB = 'devices_enforce_blacklist';
+export const ENFORCE_CRON = '*/15 * * * *';
+
+export function devicesJobs(ctx: ModuleContext): JobDefinition[] {
+  return [
+    {
+      name: ENFORCE_JOB,
+      description: 'Signs out devices whose client app is on the blacklist',
+      schedule: ENFORCE_CRON,
+      run: async ({ signal }) => {
+        try {
+          const r = await enforceBlacklist(ctx, { actorId: null }, signal);
+          // Runs when: the blacklist is not empty and a media server is configured.
+          if (r.entries === 0) return { status: 'skipped', summary: { reason: 'blacklist empty' } };
+          return { summary: r };
+        } catch (err) {
+          if (err instanceof IntegrationError && err.kind === 'not_configured') {
+            return { status: 'skipped', summary: { reason: 'media server not configured' } };
+          }
+          throw err;
+        }
+      },
+    },
+  ];
+}
