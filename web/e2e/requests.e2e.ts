@@ -33,6 +33,8 @@ const MEDIA_KEY = 'e2eRequestsMediaKey0123456789AB';
 const SEVERANCE = 95396;
 /** Dune (2021): on the fake TMDB, not on the fake media server. */
 const DUNE = 438631;
+/** Primer (2004): on the fake TMDB, not on the fake media server. */
+const PRIMER = 14337;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 describeWithChromium('request → approve → ingest (Chromium)', () => {
@@ -70,7 +72,7 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
       admin,
     );
     if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
-    browser = await launchBrowser();
+    browser = await launchBrowser({ hasTouch: true });
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(15_000);
     problems = new PageProblems(page);
@@ -271,5 +273,42 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
       'Pending',
     );
     await screenshot(page, 'requests-1280-resubmitted');
+  });
+
+  it('requests a movie on a phone by taps alone, the sheet in view', async () => {
+    await page.setViewportSize(PHONE);
+    await page.goto(url('/console/requests'));
+    await byTestId('new-request').tap();
+    await page.waitForURL(url('/console/requests/new'));
+    // A finger lands on the field's label, which focuses the input.
+    await page.locator('mat-form-field', { has: byTestId('search-input') }).tap();
+    await page.keyboard.type('Primer', { delay: 30 });
+    const result = byTestId(`result-movie-${PRIMER}`);
+    await result.tap();
+    const sheet = byTestId('request-sheet');
+    await sheet.waitFor();
+    // Issue 14: the sheet used to render above the results, off-screen after the tap.
+    const box = (await sheet.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height + 1);
+    const submit = byTestId('submit-request');
+    expect(await submit.isVisible()).toBe(true);
+    await screenshot(page, 'new-request-360-movie-sheet');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await submit.tap();
+    await page.waitForURL(url('/console/requests'));
+    const card = page.locator('app-request-card', { hasText: 'Primer' });
+    await expect(card.locator('[data-testid="request-status"]').textContent()).resolves.toContain(
+      'Pending',
+    );
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    // A new search without the picked title closes the sheet.
+    await page.goto(url('/console/requests/new?q=Primer&type=movie'));
+    await result.tap();
+    await sheet.waitFor();
+    await byTestId('search-input').fill('zzqqxx');
+    await byTestId('search-empty').waitFor();
+    expect(await sheet.count()).toBe(0);
   });
 });

@@ -38,7 +38,7 @@ export interface Browser {
 }
 
 /** One persistent context on a fresh `--user-data-dir`, deleted on close. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: { hasTouch?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'usher-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -48,6 +48,8 @@ export async function launchBrowser(): Promise<Browser> {
     colorScheme: 'light',
     locale: 'en-US',
     reducedMotion: 'reduce',
+    // Taps (`locator.tap()`) need a touch screen; mouse clicks still work beside it.
+    hasTouch: options.hasTouch ?? false,
   });
   return {
     context,

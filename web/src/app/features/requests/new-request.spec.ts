@@ -113,6 +113,30 @@ describe('NewRequest', () => {
     expect(byTestId('search-empty')!.textContent).toContain('Try the original title or the year');
   });
 
+  it('should close the sheet when a new search no longer lists the picked title', async () => {
+    await render();
+    await pickSeason2();
+    expect(byTestId('request-sheet')).not.toBeNull();
+    // Same title still listed: the sheet stays.
+    await search('winter harbour');
+    await flush(`${SEARCH}?query=winter%20harbour&type=multi&page=1`, {
+      data: [aResult()],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    });
+    expect(byTestId('request-sheet')).not.toBeNull();
+    await search('zzzz');
+    await flush(`${SEARCH}?query=zzzz&type=multi&page=1`, {
+      data: [],
+      total: 0,
+      page: 1,
+      pageSize: 20,
+    });
+    expect(byTestId('search-empty')).not.toBeNull();
+    expect(byTestId('request-sheet')).toBeNull();
+  });
+
   it('should request the picked season after check-existing, then go to the list', async () => {
     await render();
     await pickSeason2();

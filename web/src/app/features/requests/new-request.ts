@@ -264,6 +264,7 @@ export default class NewRequest {
     if (query.length < MIN_QUERY) {
       this.results.set(null);
       this.searchError.set(null);
+      this.selected.set(null);
       return;
     }
     this.searching.set(true);
@@ -271,13 +272,23 @@ export default class NewRequest {
     this.notConfigured.set(null);
     try {
       const reply = await this.api.search(query, TYPES[type]);
-      if (query === this.query().trim() && type === this.typeFilter()) this.results.set(reply.data);
+      if (query === this.query().trim() && type === this.typeFilter()) {
+        this.results.set(reply.data);
+        // A sheet for a title the new search no longer lists would float over "no results"
+        // (issue 14): it closes with its title gone.
+        const picked = this.selected();
+        const kept = reply.data.some(
+          (r) => picked && r.mediaType === picked.mediaType && r.tmdbId === picked.tmdbId,
+        );
+        if (!kept) this.selected.set(null);
+      }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'NOT_CONFIGURED') {
         this.notConfigured.set(settingsGroupFor(errorSystem(error) ?? 'tmdb') ?? 'metadata');
       }
       this.searchError.set(this.errors.describe(error));
       this.results.set(null);
+      this.selected.set(null);
     } finally {
       this.searching.set(false);
     }
