@@ -51,7 +51,9 @@ export interface RequestAction {
           <mat-icon
             [attr.aria-label]="
               t(request().type === 'TV' ? 'requests.card.tv' : 'requests.card.movie')
-            " [svgIcon]="request().type === 'TV' ? 'tv' : 'movie'" />
+            "
+            [svgIcon]="request().type === 'TV' ? 'tv' : 'movie'"
+          />
           <span>{{ request().name }}</span>
           @if (request().year) {
             <span class="year">({{ request().year }})</span>
