@@ -49,6 +49,7 @@ import { requestRoutes } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
+import { qualityJobs, qualityRoutes } from './modules/quality/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
 import { Notifier } from './notify/notifier.js';
@@ -100,6 +101,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
     cleanupJob(context),
     ...paymentsJobs(context),
     ...devicesJobs(context),
+    ...qualityJobs(context),
   ];
 }
 
@@ -191,6 +193,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...mediaServerWebhookRoutes(context),
     ...mediaRoutes(context),
     ...deviceRoutes(context),
+    ...qualityRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),
   );

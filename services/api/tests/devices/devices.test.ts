@@ -5,6 +5,7 @@ import {
   deviceActionListSchema,
   deviceListSchema,
   deviceStatsSchema,
+  jobRunSchema,
   logoutOutcomeSchema,
 } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
@@ -147,7 +148,9 @@ describe.each(FLAVOURS)('devices on %s', (flavour) => {
     expect(await done).toBe('succeeded');
     expect(clientsOnFake(w).filter((d) => d.endsWith(':Infuse'))).toEqual([]);
     expect(clientsOnFake(w)).toHaveLength(3);
-    const run = await (await w.get(`/api/v1/admin/job-runs/${runId}`, w.adminToken)).json();
+    const run = jobRunSchema.parse(
+      await (await w.get(`/api/v1/admin/job-runs/${runId}`, w.adminToken)).json(),
+    );
     expect(run.summary).toMatchObject({ loggedOut: 3, failed: 0, entries: 1 });
     const actions = deviceActionListSchema.parse(
       await (await w.get('/api/v1/admin/devices/actions?pageSize=100', w.adminToken)).json(),

@@ -1,0 +1,226 @@
+// Reads of the media-quality pages (20-api.md §6 "Playback, sessions, quality") and the scan
+// start. Reports come from `media_quality_reports`; `all` is summed on read.
+import type {
+  PaginationQuery,
+  QualityGroupDetail,
+  QualityLibraryList,
+  QualityReport,
+} from '@usher/contracts';
+import { sql } from 'drizzle-orm';
+import { recordAudit } from '../../audit/audit.js';
+import { mediaQualityReports, type MediaQualityReportRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+import { AppError } from '../../http/errors.js';
+import type { Caller, ModuleContext } from '../context.js';
+import {
+  addCounts,
+  byWorst,
+  emptyCodec,
+  emptyHdr,
+  emptyResolution,
+  REPORT_SCHEMA_VERSION,
+  type StoredGroup,
+  type StoredReport,
+} from './report.js';
+import { QUALITY_SCAN_JOB, videoLibraries } from './scan.js';
+
+const ALL = 'all';
+const ABANDONED_MS = 3_600_000;
+
+type State = 'fresh' | 'stale' | 'missing';
+
+function stored(row: MediaQualityReportRow | undefined): StoredReport | null {
+  if (!row?.report || row.schemaVersion !== REPORT_SCHEMA_VERSION) return null;
+  return row.report as StoredReport;
+}
+
+function stateOf(row: MediaQualityReportRow | undefined, now: Date): State {
+  if (!stored(row)) return 'missing';
+  return row!.expiresAt && row!.expiresAt.getTime() > now.getTime() ? 'fresh' : 'stale';
+}
+
+async function allRows(ctx: ModuleContext): Promise<Map<string, MediaQualityReportRow>> {
+  const rows = await ctx.db.select().from(mediaQualityReports);
+  return new Map(rows.map((r) => [r.libraryId, r]));
+}
+
+/** Library ids a running scan covers (`all` covers every one). */
+async function scanningTargets(ctx: ModuleContext): Promise<Set<string>> {
+  const since = new Date(ctx.now().getTime() - ABANDONED_MS).toISOString();
+  const rows = await queryRows<{ target: string | null }>(
+    ctx.db,
+    sql`select params->>'libraryId' as target from job_runs
+        where job_name = ${QUALITY_SCAN_JOB} and status = 'running' and started_at > ${since}`,
+  );
+  return new Set(rows.map((r) => r.target ?? ALL));
+}
+
+const scanningOf = (targets: Set<string>, id: string) => targets.has(ALL) || targets.has(id);
+
+export async function listQualityLibraries(ctx: ModuleContext): Promise<QualityLibraryList> {
+  const server = await ctx.integrations.mediaServer.get();
+  const libraries = videoLibraries(await server.libraries());
+  const [rows, targets] = await Promise.all([allRows(ctx), scanningTargets(ctx)]);
+  const now = ctx.now();
+  return {
+    data: libraries.map((lib) => {
+      const row = rows.get(lib.id);
+      return {
+        libraryId: lib.id,
+        name: lib.name,
+        collectionType: lib.collectionType ?? null,
+        report: {
+          state: stateOf(row, now),
+          computedAt: row?.computedAt?.toISOString() ?? null,
+          itemCount: stored(row) ? row!.itemCount : 0,
+          scanning: scanningOf(targets, lib.id),
+          scanError: row?.scanError ?? null,
+        },
+      };
+    }),
+  };
+}
+
+function pageGroups(groups: StoredGroup[], q: PaginationQuery): QualityReport['lowQuality'] {
+  const data = groups
+    .slice((q.page - 1) * q.pageSize, q.page * q.pageSize)
+    .map(({ items, ...g }) => ({ ...g, itemCount: items.length }));
+  return { data, total: groups.length, page: q.page, pageSize: q.pageSize };
+}
+
+/** The library's name: from its stored row, else from the media server (404 when unknown there). */
+async function libraryName(
+  ctx: ModuleContext,
+  id: string,
+  row: MediaQualityReportRow | undefined,
+): Promise<string> {
+  if (row) return row.libraryName;
+  const server = await ctx.integrations.mediaServer.get();
+  const lib = videoLibraries(await server.libraries()).find((l) => l.id === id);
+  if (!lib) throw new AppError('LIBRARY_NOT_FOUND', 'No such library on the media server');
+  return lib.name;
+}
+
+export async function qualityReport(
+  ctx: ModuleContext,
+  libraryId: string,
+  q: PaginationQuery,
+): Promise<QualityReport> {
+  const [rows, targets] = await Promise.all([allRows(ctx), scanningTargets(ctx)]);
+  const now = ctx.now();
+  if (libraryId !== ALL) {
+    const row = rows.get(libraryId);
+    const name = await libraryName(ctx, libraryId, row);
+    const report = stored(row);
+    return {
+      library: { id: libraryId, name },
+      state: stateOf(row, now),
+      computedAt: report ? (row!.computedAt?.toISOString() ?? null) : null,
+      scanning: scanningOf(targets, libraryId),
+      itemCount: report ? row!.itemCount : 0,
+      resolution: report?.resolution ?? emptyResolution(),
+      codec: report?.codec ?? emptyCodec(),
+      hdr: report?.hdr ?? emptyHdr(),
+      lowQuality: pageGroups(report?.groups ?? [], q),
+      failedLibraries: [],
+    };
+  }
+  const resolution = emptyResolution();
+  const codec = emptyCodec();
+  const hdr = emptyHdr();
+  const groups: StoredGroup[] = [];
+  let itemCount = 0;
+  let oldest: Date | null = null;
+  let anyStale = false;
+  let anyReport = false;
+  const failedLibraries: QualityReport['failedLibraries'] = [];
+  for (const row of rows.values()) {
+    const report = stored(row);
+    if (row.scanError) {
+      failedLibraries.push({ id: row.libraryId, name: row.libraryName, error: row.scanError });
+    }
+    if (!report) continue;
+    anyReport = true;
+    if (stateOf(row, now) === 'stale') anyStale = true;
+    if (row.computedAt && (!oldest || row.computedAt < oldest)) oldest = row.computedAt;
+    itemCount += row.itemCount;
+    addCounts(resolution, report.resolution);
+    addCounts(codec, report.codec);
+    addCounts(hdr, report.hdr);
+    groups.push(...report.groups);
+  }
+  groups.sort(byWorst);
+  return {
+    library: { id: ALL, name: 'All libraries' },
+    state: !anyReport ? 'missing' : anyStale ? 'stale' : 'fresh',
+    computedAt: oldest?.toISOString() ?? null,
+    scanning: targets.size > 0,
+    itemCount,
+    resolution,
+    codec,
+    hdr,
+    lowQuality: pageGroups(groups, q),
+    failedLibraries,
+  };
+}
+
+export async function qualityGroup(
+  ctx: ModuleContext,
+  libraryId: string,
+  groupId: string,
+): Promise<QualityGroupDetail> {
+  const rows = await allRows(ctx);
+  const candidates = libraryId === ALL ? [...rows.values()] : [rows.get(libraryId)];
+  for (const row of candidates) {
+    const group = stored(row)?.groups.find((g) => g.groupId === groupId);
+    if (!group) continue;
+    const { items, ...g } = group;
+    const seasons = new Map<number | null, number>();
+    for (const i of items) seasons.set(i.season, (seasons.get(i.season) ?? 0) + 1);
+    return {
+      group: { ...g, itemCount: items.length },
+      items,
+      seasons: [...seasons.entries()].map(([season, itemCount]) => ({ season, itemCount })),
+    };
+  }
+  throw new AppError('QUALITY_GROUP_NOT_FOUND', 'No such title in the latest quality report');
+}
+
+/**
+ * Starts the scan job (202). The library must exist on the media server; one scan runs at a time
+ * (the job lease), so a second start answers 409 `SCAN_IN_PROGRESS`.
+ */
+export async function startScan(
+  ctx: ModuleContext,
+  libraryId: string,
+  caller: Caller,
+): Promise<{ scanStartedAt: string; runId: string }> {
+  const server = await ctx.integrations.mediaServer.get();
+  if (libraryId !== ALL) {
+    const libs = videoLibraries(await server.libraries());
+    if (!libs.some((l) => l.id === libraryId)) {
+      throw new AppError('LIBRARY_NOT_FOUND', 'No such library on the media server');
+    }
+  }
+  const scanStartedAt = ctx.now().toISOString();
+  let runId: string;
+  try {
+    ({ runId } = await ctx.scheduler.runNow(QUALITY_SCAN_JOB, {
+      triggeredBy: caller.auth.userId,
+      params: { libraryId },
+    }));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'JOB_RUNNING') {
+      throw new AppError('SCAN_IN_PROGRESS', 'A quality scan is already running');
+    }
+    throw err;
+  }
+  await recordAudit(ctx.db, {
+    actor: caller.actor,
+    action: 'media_quality.scan',
+    target: { type: 'library', id: libraryId },
+    details: { runId },
+    ...caller.meta,
+  });
+  return { scanStartedAt, runId };
+}
