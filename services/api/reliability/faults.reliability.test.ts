@@ -9,7 +9,7 @@ import { connectPostgres, type DatabaseHandle } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { mediaRequests, redeemCodes, users } from '../src/db/schema/index.js';
 import { createTestApp } from '../tests/support/app.js';
-import { MIGRATIONS, TEST_DATABASE_URL } from '../tests/support/database.js';
+import { createTestDatabase, MIGRATIONS, TEST_DATABASE_URL } from '../tests/support/database.js';
 import { TcpProxy } from '../tests/support/tcp-proxy.js';
 import { aUser } from '../tests/support/users.js';
 import { recordFigures } from './figures.js';
@@ -24,8 +24,10 @@ describe('database outage', () => {
   beforeAll(async () => {
     let target: URL;
     if (TEST_DATABASE_URL) {
-      target = new URL(TEST_DATABASE_URL);
-      stopBackend = async () => undefined;
+      // A throwaway migrated database on the server; the proxy sits in front of it.
+      const throwaway = await createTestDatabase();
+      target = new URL(throwaway.url!);
+      stopBackend = () => throwaway.close();
     } else {
       const db = await PGlite.create();
       const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });

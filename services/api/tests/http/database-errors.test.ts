@@ -6,7 +6,7 @@ import { connectPostgres, type DatabaseHandle } from '../../src/db/client.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createTestApp } from '../support/app.js';
-import { ENGINE, MIGRATIONS, TEST_DATABASE_URL } from '../support/database.js';
+import { createTestDatabase, ENGINE, MIGRATIONS, TEST_DATABASE_URL } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { aUser } from '../support/users.js';
@@ -78,8 +78,10 @@ describe(`routes during a database outage (${ENGINE})`, () => {
   beforeAll(async () => {
     let target: URL;
     if (TEST_DATABASE_URL) {
-      target = new URL(TEST_DATABASE_URL);
-      stopBackend = async () => undefined;
+      // A throwaway migrated database on the server; the proxy sits in front of it.
+      const throwaway = await createTestDatabase();
+      target = new URL(throwaway.url!);
+      stopBackend = () => throwaway.close();
     } else {
       const db = await PGlite.create();
       const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
