@@ -88,6 +88,10 @@ describe(`retention cleanup (${ENGINE})`, () => {
           (id, operation, media_user_id, origin, status, next_attempt_at, created_at, updated_at)
         values (gen_random_uuid(), 'delete', ${label}, 'user_delete', ${status}, ${at}, ${at}, ${at})`);
     }
+    // device_actions 90 days.
+    await exec(sql`insert into device_actions (id, action, outcome, note, created_at) values
+      (gen_random_uuid(), 'logout', 'ok', 'old', ${ago(90 * DAY + MIN)}),
+      (gen_random_uuid(), 'logout', 'ok', 'fresh', ${ago(90 * DAY - MIN)})`);
     // audit_log 365 days.
     for (const [label, at] of [
       ['old', ago(365 * DAY + MIN)],
@@ -119,15 +123,17 @@ describe(`retention cleanup (${ENGINE})`, () => {
         media_server_retry_queue_done: 1,
         media_server_retry_queue_gave_up: 1,
         audit_log: 1,
+        device_actions: 1,
       },
-      total: 14,
+      total: 15,
       cutoffAt: NOW.toISOString(),
     });
     // Tables of features this version does not have are left out, not failed.
-    expect(outcome.summary!.removed).not.toHaveProperty('device_actions');
+    expect(outcome.summary!.removed).not.toHaveProperty('ranking_batches');
     // One statement per rule, plus one more for each table with a full batch (email_codes:
     // 2 + 1 rows, job_runs: 2 + 1 rows).
-    expect(outcome.summary!.statements).toBe(12);
+    expect(outcome.summary!.statements).toBe(13);
+    expect(await labels(sql`select note as label from device_actions`)).toEqual(['fresh']);
 
     expect(await labels(sql`select email as label from email_codes`)).toEqual([
       'fresh@example.test',
