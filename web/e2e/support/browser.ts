@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { describeWhen } from '@usher/testkit';
 
@@ -93,8 +93,9 @@ export class PageProblems {
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
+  // A name may hold a folder (`pages/login-en-390`).
+  mkdirSync(dirname(path), { recursive: true });
   await page.screenshot({ path, fullPage: true });
   return path;
 }

@@ -22,6 +22,9 @@ export type Tone = 'success' | 'error' | 'warning' | 'info' | 'neutral';
       padding: 4px 12px 4px 8px;
       border-radius: 8px;
       font: var(--mat-sys-label-large);
+      // One line always: Chinese may break between any two characters, which split a
+      // two-character status over two lines in narrow table cells (issue 14).
+      white-space: nowrap;
       background: var(--chip-bg);
       color: var(--chip-fg);
     }
