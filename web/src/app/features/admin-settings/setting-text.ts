@@ -19,6 +19,21 @@ export class SettingText {
     return this.pick(`adminSettings.keys.${item.key}.description`, item.description);
   }
 
+  /**
+   * A value as a person reads it (issue 14: admins saw `jellyfin`, `warn`, `false`): on/off for
+   * booleans, the translated name of an enum value (`adminSettings.values.*`), else the API's
+   * option label, else the value itself (URLs, names, numbers).
+   */
+  value(item: SettingItem, value: unknown): string {
+    if (value === null || value === undefined) return '';
+    if (typeof value === 'boolean')
+      return this.pick(`adminSettings.values.${value}`, String(value));
+    const raw = String(value);
+    const option = item.options?.find((o) => o.value === raw);
+    if (!option) return raw;
+    return this.pick(`adminSettings.values.${raw}`, option.label);
+  }
+
   group(group: SettingsGroupView): string {
     return this.pick(`adminSettings.groups.${group.group}`, group.label);
   }
