@@ -47,6 +47,38 @@ describe('races', () => {
     expect(statuses.filter((s) => s !== 200 && s !== 422 && s !== 409)).toEqual([]);
   });
 
+  it('should evaluate at most 10 of 40 parallel wrong guesses against a failure limit', async () => {
+    const member = await env.member();
+    const codes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        env.send('POST', '/api/v1/me/redeem', {
+          token: member.token,
+          body: { code: (0xabc0000000000000n + BigInt(i)).toString(16).toUpperCase() },
+        }),
+      ),
+    );
+    const redeemStatuses = codes.map((r) => r.res.status);
+    const other = await env.member();
+    const passwords = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        env.send('PUT', '/api/v1/me/password', {
+          token: other.token,
+          body: { currentPassword: `Wrong-Current-${i}`, newPassword: 'Brand-New-Pass-77' },
+        }),
+      ),
+    );
+    const passwordStatuses = passwords.map((r) => r.res.status);
+    figures.failureLimits = {
+      parallel: 40,
+      redeemGuessesEvaluated: count(redeemStatuses, 422),
+      currentPasswordGuessesEvaluated: count(passwordStatuses, 422),
+    };
+    expect(count(redeemStatuses, 422)).toBeLessThanOrEqual(10);
+    expect(count(redeemStatuses, 429)).toBe(40 - count(redeemStatuses, 422));
+    expect(count(passwordStatuses, 422)).toBeLessThanOrEqual(10);
+    expect(count(passwordStatuses, 429)).toBe(40 - count(passwordStatuses, 422));
+  });
+
   it('should create one account from 10 parallel registrations of one name', async () => {
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

@@ -13,8 +13,10 @@ export interface LimitSpec {
 
 /**
  * A counter stored in PostgreSQL (`rate_limits`) so every replica sees the same count
- * (00-architecture.md decision 3). Used as a failure counter: `assertAllowed` before the work,
- * `recordFailure` after a failed attempt, `reset` after a success where the rule says so.
+ * (00-architecture.md decision 3). There is no separate check-then-record (parallel requests
+ * all passed the check before any was recorded, issue 16): `reserve` counts an attempt and
+ * enforces the limit in one atomic upsert; `countingFailures` reserves and gives the attempt back
+ * unless the work failed in a way that counts; `reset` clears a key where the rule says so.
  */
 export class StoredLimiter {
   private readonly limiter: RateLimiterDrizzle;
@@ -32,18 +34,6 @@ export class StoredLimiter {
       // Expired rows are removed by the cleanup job, not by a timer in every replica.
       clearExpiredByTimeout: false,
     });
-  }
-
-  /** Throws 429 RATE_LIMITED (with Retry-After) when `key` has used up its points. */
-  async assertAllowed(key: string): Promise<void> {
-    const res = await this.limiter.get(key);
-    if (res && res.consumedPoints >= this.spec.points) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-      throw new AppError('RATE_LIMITED', 'Too many attempts; try again later', {
-        details: { retryAfterSeconds },
-        headers: { 'Retry-After': String(retryAfterSeconds) },
-      });
-    }
   }
 
   /**
@@ -64,8 +54,25 @@ export class StoredLimiter {
     await this.limiter.reward(key, 1);
   }
 
-  async recordFailure(key: string): Promise<void> {
-    await this.limiter.penalty(key, 1);
+  /**
+   * A failure counter without the read-then-record gap: the attempt is reserved before `work`
+   * runs and given back unless it ends in an error `isFailure` counts.
+   */
+  async countingFailures<T>(
+    key: string,
+    isFailure: (err: unknown) => boolean,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.reserve(key);
+    let failed = false;
+    try {
+      return await work();
+    } catch (err) {
+      failed = isFailure(err);
+      throw err;
+    } finally {
+      if (!failed) await this.refund(key);
+    }
   }
 
   async reset(key: string): Promise<void> {

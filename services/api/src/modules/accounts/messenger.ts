@@ -138,8 +138,20 @@ export async function bindMessenger(
   input: { messengerId: number; code: string; languageCode?: string },
   meta: RequestMeta,
 ): Promise<{ userId: string; username: string }> {
-  const key = String(input.messengerId);
-  await limiter.assertAllowed(key);
+  // A wrong or expired code is a failed guess; the attempt is reserved before the code is looked
+  // up, so parallel guesses cannot pass the limit together.
+  return limiter.countingFailures(
+    String(input.messengerId),
+    (err) => err instanceof AppError && err.code === 'BIND_CODE_INVALID',
+    () => bindWithCode(ctx, input, meta),
+  );
+}
+
+async function bindWithCode(
+  ctx: ModuleContext,
+  input: { messengerId: number; code: string; languageCode?: string },
+  meta: RequestMeta,
+): Promise<{ userId: string; username: string }> {
   const now = ctx.now();
   const label = messengerLabel(input.messengerId);
   const [code] = await ctx.db
@@ -148,7 +160,6 @@ export async function bindMessenger(
     .where(eq(messengerBindCodes.code, input.code))
     .limit(1);
   if (!code || code.expiresAt.getTime() <= now.getTime()) {
-    await limiter.recordFailure(key);
     throw new AppError('BIND_CODE_INVALID', 'The code is wrong or has expired');
   }
   let bound: UserRow;
@@ -262,8 +273,7 @@ export async function resetPasswordForMessenger(
   meta: RequestMeta,
 ): Promise<{ username: string; password: string }> {
   const key = String(input.messengerId);
-  await limiter.assertAllowed(key);
-  await limiter.recordFailure(key);
+  await limiter.reserve(key);
   const row = await userByMessenger(ctx, input.messengerId, input.languageCode);
   const password = generatePassword(20);
   await applyNewPassword(ctx, row, password, {

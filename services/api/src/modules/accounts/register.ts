@@ -229,8 +229,7 @@ export async function register(
   meta: RequestMeta,
 ): Promise<RegisterResponse> {
   const ip = meta.ip ?? 'unknown';
-  await limiter.assertAllowed(ip);
-  await limiter.recordFailure(ip); // every attempt counts (20-api.md §1.6: attempts / h)
+  await limiter.reserve(ip); // every attempt counts (20-api.md §1.6: attempts / h), atomically
 
   const plan = await planRegistration(ctx, input);
   const now = ctx.now();

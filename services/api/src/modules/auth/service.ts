@@ -127,13 +127,20 @@ export async function changePassword(
   meta: RequestMeta,
 ): Promise<TokenResponse> {
   const limiterKey = userId;
-  await ctx.limiters.currentPassword.assertAllowed(limiterKey);
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
-  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
-    await ctx.limiters.currentPassword.recordFailure(limiterKey);
-    throw new AppError('CURRENT_PASSWORD_INVALID', 'The current password is wrong');
-  }
+  // Reserved before the check (parallel guesses cannot pass the limit together), given back
+  // unless the current password was wrong.
+  const row = await ctx.limiters.currentPassword.countingFailures(
+    limiterKey,
+    (err) => err instanceof AppError && err.code === 'CURRENT_PASSWORD_INVALID',
+    async () => {
+      const [found] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+      if (!found) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+      if (!(await verifyPassword(found.passwordHash, input.currentPassword))) {
+        throw new AppError('CURRENT_PASSWORD_INVALID', 'The current password is wrong');
+      }
+      return found;
+    },
+  );
   if (input.newPassword === input.currentPassword) {
     throw new AppError('PASSWORD_UNCHANGED', 'The new password must differ from the current one');
   }

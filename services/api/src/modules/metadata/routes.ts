@@ -23,8 +23,7 @@ export function metadataRoutes(ctx: ModuleContext): RouteDef[] {
   // Every call counts, answered or not: the limit protects the TMDB key's own quota.
   const limit = async ({ ip: clientIp }: RequestMeta) => {
     const ip = clientIp ?? 'unknown';
-    await limiter.assertAllowed(ip);
-    await limiter.recordFailure(ip);
+    await limiter.reserve(ip);
   };
 
   const routes: RouteDef[] = [];

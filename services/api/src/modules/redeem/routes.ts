@@ -37,8 +37,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       errors: ['REDEEM_CODE_INVALID', 'RATE_LIMITED'],
       handler: async (c, { body, meta }) => {
         const ip = meta.ip ?? 'unknown';
-        await ctx.limiters.inviteValidate.assertAllowed(ip);
-        await ctx.limiters.inviteValidate.recordFailure(ip); // every attempt counts (§1.6)
+        await ctx.limiters.inviteValidate.reserve(ip); // every attempt counts (§1.6)
         const code = await findUsableCode(ctx.db, body.code, ctx.now());
         return c.json({
           valid: true as const,

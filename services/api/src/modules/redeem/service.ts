@@ -71,19 +71,15 @@ export async function consumeCode(tx: Tx, codeId: string, now: Date): Promise<vo
 
 /** A failed attempt counts toward the member's redeem limit (10 / h, 20-api.md §1.6). */
 async function countingFailures<T>(ctx: ModuleContext, userId: string, work: () => Promise<T>) {
-  await ctx.limiters.redeemUser.assertAllowed(userId);
-  try {
-    return await work();
-  } catch (err) {
-    // Only wrong or used codes are guesses worth limiting; other refusals pass through as is.
-    if (
+  // Only wrong or used codes are guesses worth limiting; other refusals pass through as is.
+  // The attempt is reserved first, so parallel guesses cannot pass the limit together.
+  return ctx.limiters.redeemUser.countingFailures(
+    userId,
+    (err) =>
       err instanceof AppError &&
-      ['REDEEM_CODE_INVALID', 'REDEEM_CODE_ALREADY_USED'].includes(err.code)
-    ) {
-      await ctx.limiters.redeemUser.recordFailure(userId);
-    }
-    throw err;
-  }
+      ['REDEEM_CODE_INVALID', 'REDEEM_CODE_ALREADY_USED'].includes(err.code),
+    work,
+  );
 }
 
 /** `POST /me/redeem/validate`: what redeeming would do, without writing anything. */
