@@ -2,6 +2,7 @@
 // bob's Apple TV and iPhone (both Infuse), the admin's phone.
 import {
   blacklistCreatedSchema,
+  blacklistListSchema,
   deviceActionListSchema,
   deviceListSchema,
   deviceStatsSchema,
@@ -182,6 +183,65 @@ describe.each(FLAVOURS)('devices on %s', (flavour) => {
       .from(auditLog)
       .where(eq(auditLog.action, 'device.blacklist_enforce'));
     expect(audits[0]!.details).toEqual({ loggedOut: 1, failed: 1 });
+  });
+
+  it('should refuse bad input and members, and change nothing', async () => {
+    const before = clientsOnFake(w);
+    for (const body of [
+      { clientName: '' },
+      { clientName: '   ' },
+      { clientName: 'x'.repeat(101) },
+      { clientName: 'Infuse', reason: 'r'.repeat(256) },
+      { clientName: 'Infuse', extra: true },
+      { clientName: 'Inf\u0000use' },
+    ]) {
+      const res = await post('/api/v1/admin/devices/blacklist', body);
+      expect(res.status).toBe(400);
+      expect((await errorOf(res)).code).toBe('VALIDATION_FAILED');
+    }
+    const bad = await w.get('/api/v1/admin/devices?blacklisted=maybe', w.adminToken);
+    expect(bad.status).toBe(400);
+    const del = await w.t.call('delete', '/api/v1/admin/devices/blacklist/not-a-uuid', {
+      token: w.adminToken,
+    });
+    expect((await errorOf(del)).code).toBe('BLACKLIST_ENTRY_NOT_FOUND');
+    const member = await w.member('alice');
+    const asMember = await w.t.call('post', '/api/v1/admin/devices/blacklist', {
+      token: await w.token(member),
+      body: { clientName: 'Infuse' },
+    });
+    expect(asMember.status).toBe(403);
+    const blacklist = blacklistListSchema.parse(
+      await (await w.get('/api/v1/admin/devices/blacklist', w.adminToken)).json(),
+    );
+    expect(blacklist.total).toBe(0);
+    expect(clientsOnFake(w)).toEqual(before);
+    const actions = deviceActionListSchema.parse(
+      await (await w.get('/api/v1/admin/devices/actions', w.adminToken)).json(),
+    );
+    expect(actions.total).toBe(0);
+  });
+
+  it('should store nothing when the media server is down and logoutNow is asked', async () => {
+    await w.fake.down();
+    const res = await post('/api/v1/admin/devices/blacklist', { clientName: 'Kodi' });
+    expect(res.status).toBe(502);
+    expect((await errorOf(res)).code).toBe('UPSTREAM_UNAVAILABLE');
+    const blacklist = blacklistListSchema.parse(
+      await (await w.get('/api/v1/admin/devices/blacklist', w.adminToken)).json(),
+    );
+    expect(blacklist.total).toBe(0);
+    // Without an immediate sign-out the entry needs no media server; the job applies it later.
+    const later = await post('/api/v1/admin/devices/blacklist', {
+      clientName: 'Kodi',
+      logoutNow: false,
+    });
+    expect(later.status).toBe(201);
+    expect(blacklistCreatedSchema.parse(await later.json())).toMatchObject({
+      loggedOut: 0,
+      failed: 0,
+    });
+    await w.fake.up();
   });
 
   it('should log out one device, and answer 404 for an unknown one', async () => {
