@@ -158,8 +158,17 @@ describe.each(FLAVOURS)('devices on %s', (flavour) => {
     );
     const swept = actions.data.filter((a) => a.action === 'enforce_blacklist');
     expect(swept).toHaveLength(3);
-    // The job acts as no one.
+    // The job acts as no one, and its sweep is audited under its name.
     expect(swept.every((a) => a.actor === null)).toBe(true);
+    const [audit] = await w.t.context.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'device.blacklist_enforce'));
+    expect(audit).toMatchObject({
+      actorType: 'system',
+      actorLabel: `job:${ENFORCE_JOB}`,
+      details: { loggedOut: 3, failed: 0 },
+    });
   });
 
   it('should report a media-server failure mid-way truthfully', async () => {

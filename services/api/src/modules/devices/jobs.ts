@@ -1,5 +1,6 @@
 // `devices_enforce_blacklist` (30-settings.md §9): every 15 minutes, devices of blacklisted
 // clients are signed out — including devices that signed in after the entry was added.
+import { recordAudit } from '../../audit/audit.js';
 import type { JobDefinition } from '../../jobs/scheduler.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { ModuleContext } from '../context.js';
@@ -19,6 +20,15 @@ export function devicesJobs(ctx: ModuleContext): JobDefinition[] {
           const r = await enforceBlacklist(ctx, { actorId: null }, signal);
           // Runs when: the blacklist is not empty and a media server is configured.
           if (r.entries === 0) return { status: 'skipped', summary: { reason: 'blacklist empty' } };
+          // Sign-outs by the job are audited like the admin's sweep (the actor is the job).
+          if (r.loggedOut + r.failed > 0) {
+            await recordAudit(ctx.db, {
+              actor: { type: 'system', id: null, label: `job:${ENFORCE_JOB}` },
+              action: 'device.blacklist_enforce',
+              target: { type: 'client_blacklist', id: null },
+              details: { loggedOut: r.loggedOut, failed: r.failed },
+            });
+          }
           return { summary: r };
         } catch (err) {
           if (err instanceof IntegrationError && err.kind === 'not_configured') {
