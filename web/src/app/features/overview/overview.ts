@@ -1,14 +1,20 @@
+import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
+import type { MediaRequest } from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
+import { firstValueFrom } from 'rxjs';
+import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { DAYS_LEFT_WARNING, membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { REQUEST_STATUS_VIEW } from '../../shared/requests/request-status';
 import { StatusChip } from '../../shared/status-chip';
 
 /**
@@ -45,6 +51,23 @@ export default class Overview {
     const m = this.membership();
     return m?.state === 'active' && m.daysLeft !== null && m.daysLeft <= DAYS_LEFT_WARNING;
   });
+  /** Renewing makes sense for any membership with an end date (issue 14: "what now?"). */
+  protected readonly renewable = computed(() => {
+    const m = this.membership();
+    return m !== null && m.state !== 'no_expiry';
+  });
+  private readonly http = inject(HttpClient);
+  /** The member's three latest requests, newest first (the list's default order). */
+  protected readonly recent = apiResource({
+    params: () => this.me()?.id,
+    load: () =>
+      firstValueFrom(
+        this.http.get<Page<MediaRequest>>('/api/v1/media-requests', {
+          params: { page: 1, pageSize: 3 },
+        }),
+      ),
+  });
+  protected readonly requestStatus = REQUEST_STATUS_VIEW;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
   protected readonly loading = signal(false);

@@ -1,0 +1,61 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+import { aUser, settle } from '../../../testing/fixtures';
+import { provideTestApp } from '../../../testing/providers';
+import { SessionStore } from '../../core/session/session-store';
+import { aRequest } from '../../shared/requests/request-fixtures';
+import Overview from './overview';
+
+/** Issue 14: the member's overview answers "what now?" — renew, and where the requests stand. */
+describe('Overview', () => {
+  async function render(expiresInDays: number | null) {
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const expiresAt =
+      expiresInDays === null
+        ? null
+        : new Date(Date.now() + expiresInDays * 86_400_000).toISOString();
+    const me = aUser({ expiresAt, isExpired: false });
+    TestBed.inject(SessionStore).me.set(me);
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(Overview);
+    await fixture.whenStable();
+    http.expectOne('/api/v1/me').flush(me);
+    await settle();
+    return { fixture, http, root: fixture.nativeElement as HTMLElement };
+  }
+
+  it('should list the latest requests with their status, and offer renewal', async () => {
+    const { fixture, http, root } = await render(5);
+    const list = http.expectOne((r) => r.url === '/api/v1/media-requests');
+    expect(list.request.params.get('pageSize')).toBe('3');
+    list.flush({
+      data: [aRequest({ name: 'Winter Harbour', status: 'APPROVED' })],
+      total: 1,
+      page: 1,
+      pageSize: 3,
+    });
+    await settle();
+    await fixture.whenStable();
+    const recent = root.querySelector('[data-testid="recent-requests"]')!;
+    expect(recent.textContent).toContain('Winter Harbour');
+    expect(recent.textContent).toContain('Approved');
+    expect(recent.querySelector('a[href="/console/requests/new"]')).not.toBeNull();
+    const renew = root.querySelector('[data-testid="overview-renew-membership"]')!;
+    expect(renew.getAttribute('href')).toBe('/console/renewal');
+    http.verify();
+  });
+
+  it('should say there are no requests yet, and offer no renewal without an end date', async () => {
+    const { fixture, http, root } = await render(null);
+    http
+      .expectOne((r) => r.url === '/api/v1/media-requests')
+      .flush({ data: [], total: 0, page: 1, pageSize: 3 });
+    await settle();
+    await fixture.whenStable();
+    expect(root.querySelector('[data-testid="recent-requests"]')!.textContent).toContain(
+      'No requests yet',
+    );
+    expect(root.querySelector('[data-testid="overview-renew-membership"]')).toBeNull();
+    http.verify();
+  });
+});
