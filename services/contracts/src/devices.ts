@@ -59,7 +59,8 @@ export const deviceStatsSchema = z.object({
 });
 export type DeviceStats = z.infer<typeof deviceStatsSchema>;
 
-export const deviceParamsSchema = z.strictObject({ deviceId: safeString().min(1).max(128) });
+// Jellyfin web clients report base64 DeviceIds of their user agent, often 150–250 characters.
+export const deviceParamsSchema = z.strictObject({ deviceId: safeString().min(1).max(512) });
 
 export const DEVICE_ACTION_KINDS = [
   'logout',

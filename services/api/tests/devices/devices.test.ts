@@ -253,6 +253,21 @@ describe.each(FLAVOURS)('devices on %s', (flavour) => {
     await w.fake.up();
   });
 
+  it('should log out a device whose id is a long base64 user agent, as Jellyfin Web reports', async () => {
+    const longId = Buffer.from(
+      `Mozilla/5.0 (X11; Linux x86_64) ${'AppleWebKit/537.36 '.repeat(6)}|1732532100000`,
+    ).toString('base64');
+    expect(longId.length).toBeGreaterThan(150);
+    await signIn(w, flavour, 'Jellyfin Web', longId);
+    const list = deviceListSchema.parse(
+      await (await w.get('/api/v1/admin/devices?pageSize=100', w.adminToken)).json(),
+    );
+    const device = list.data.find((d) => d.deviceId === longId)!;
+    const res = await post(`/api/v1/admin/devices/${encodeURIComponent(device.id)}/logout`);
+    expect(res.status).toBe(200);
+    expect(clientsOnFake(w).some((d) => d.startsWith(longId))).toBe(false);
+  });
+
   it('should log out one device, and answer 404 for an unknown one', async () => {
     const list = deviceListSchema.parse(
       await (await w.get('/api/v1/admin/devices', w.adminToken)).json(),
