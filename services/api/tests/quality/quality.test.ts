@@ -7,6 +7,7 @@
 //   The Bear S1E1 and S1E3–4 (one file) 1920×1080 H.264, S1E2 1280×720 HEVC HLG; the rest virtual.
 // Each test adds one movie without a usable size (the `unknown` bucket).
 import {
+  jobListSchema,
   qualityGroupDetailSchema,
   qualityLibraryListSchema,
   qualityReportSchema,
@@ -76,6 +77,17 @@ describe.each(FLAVOURS)('media quality on %s', (flavour) => {
     expect(res.status).toBe(404);
     expect((await errorOf(res)).code).toBe('LIBRARY_NOT_FOUND');
     expect((await startScan(w, 'nope')).status).toBe(404);
+    // Both jobs are registered: the sweep every 15 minutes, the scan only by hand.
+    const jobs = jobListSchema.parse(
+      await (await w.get('/api/v1/admin/jobs', w.adminToken)).json(),
+    );
+    const byName = Object.fromEntries(jobs.data.map((j) => [j.name, j]));
+    expect(byName.media_quality_scan).toMatchObject({ enabled: false, disabledBy: 'manual only' });
+    expect(byName.devices_enforce_blacklist).toMatchObject({
+      enabled: true,
+      schedule: '*/15 * * * *',
+      nextRunAt: '2026-11-20T12:15:00.000Z',
+    });
   });
 
   it('should bucket a library exactly as its streams say, and drill into a low-quality movie', async () => {
