@@ -9,6 +9,7 @@ import { DEMO_ADMIN_TELEGRAM_ID, DEMO_MEMBER_TELEGRAM_ID } from './seed-plan.js'
 import type { CodeKey, MemberPlan, RequestPlan, UsherSeedPlan } from './seed-plan.js';
 import { commandMessage, privateChat, tgUser } from '../telegram/updates.js';
 import { seedPayments } from './seed-payments.js';
+import { seedDevicesAndQuality } from './seed-devices-quality.js';
 import type { Session } from './usher-client.js';
 import { UsherApiError, UsherClient } from './usher-client.js';
 
@@ -276,6 +277,7 @@ export async function seedUsher(options: SeedUsherOptions): Promise<SeededUsher>
     members: plan.members,
     stripe: fakes.stripe,
   });
+  await seedDevicesAndQuality(api, admin);
 
   const count = async (path: string) =>
     (await api.call<Page>('GET', path, { session: admin })).total;

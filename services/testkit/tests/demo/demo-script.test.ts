@@ -154,6 +154,24 @@ describe('npm run demo (scripts/demo.mjs)', () => {
         'usd',
       ]);
       expect(out).toMatch(/payments: \d+ completed, 1 pending, 2 expired, 1 failed/);
+      // Devices of several client apps, a blacklist entry, and a finished quality scan in which
+      // every resolution the demo library draws (4K, 1080p, 720p, SD) has items.
+      const deviceStats = await get<{
+        total: number;
+        byClient: unknown[];
+        blacklistEntries: number;
+      }>('/api/v1/admin/devices/stats');
+      expect(deviceStats.byClient.length).toBeGreaterThanOrEqual(4);
+      expect(deviceStats.blacklistEntries).toBe(1);
+      const quality = await get<{
+        state: string;
+        resolution: Record<string, number>;
+        lowQuality: { total: number };
+      }>('/api/v1/admin/media-quality/libraries/all');
+      expect(quality.state).toBe('fresh');
+      const { uhd4k, fhd1080, hd720, sd } = quality.resolution;
+      expect([uhd4k, fhd1080, hd720, sd].every((n) => n! > 0)).toBe(true);
+      expect(quality.lowQuality.total).toBeGreaterThan(0);
       // Settings saved through the settings center, pointing at the fakes.
       const settings = await get<{
         groups: { group: string; items: { key: string; source: string; value?: unknown }[] }[];
