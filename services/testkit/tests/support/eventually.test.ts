@@ -45,7 +45,9 @@ describe('eventually', () => {
 
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.message).toMatch(/^still failing after \d+ ms \(\d+ tries\): /);
-    expect(failure!.message).toContain(`Received: ${tries}`);
+    // jest colours its diff when the terminal (or CI=true) allows it; compare the plain text.
+    const plain = failure!.message.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toContain(`Received: ${tries}`);
     expect(tries).toBeGreaterThan(1);
   });
 
