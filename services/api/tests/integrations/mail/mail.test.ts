@@ -134,7 +134,12 @@ describe('mail adapter against the fake SMTP server', () => {
     expect(alone.message).toMatch(/^The mail server refused the message \(.*550/);
     expect(partial).toMatchObject({ kind: 'rejected' });
     expect(partial.message).toBe('The mail server refused gone@example.org');
-    expect(alone.toAppError().code).toBe('UPSTREAM_REJECTED');
+    // The mail routes promise only 502/503: a refused recipient answers as unavailable, not as
+    // a business refusal (422), still naming the system.
+    expect(alone.toAppError()).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      details: { system: 'smtp' },
+    });
   });
 
   it('should report a dead server as network and a silent one as timeout', async () => {
