@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { jest } from '@jest/globals';
 import { eventually } from '../../src/support/index.js';
 
@@ -46,7 +47,7 @@ describe('eventually', () => {
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.message).toMatch(/^still failing after \d+ ms \(\d+ tries\): /);
     // jest colours its diff when the terminal (or CI=true) allows it; compare the plain text.
-    const plain = failure!.message.replace(/\u001b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters(failure!.message);
     expect(plain).toContain(`Received: ${tries}`);
     expect(tries).toBeGreaterThan(1);
   });
