@@ -1,16 +1,13 @@
 // Faults: PostgreSQL unreachable for RELIABILITY_OUTAGE_SECONDS (10) under load — 503
 // DATABASE_UNAVAILABLE meanwhile, recovery without a restart, nothing lost — and the media server
 // or the automation down during write paths (no half-created state).
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { errorBodySchema } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { connectPostgres, type DatabaseHandle } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import type { DatabaseHandle } from '../src/db/client.js';
 import { mediaRequests, redeemCodes, users } from '../src/db/schema/index.js';
 import { createTestApp } from '../tests/support/app.js';
-import { createTestDatabase, MIGRATIONS, TEST_DATABASE_URL } from '../tests/support/database.js';
-import { TcpProxy } from '../tests/support/tcp-proxy.js';
+import { proxiedDatabase, type ProxiedDatabase } from '../tests/support/proxied-database.js';
+import type { TcpProxy } from '../tests/support/tcp-proxy.js';
 import { aUser } from '../tests/support/users.js';
 import { recordFigures } from './figures.js';
 import { reliabilityEnv, secretFindings, type ReliabilityEnv } from './harness.js';
@@ -20,35 +17,13 @@ const OUTAGE_SECONDS = Number(process.env.RELIABILITY_OUTAGE_SECONDS ?? 10);
 describe('database outage', () => {
   let proxy: TcpProxy;
   let handle: DatabaseHandle;
-  let stopBackend: () => Promise<void>;
+  let database: ProxiedDatabase;
   beforeAll(async () => {
-    let target: URL;
-    if (TEST_DATABASE_URL) {
-      // A throwaway migrated database on the server; the proxy sits in front of it.
-      const throwaway = await createTestDatabase();
-      target = new URL(throwaway.url!);
-      stopBackend = () => throwaway.close();
-    } else {
-      const db = await PGlite.create();
-      const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
-      await server.start();
-      target = new URL(`postgres://postgres@${server.getServerConn()}/postgres`);
-      stopBackend = async () => {
-        await server.stop();
-        await db.close();
-      };
-    }
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.up();
-    const url = new URL(target.toString());
-    url.host = `127.0.0.1:${proxy.port}`;
-    handle = connectPostgres({ url: url.toString(), poolMax: 4, connectTimeoutMs: 1000 });
-    if (!TEST_DATABASE_URL) await migrate(handle.db, MIGRATIONS);
+    database = await proxiedDatabase(4);
+    ({ proxy, handle } = database);
   });
   afterAll(async () => {
-    await proxy.down();
-    await handle.close();
-    await stopBackend();
+    await database.close();
   });
 
   it(`should answer 503 for ${OUTAGE_SECONDS} s of outage and recover without a restart, losing nothing`, async () => {

@@ -1,14 +1,12 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { errorBodySchema } from '@usher/contracts';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { connectPostgres, type DatabaseHandle } from '../../src/db/client.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
-import { migrate } from '../../src/db/migrate.js';
 import { createTestApp } from '../support/app.js';
-import { createTestDatabase, ENGINE, MIGRATIONS, TEST_DATABASE_URL } from '../support/database.js';
+import { ENGINE } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { proxiedDatabase, type ProxiedDatabase } from '../support/proxied-database.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 import { aUser } from '../support/users.js';
 
 describe('database error logs (issue 16)', () => {
@@ -73,36 +71,14 @@ describe('database error logs (issue 16)', () => {
 describe(`routes during a database outage (${ENGINE})`, () => {
   let proxy: TcpProxy;
   let handle: DatabaseHandle;
-  let stopBackend: () => Promise<void>;
+  let database: ProxiedDatabase;
 
   beforeAll(async () => {
-    let target: URL;
-    if (TEST_DATABASE_URL) {
-      // A throwaway migrated database on the server; the proxy sits in front of it.
-      const throwaway = await createTestDatabase();
-      target = new URL(throwaway.url!);
-      stopBackend = () => throwaway.close();
-    } else {
-      const db = await PGlite.create();
-      const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
-      await server.start();
-      target = new URL(`postgres://postgres@${server.getServerConn()}/postgres`);
-      stopBackend = async () => {
-        await server.stop();
-        await db.close();
-      };
-    }
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.up();
-    const url = new URL(target.toString());
-    url.host = `127.0.0.1:${proxy.port}`;
-    handle = connectPostgres({ url: url.toString(), poolMax: 2, connectTimeoutMs: 1000 });
-    if (!TEST_DATABASE_URL) await migrate(handle.db, MIGRATIONS);
+    database = await proxiedDatabase(2);
+    ({ proxy, handle } = database);
   });
   afterAll(async () => {
-    await proxy.down();
-    await handle.close();
-    await stopBackend();
+    await database.close();
   });
 
   it('should answer 503 DATABASE_UNAVAILABLE with Retry-After, and recover without a restart', async () => {
