@@ -73,10 +73,17 @@ export async function seedPayments(options: {
     });
     plans.set(plan.name, created);
   }
-  // Members who can renew (an expiry that is not "never"), in the plan's deterministic order.
-  const buyers = options.members.filter(
+  // Members who can renew (an expiry that is not "never"), in the plan's deterministic order,
+  // expired ones last: which members lapse depends on the time of day the demo starts (the
+  // quietest viewers), and a paid checkout would renew them, leaving the demo without the
+  // expired members its pages and checks rely on.
+  const renewable = options.members.filter(
     (m) => m.standing === 'active' || m.standing === 'expiring' || m.standing === 'expired',
   );
+  const buyers = [
+    ...renewable.filter((m) => m.standing !== 'expired'),
+    ...renewable.filter((m) => m.standing === 'expired'),
+  ];
   let next = 0;
   const buyer = () => buyers[next++ % buyers.length]!.username;
   const checkout = async (username: string, planName: string) =>
