@@ -12,3 +12,5 @@ export * from './tmdb-cache/table.js';
 export * from './payments/table.js';
 export * from './devices/table.js';
 export * from './media-quality/table.js';
+export * from './rankings/table.js';
+export * from './calendar/table.js';
