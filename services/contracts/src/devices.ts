@@ -1,6 +1,13 @@
 // Devices and media quality (20-api.md §6 "Devices" and "Playback, sessions, quality").
 import { z } from 'zod';
 import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
+import {
+  DEVICE_ACTION_KINDS,
+  QUALITY_CODECS,
+  QUALITY_HDR,
+  QUALITY_RESOLUTIONS,
+  QUALITY_STATES,
+} from './values.js';
 
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -62,13 +69,6 @@ export type DeviceStats = z.infer<typeof deviceStatsSchema>;
 // Jellyfin web clients report base64 DeviceIds of their user agent, often 150–250 characters.
 export const deviceParamsSchema = z.strictObject({ deviceId: safeString().min(1).max(512) });
 
-export const DEVICE_ACTION_KINDS = [
-  'logout',
-  'blacklist_add',
-  'blacklist_remove',
-  'enforce_blacklist',
-] as const;
-
 export const deviceActionSchema = z
   .object({
     id: uuidSchema,
@@ -120,12 +120,6 @@ export type BlacklistCreated = z.infer<typeof blacklistCreatedSchema>;
 export const blacklistParamsSchema = z.strictObject({ id: safeString().max(64) });
 
 // ---- Media quality ----
-
-export const QUALITY_STATES = ['fresh', 'stale', 'missing'] as const;
-export const QUALITY_RESOLUTIONS = ['uhd4k', 'fhd1080', 'hd720', 'sd', 'unknown'] as const;
-export const QUALITY_CODECS = ['h264', 'hevc', 'av1', 'other'] as const;
-export const QUALITY_HDR = ['sdr', 'hdr10', 'hdr10plus', 'hlg', 'dolbyVision'] as const;
-export type QualityResolution = (typeof QUALITY_RESOLUTIONS)[number];
 
 const counts = <T extends readonly string[]>(keys: T) =>
   z.object(

@@ -340,3 +340,20 @@ export const UPSTREAM_SYSTEMS = [
   'bot',
 ] as const;
 export type UpstreamSystem = (typeof UPSTREAM_SYSTEMS)[number];
+
+// ---- Devices and media quality (20-api.md §6) ----
+
+export const DEVICE_ACTION_KINDS = [
+  'logout',
+  'blacklist_add',
+  'blacklist_remove',
+  'enforce_blacklist',
+] as const;
+export type DeviceActionKind = (typeof DEVICE_ACTION_KINDS)[number];
+
+export const QUALITY_STATES = ['fresh', 'stale', 'missing'] as const;
+export type QualityState = (typeof QUALITY_STATES)[number];
+export const QUALITY_RESOLUTIONS = ['uhd4k', 'fhd1080', 'hd720', 'sd', 'unknown'] as const;
+export type QualityResolution = (typeof QUALITY_RESOLUTIONS)[number];
+export const QUALITY_CODECS = ['h264', 'hevc', 'av1', 'other'] as const;
+export const QUALITY_HDR = ['sdr', 'hdr10', 'hdr10plus', 'hlg', 'dolbyVision'] as const;
