@@ -1,0 +1,58 @@
+import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { MatIcon } from '@angular/material/icon';
+import { PosterImage } from '../requests/poster-image';
+import type { Tone } from '../status-chip';
+
+/** The availability or status badge over a poster: always icon + text + tone (60-web.md §6.6). */
+export interface PosterBadge {
+  tone: Tone;
+  icon: string;
+  /** Already translated. */
+  label: string;
+}
+
+/**
+ * A poster-first card (issue 14, Seerr-like): the 2:3 poster, an optional badge over its corner,
+ * the title and a subtitle (year, "S01E02", …). `loading` draws the same shape as a skeleton, so a
+ * rail or grid keeps its size while the data arrives. The poster URL goes straight into
+ * `<img src>`: TMDB images, or the API's signed `/api/v1/media/posters/…` URLs, which are
+ * same-origin (nginx proxies `/api/v1`) and so need no prefix and no bearer token. Any image
+ * failure (every poster refusal is a 404) shows the placeholder art of `PosterImage`.
+ */
+@Component({
+  selector: 'app-poster-card',
+  imports: [MatIcon, PosterImage],
+  template: `
+    @if (loading()) {
+      <div class="poster skeleton" aria-hidden="true"></div>
+      <div class="line skeleton" aria-hidden="true"></div>
+      <div class="line short skeleton" aria-hidden="true"></div>
+    } @else {
+      <div class="poster">
+        <app-poster-image [src]="src()" [alt]="alt()" [fallbackIcon]="fallbackIcon()" />
+        @if (badge(); as badge) {
+          <span class="corner-badge" [class]="'tone-' + badge.tone" data-testid="poster-badge">
+            <mat-icon aria-hidden="true" [svgIcon]="badge.icon" />{{ badge.label }}
+          </span>
+        }
+      </div>
+      <p class="title" [attr.title]="title()">{{ title() }}</p>
+      @if (subtitle()) {
+        <p class="subtitle">{{ subtitle() }}</p>
+      }
+    }
+  `,
+  styleUrl: './poster-card.scss',
+  host: { '[class.is-loading]': 'loading()', '[attr.aria-busy]': 'loading() || null' },
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class PosterCard {
+  readonly title = input('');
+  readonly subtitle = input<string | null>(null);
+  readonly src = input<string | null>(null);
+  /** The image's alt text; empty by default because the title is printed under it. */
+  readonly alt = input('');
+  readonly fallbackIcon = input('movie');
+  readonly badge = input<PosterBadge | null>(null);
+  readonly loading = input(false);
+}
