@@ -274,6 +274,8 @@ export const ERROR_STATUS = {
   BLACKLIST_ENTRY_NOT_FOUND: 404,
   LIBRARY_NOT_FOUND: 404,
   QUALITY_GROUP_NOT_FOUND: 404,
+  RANKING_NOT_FOUND: 404,
+  SERIES_NOT_TRACKED: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   JOB_RUNNING: 409,
@@ -357,3 +359,13 @@ export const QUALITY_RESOLUTIONS = ['uhd4k', 'fhd1080', 'hd720', 'sd', 'unknown'
 export type QualityResolution = (typeof QUALITY_RESOLUTIONS)[number];
 export const QUALITY_CODECS = ['h264', 'hevc', 'av1', 'other'] as const;
 export const QUALITY_HDR = ['sdr', 'hdr10', 'hdr10plus', 'hlg', 'dolbyVision'] as const;
+
+// ---- Watch calendar (10-data.md §10, derived on read) ----
+
+/** `ready` = in the library; else by air date against today in `SCHEDULE_TIMEZONE`. */
+export const CALENDAR_STATUSES = ['ready', 'today', 'upcoming', 'missing'] as const;
+export type CalendarStatus = (typeof CALENDAR_STATUSES)[number];
+export const CALENDAR_SCOPES = ['global', 'following'] as const;
+export type CalendarScope = (typeof CALENDAR_SCOPES)[number];
+/** Week offsets a calendar sync may refresh (20-api.md `POST /admin/calendar/sync`). */
+export const CALENDAR_SYNC_OFFSETS = [-1, 0, 1] as const;
