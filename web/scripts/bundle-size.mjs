@@ -81,6 +81,18 @@ for (const [route, sources] of Object.entries(ROUTES)) {
     `  route ${route}: ${kb(total)} initial JavaScript, ${files.size} files${budget}\n`,
   );
 }
+// Charts load only inside the pages that draw them (60-web.md §6.5): no ECharts code may reach
+// the initial files or the login route.
+const loginFiles = closure([...initial, ...ROUTES['/login'].map(chunkFor)]);
+const charted = [...loginFiles].filter((name) =>
+  Object.keys(byName.get(name)?.inputs ?? {}).some((input) =>
+    /node_modules\/(echarts|zrender|ngx-echarts)\//.test(input),
+  ),
+);
+failed ||= charted.length > 0;
+process.stdout.write(
+  `  ECharts before /login: ${charted.length ? `in ${charted.join(', ')} — NOT LAZY` : 'none'}\n`,
+);
 const initialOver = initialBytes > INITIAL_JS_BUDGET;
 failed ||= initialOver;
 process.stdout.write(
