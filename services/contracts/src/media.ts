@@ -124,6 +124,8 @@ export const playbackRecordSchema = z
     device: safeString(),
     playMethod: z.enum(PLAY_METHODS),
     durationSeconds: z.number().int().min(0),
+    /** The item's poster, signed for the caller like `MediaLatestItem.posterUrl`. */
+    posterUrl: safeString().optional(),
   })
   .meta({ id: 'PlaybackRecord' });
 export type PlaybackRecord = z.infer<typeof playbackRecordSchema>;

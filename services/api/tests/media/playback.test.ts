@@ -205,6 +205,29 @@ describe.each(FLAVOURS)('playback on %s', (flavour) => {
     expect(member.status).toBe(403);
   });
 
+  it('should sign the posters of plays for the caller, usable in a plain <img>', async () => {
+    const alice = await w.member('alice');
+    const own = playbackProfileSchema.parse(
+      await (await w.get('/api/v1/me/playback?range=7d', await w.token(alice))).json(),
+    );
+    const dune = own.recent[0]!;
+    expect(dune.posterUrl).toMatch(
+      new RegExp(`^/api/v1/media/posters/${dune.itemId}\\?u=${alice.id}&exp=\\d+&sig=`),
+    );
+    // No bearer token: the signature alone authorises the image.
+    const image = await w.get(dune.posterUrl!);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\//);
+    const viaAdmin = playbackProfileSchema.parse(
+      await (await w.get(`/api/v1/admin/users/${alice.id}/playback?range=7d`, w.adminToken)).json(),
+    );
+    expect(viaAdmin.recent[0]!.posterUrl).toContain(`u=${w.admin.id}`);
+    const history = pageOf(playbackRecordSchema).parse(
+      await (await w.get('/api/v1/admin/playback/history?from=2026-11-15', w.adminToken)).json(),
+    );
+    expect(history.data.every((r) => r.posterUrl?.includes(`u=${w.admin.id}`))).toBe(true);
+  });
+
   it('should list history newest first, filtered by user and keyword, names linked', async () => {
     const alice = await w.member('alice');
     const res = await w.get(

@@ -15,6 +15,7 @@ import {
   sessionListSchema,
   sessionsQuerySchema,
   uuidSchema,
+  type PlaybackRecord,
 } from '@usher/contracts';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
@@ -44,6 +45,21 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
     { db: ctx.db, tokens: ctx.tokens, internalApiSecret: '' },
     { allowDuringPasswordChange: true },
   )!;
+  /** Plays with their posters signed for the caller (an admin's URL shows any item). */
+  const withPosters = <T extends { recent?: PlaybackRecord[]; data?: PlaybackRecord[] }>(
+    reply: T,
+    callerId: string,
+  ): T => {
+    const sign = (r: PlaybackRecord) => ({
+      ...r,
+      posterUrl: signer.url(callerId, r.itemId, ctx.now()),
+    });
+    return {
+      ...reply,
+      ...(reply.recent ? { recent: reply.recent.map(sign) } : {}),
+      ...(reply.data ? { data: reply.data.map(sign) } : {}),
+    };
+  };
   return [
     defineRoute({
       method: 'get',
@@ -127,7 +143,8 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: playbackRangeQuerySchema },
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: PLAYBACK_ERRORS,
-      handler: async (c, { query, auth }) => c.json(await userPortrait(ctx, auth.userId, query)),
+      handler: async (c, { query, auth }) =>
+        c.json(withPosters(await userPortrait(ctx, auth.userId, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
@@ -138,7 +155,8 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, query: playbackRangeQuerySchema },
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
-      handler: async (c, { params, query }) => c.json(await userPortrait(ctx, params.id, query)),
+      handler: async (c, { params, query, auth }) =>
+        c.json(withPosters(await userPortrait(ctx, params.id, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
@@ -149,7 +167,8 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: playbackHistoryQuerySchema },
       responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
-      handler: async (c, { query }) => c.json(await playbackHistory(ctx, query)),
+      handler: async (c, { query, auth }) =>
+        c.json(withPosters(await playbackHistory(ctx, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
