@@ -6,6 +6,7 @@ import type {
   SettingsTestReply,
   SettingsTestRequest,
 } from '@usher/contracts';
+import { ConnectionTests } from '../../core/api/connection-tests';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import {
@@ -44,6 +45,7 @@ export class SettingsEditor {
   private readonly api = inject(SettingsApi);
   private readonly errors = inject(ErrorTexts);
   private readonly notifier = inject(Notifier);
+  private readonly connectionTests = inject(ConnectionTests);
 
   readonly list = signal<SettingsList | null>(null);
   readonly loadError = signal<ErrorText | null>(null);
@@ -192,7 +194,10 @@ export class SettingsEditor {
     if (group === 'email' && to) body.to = to;
     this.setTest(group, { busy: true, reply: null, error: null });
     try {
-      this.setTest(group, { busy: false, reply: await this.api.test(group, body), error: null });
+      const reply = await this.api.test(group, body);
+      // The setup checklist shows the last test of the saved settings (not of a draft).
+      if (!body.values) this.connectionTests.record(group, reply);
+      this.setTest(group, { busy: false, reply, error: null });
     } catch (error) {
       const perKey = fieldErrors(error);
       if (perKey) this.fieldErrors.update((all) => ({ ...all, [group]: perKey }));

@@ -6,8 +6,27 @@ import { SessionStore } from '../../core/session/session-store';
 import { aRequest } from '../../shared/requests/request-fixtures';
 import Overview from './overview';
 
+const NO_STATS = {
+  configured: false,
+  movieCount: 0,
+  seriesCount: 0,
+  episodeCount: 0,
+  cachedAt: null,
+};
+
 /** Issue 14: the member's overview answers "what now?" — renew, and where the requests stand. */
 describe('Overview', () => {
+  /** The media reads the overview's children make; these tests are about the requests card. */
+  function answerMedia(http: HttpTestingController): void {
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: false, kind: 'emby', publicUrl: null });
+    http.expectOne('/api/v1/media/stats').flush(NO_STATS);
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'not_configured', items: [] });
+    }
+  }
+
   async function render(expiresInDays: number | null) {
     TestBed.configureTestingModule({ providers: provideTestApp() });
     const expiresAt =
@@ -34,6 +53,7 @@ describe('Overview', () => {
       page: 1,
       pageSize: 3,
     });
+    answerMedia(http);
     await settle();
     await fixture.whenStable();
     const recent = root.querySelector('[data-testid="recent-requests"]')!;
@@ -50,6 +70,7 @@ describe('Overview', () => {
     http
       .expectOne((r) => r.url === '/api/v1/media-requests')
       .flush({ data: [], total: 0, page: 1, pageSize: 3 });
+    answerMedia(http);
     await settle();
     await fixture.whenStable();
     expect(root.querySelector('[data-testid="recent-requests"]')!.textContent).toContain(

@@ -13,13 +13,17 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { DAYS_LEFT_WARNING, membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { LocalDatePipe } from '../../shared/local-date';
-import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
+import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { REQUEST_STATUS_VIEW } from '../../shared/requests/request-status';
 import { StatusChip } from '../../shared/status-chip';
+import { MediaLibrary } from './media-library';
+import { MediaServerCard } from './media-server-card';
+import { SetupChecklist } from './setup-checklist';
 
 /**
- * `/console/overview`, first cut: the member's own record from `GET /me` — membership state and
- * expiry, media link, messenger. Media cards, stats and the admin checklist come with their APIs.
+ * `/console/overview` (60-web.md §4.2): the member's own record from `GET /me` (membership,
+ * media link, messenger), the latest requests, the media server's address and connection help,
+ * library counts and the "recently added" rails; admins also get the setup checklist.
  */
 @Component({
   selector: 'app-overview',
@@ -34,6 +38,9 @@ import { StatusChip } from '../../shared/status-chip';
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
+    MediaLibrary,
+    MediaServerCard,
+    SetupChecklist,
   ],
   templateUrl: './overview.html',
   styleUrl: './overview.scss',
@@ -69,7 +76,6 @@ export default class Overview {
   });
   protected readonly requestStatus = REQUEST_STATUS_VIEW;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
-  protected readonly mediaChips = MEDIA_CHIPS;
   protected readonly loading = signal(false);
   protected readonly error = signal<ErrorText | null>(null);
 

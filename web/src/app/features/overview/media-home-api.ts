@@ -1,0 +1,36 @@
+import { HttpClient } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+import type { MediaLatest, MediaServerPublic, MediaStats, SystemInfo } from '@usher/contracts';
+import { firstValueFrom } from 'rxjs';
+import { checkReply } from '../../core/api/check-reply';
+
+export type LatestType = 'movie' | 'series';
+
+/** The overview's media reads (20-api.md "Media"; docs/media.md). */
+@Injectable({ providedIn: 'root' })
+export class MediaHomeApi {
+  private readonly http = inject(HttpClient);
+
+  async server(): Promise<MediaServerPublic> {
+    const reply = await firstValueFrom(this.http.get<MediaServerPublic>('/api/v1/media/server'));
+    return checkReply('mediaServerPublicSchema', reply);
+  }
+
+  async stats(): Promise<MediaStats> {
+    const reply = await firstValueFrom(this.http.get<MediaStats>('/api/v1/media/stats'));
+    return checkReply('mediaStatsSchema', reply);
+  }
+
+  async latest(type: LatestType, limit = 20): Promise<MediaLatest> {
+    const reply = await firstValueFrom(
+      this.http.get<MediaLatest>('/api/v1/media/latest', { params: { type, limit } }),
+    );
+    return checkReply('mediaLatestSchema', reply);
+  }
+
+  /** Admins: which integrations are configured (the setup checklist). */
+  async systemInfo(): Promise<SystemInfo> {
+    const reply = await firstValueFrom(this.http.get<SystemInfo>('/api/v1/admin/system/info'));
+    return checkReply('systemInfoSchema', reply);
+  }
+}

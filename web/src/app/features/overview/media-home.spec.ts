@@ -1,0 +1,277 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import { HttpTestingController } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+import type { MediaLatestItem, SystemInfo } from '@usher/contracts';
+import { aUser, settle } from '../../../testing/fixtures';
+import { provideTestApp } from '../../../testing/providers';
+import { CONNECTION_TESTS_KEY, ConnectionTests } from '../../core/api/connection-tests';
+import { MediaLibrary, cardLines } from './media-library';
+import { MediaServerCard } from './media-server-card';
+import { SetupChecklist } from './setup-checklist';
+
+const STATS = {
+  configured: true,
+  movieCount: 1204,
+  seriesCount: 87,
+  episodeCount: 3410,
+  cachedAt: '2026-11-25T10:00:00.000Z',
+};
+
+function anItem(overrides: Partial<MediaLatestItem> = {}): MediaLatestItem {
+  return {
+    itemId: 'a1',
+    name: 'Winter Harbour',
+    type: 'Movie',
+    year: 2024,
+    addedAt: '2026-11-24T10:00:00.000Z',
+    posterUrl: '/api/v1/media/posters/a1?u=u1&exp=1&sig=s',
+    ...overrides,
+  };
+}
+
+async function flushAndRender(fixture: { whenStable: () => Promise<unknown> }): Promise<void> {
+  await settle();
+  await fixture.whenStable();
+  await settle();
+  await fixture.whenStable();
+}
+
+describe('MediaLibrary (overview rails and counts)', () => {
+  function render() {
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(MediaLibrary);
+    return { fixture, http, root: fixture.nativeElement as HTMLElement };
+  }
+
+  it('should show the counts and a poster rail per type, posters from the signed URLs', async () => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    // Skeletons while loading: the rails keep their size.
+    expect(root.querySelectorAll('app-poster-card.is-loading').length).toBeGreaterThan(0);
+    http.expectOne('/api/v1/media/stats').flush(STATS);
+    const movie = http.expectOne(
+      (r) => r.url === '/api/v1/media/latest' && r.params.get('type') === 'movie',
+    );
+    expect(movie.request.params.get('limit')).toBe('20');
+    movie.flush({ state: 'ok', items: [anItem()] });
+    http
+      .expectOne((r) => r.url === '/api/v1/media/latest' && r.params.get('type') === 'series')
+      .flush({
+        state: 'ok',
+        items: [
+          anItem({
+            itemId: 'e1',
+            name: 'The Long Night',
+            type: 'Episode',
+            year: null,
+            seriesName: 'Severance',
+            posterUrl: '/api/v1/media/posters/e1?u=u1&exp=1&sig=t',
+          }),
+        ],
+      });
+    await flushAndRender(fixture);
+    expect(root.querySelector('[data-testid="library-stats"]')!.textContent).toContain(
+      '1,204 movies',
+    );
+    expect(root.querySelector('[data-testid="library-stats"]')!.textContent).toContain(
+      '3,410 episodes',
+    );
+    const movies = root.querySelector('[data-testid="rail-movie"]')!;
+    expect(movies.querySelector('[role="region"]')!.getAttribute('aria-label')).toBe(
+      'Recently added movies',
+    );
+    expect(movies.querySelector('img')!.getAttribute('src')).toBe(
+      '/api/v1/media/posters/a1?u=u1&exp=1&sig=s',
+    );
+    expect(movies.querySelector('.subtitle')!.textContent).toBe('2024');
+    const series = root.querySelector('[data-testid="rail-series"]')!;
+    expect(series.querySelector('.title')!.textContent).toBe('Severance');
+    expect(series.querySelector('.subtitle')!.textContent).toBe('The Long Night');
+    expect(root.querySelector('[data-testid="latest-state"]')).toBeNull();
+
+    // Refresh reads everything again.
+    root.querySelector<HTMLButtonElement>('[data-testid="recent-refresh"]')!.click();
+    await flushAndRender(fixture);
+    expect(http.match((r) => r.url === '/api/v1/media/latest').length).toBe(2);
+    expect(http.match('/api/v1/media/stats').length).toBe(1);
+  });
+
+  it.each([
+    ['expired', 'Paused until you renew'],
+    ['unlinked', 'not linked to a media-server account'],
+    ['disabled', 'An administrator has paused'],
+    ['not_configured', 'not set up yet'],
+  ])('should say why instead of empty rails when the state is %s', async (state, text) => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    http.expectOne('/api/v1/media/stats').flush({
+      ...STATS,
+      configured: state !== 'not_configured',
+    });
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state, items: [] });
+    }
+    await flushAndRender(fixture);
+    const message = root.querySelector('[data-testid="latest-state"]')!;
+    expect(message.textContent).toContain(text);
+    expect(root.querySelector('app-poster-rail')).toBeNull();
+    expect(root.querySelector('a[href="/console/renewal"]') !== null).toBe(state === 'expired');
+    // No counts card without a media server.
+    expect(root.querySelector('[data-testid="library-stats"]') !== null).toBe(
+      state !== 'not_configured',
+    );
+  });
+
+  it('should take a show name over its episode and a film over its year', () => {
+    expect(cardLines(anItem({ year: null }))).toEqual({ title: 'Winter Harbour', subtitle: null });
+    expect(cardLines(anItem({ seriesName: 'Severance', name: 'Hello' }))).toEqual({
+      title: 'Severance',
+      subtitle: 'Hello',
+    });
+  });
+});
+
+describe('MediaServerCard', () => {
+  function render() {
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(MediaServerCard);
+    fixture.componentRef.setInput('me', aUser());
+    return { fixture, http, root: fixture.nativeElement as HTMLElement };
+  }
+
+  it.each([
+    ['emby', 'Emby Theater'],
+    ['jellyfin', 'Swiftfin'],
+  ] as const)('should show the address, copy it, and explain the %s apps', async (kind, app) => {
+    const { fixture, http, root } = render();
+    const copy = jest.spyOn(TestBed.inject(Clipboard), 'copy').mockReturnValue(true);
+    await fixture.whenStable();
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: true, kind, publicUrl: 'https://watch.example.org' });
+    await flushAndRender(fixture);
+    expect(root.querySelector('[data-testid="server-url"]')!.textContent).toBe(
+      'https://watch.example.org',
+    );
+    root.querySelector<HTMLButtonElement>('[data-testid="server-copy"]')!.click();
+    expect(copy).toHaveBeenCalledWith('https://watch.example.org');
+    const help = root.querySelector('[data-testid="connect-help"]')!;
+    expect(help.textContent).toContain(app);
+    expect(help.textContent).toContain('https://watch.example.org');
+  });
+
+  it('should say the server is not set up when it is not configured', async () => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: false, kind: 'emby', publicUrl: null });
+    await flushAndRender(fixture);
+    expect(root.querySelector('[data-testid="server-not-configured"]')).not.toBeNull();
+    expect(root.querySelector('[data-testid="server-url"]')).toBeNull();
+    expect(root.querySelector('[data-testid="connect-help"]')).toBeNull();
+  });
+});
+
+describe('SetupChecklist', () => {
+  const integrations: SystemInfo['integrations'] = {
+    mediaServer: 'configured',
+    metadata: 'configured',
+    automation: 'not_configured',
+    email: 'not_configured',
+    payments: 'not_configured',
+    bot: 'not_configured',
+  };
+
+  beforeEach(() => localStorage.removeItem(CONNECTION_TESTS_KEY));
+
+  async function render() {
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(SetupChecklist);
+    await fixture.whenStable();
+    // The checklist reads only `integrations`; the dev-mode check wants a whole SystemInfo.
+    http.expectOne('/api/v1/admin/system/info').flush(aSystemInfo(integrations));
+    await flushAndRender(fixture);
+    return { fixture, http, root: fixture.nativeElement as HTMLElement };
+  }
+
+  it('should list each system with its state, settings link and last test', async () => {
+    const { root } = await render();
+    expect(root.querySelector('h2')!.textContent).toContain('Finish setup');
+    expect(root.querySelector('[data-testid="setup-progress"]')!.textContent).toContain(
+      '2 of 6 configured',
+    );
+    const media = root.querySelector('[data-testid="setup-mediaServer"]')!;
+    expect(media.querySelector('[data-testid="setup-state"]')!.textContent).toContain('Configured');
+    expect(media.querySelector('a')!.getAttribute('href')).toBe(
+      '/admin/settings?group=media_server',
+    );
+    expect(media.querySelector('[data-testid="setup-last-test"]')!.textContent).toContain(
+      'Not tested',
+    );
+    const bot = root.querySelector('[data-testid="setup-bot"]')!;
+    expect(bot.querySelector('a')!.getAttribute('href')).toBe('/admin/settings?group=messenger');
+    // Nothing to test before it is configured.
+    expect(bot.querySelector('[data-testid="setup-test-bot"]')).toBeNull();
+    expect(root.querySelector('[data-testid="setup-payments"] a')!.getAttribute('href')).toBe(
+      '/admin/settings?group=payment',
+    );
+  });
+
+  it('should test the saved settings, show the worst check and remember it', async () => {
+    const { fixture, http, root } = await render();
+    root.querySelector<HTMLButtonElement>('[data-testid="setup-test-mediaServer"]')!.click();
+    await settle();
+    const test = http.expectOne('/api/v1/admin/settings/media_server/test');
+    expect(test.request.method).toBe('POST');
+    // The saved settings: no draft values.
+    expect(test.request.body).toEqual({});
+    test.flush({
+      ok: true,
+      checks: [
+        { target: 'server', status: 'ok', message: 'Emby 4.9', latencyMs: 12 },
+        {
+          target: 'playback_reporting',
+          status: 'warn',
+          message: 'Playback Reporting is not installed',
+          latencyMs: 8,
+        },
+      ],
+    });
+    await flushAndRender(fixture);
+    const last = root.querySelector(
+      '[data-testid="setup-mediaServer"] [data-testid="setup-last-test"]',
+    )!;
+    expect(last.textContent).toContain('Warning');
+    expect(last.textContent).toContain('Playback Reporting is not installed');
+    const stored = JSON.parse(localStorage.getItem(CONNECTION_TESTS_KEY)!);
+    expect(stored.media_server.status).toBe('warn');
+    // A later visit (a fresh store) still shows it.
+    TestBed.resetTestingModule();
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    expect(TestBed.inject(ConnectionTests).last().media_server?.status).toBe('warn');
+  });
+});
+
+function aSystemInfo(integrations: SystemInfo['integrations']): SystemInfo {
+  return {
+    version: '1.0.0',
+    nodeVersion: 'v24.0.0',
+    replicaId: 'r1',
+    uptimeSeconds: 10,
+    database: 'pglite',
+    databaseVersion: '17',
+    databaseSizeBytes: 1,
+    users: { total: 1, active: 0, expired: 0, mediaDisabled: 0, admins: 1 },
+    redeemCodes: { active: 0 },
+    requests: { pending: 0, automationErrors: 0 },
+    payments: { pending: 0, completed30d: 0 },
+    retryQueue: { pending: 0, gaveUp: 0 },
+    settings: { undecryptable: 0 },
+    integrations,
+    jobs: [],
+  };
+}
