@@ -50,6 +50,7 @@ import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
 import { qualityJobs, qualityRoutes } from './modules/quality/index.js';
+import { rankingJobs, rankingRoutes } from './modules/rankings/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
 import { Notifier } from './notify/notifier.js';
@@ -102,6 +103,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
     ...paymentsJobs(context),
     ...devicesJobs(context),
     ...qualityJobs(context),
+    ...rankingJobs(context),
   ];
 }
 
@@ -194,6 +196,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...mediaRoutes(context),
     ...deviceRoutes(context),
     ...qualityRoutes(context),
+    ...rankingRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),
   );

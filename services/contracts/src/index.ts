@@ -16,5 +16,6 @@ export * from './metadata.js';
 export * from './payments.js';
 export * from './media.js';
 export * from './devices.js';
+export * from './rankings.js';
 export * from './calendar.js';
 export * from './rankings.js';

@@ -13,8 +13,31 @@ export function startOfZonedDay(day: string, timeZone: string): Date {
 }
 
 export function nextDay(day: string): string {
+  return addDays(day, 1);
+}
+
+/** The calendar day `n` days after (or before, when negative) `day`, both `YYYY-MM-DD`. */
+export function addDays(day: string, n: number): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** The date an instant falls on in a zone, `YYYY-MM-DD` (e.g. "today" in SCHEDULE_TIMEZONE). */
+export function zonedDay(at: Date, timeZone: string): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/** The Monday of the ISO week `day` belongs to (weeks run Monday–Sunday). */
+export function mondayOf(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const sunday0 = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return addDays(day, -((sunday0 + 6) % 7));
 }
 
 function offsetMs(at: Date, timeZone: string): number {

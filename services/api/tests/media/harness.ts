@@ -4,8 +4,10 @@
 import { startFakeMediaServer, type FakeMediaServer } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
+import type { Config } from '../../src/config/env.js';
 import { users, type UserRow } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { SimulatedClock } from '../support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';
 
@@ -37,21 +39,31 @@ export async function startMediaWorld(
     serverZone?: string;
     businessZone?: string;
     configured?: boolean;
+    /** More settings (env fallbacks), e.g. the ranking keys. */
+    settings?: Record<string, string>;
+    /** The app's configuration, e.g. with `BOT_NOTIFY_URL`. */
+    config?: Config;
+    /** Drives the app, the fake and the scheduler's timers instead of `clock.now`. */
+    schedulerClock?: SimulatedClock;
   } = {},
 ): Promise<MediaWorld> {
   const clock = { now: options.now ?? new Date() };
+  const sim = options.schedulerClock;
+  const now = sim ? () => sim.now() : () => clock.now;
   const serverZone = options.serverZone ?? 'UTC';
   const fake = await startFakeMediaServer({
     flavour,
     apiKey: MEDIA_KEY,
     seed: true,
     timeZone: serverZone,
-    now: () => clock.now,
+    now,
   });
   const database = await createTestDatabase();
   const configured = options.configured ?? true;
   const t = createTestApp(database.handle, {
-    now: () => clock.now,
+    now,
+    ...(options.config ? { config: options.config } : {}),
+    ...(sim ? { schedulerClock: sim } : {}),
     settingsEnv: {
       MEDIA_SERVER_KIND: flavour,
       MEDIA_SERVER_URL: configured ? fake.url : '',
@@ -59,6 +71,7 @@ export async function startMediaWorld(
       MEDIA_SERVER_TIMEOUT_SECONDS: '2',
       MEDIA_SERVER_TIMEZONE: serverZone,
       SCHEDULE_TIMEZONE: options.businessZone ?? 'UTC',
+      ...options.settings,
     },
   });
   const token = async (row: UserRow) =>

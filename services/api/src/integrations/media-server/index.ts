@@ -20,9 +20,11 @@ export {
 } from './playback.js';
 export type { PlaybackMethodKind } from './playback.js';
 export {
+  PLAYBACK_ITEM_TOTAL_COLUMNS,
   PLAYBACK_ROW_COLUMNS,
   PLAYBACK_ROWS_MAX,
   playbackCountSql,
+  playbackItemTotalsSql,
   playbackRowsSql,
 } from './playback-sql.js';
 export type { PlaybackFilter } from './playback-sql.js';

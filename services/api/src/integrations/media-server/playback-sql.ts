@@ -74,5 +74,27 @@ export function playbackCountSql(f: PlaybackFilter): string {
   return `SELECT COALESCE(COUNT(*), 0) AS PlayCount FROM PlaybackActivity WHERE ${where(f)}`;
 }
 
+/** The columns `playbackItemTotalsSql` answers with, in this order. */
+export const PLAYBACK_ITEM_TOTAL_COLUMNS = [
+  'ItemId',
+  'ItemType',
+  'ItemName',
+  'PlayCount',
+  'PlaySeconds',
+] as const;
+
+/**
+ * Plays and play time per item (rankings): one row per `ItemId`/`ItemType` with one of the names
+ * the plugin recorded for it (the server's current name is preferred by the caller). No row
+ * limit: there is one row per distinct item, not per play.
+ */
+export function playbackItemTotalsSql(f: PlaybackFilter): string {
+  return (
+    'SELECT ItemId, ItemType, MAX(ItemName) AS ItemName, COUNT(*) AS PlayCount, ' +
+    'COALESCE(SUM(CASE WHEN PlayDuration > 0 THEN PlayDuration ELSE 0 END), 0) AS PlaySeconds ' +
+    `FROM PlaybackActivity WHERE ${where(f)} GROUP BY ItemId, ItemType`
+  );
+}
+
 /** The most rows one read may fetch. */
 export const PLAYBACK_ROWS_MAX = ROWS_LIMIT_MAX;

@@ -15,7 +15,12 @@ import {
   type PlaybackTotals,
 } from '@usher/contracts';
 import { AppError } from '../../http/errors.js';
-import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import {
+  addDays,
+  nextDay,
+  startOfZonedDay,
+  zonedDay as zonedToday,
+} from '../../http/zoned-day.js';
 import {
   formatPlaybackBound,
   parsePlaybackDate,
@@ -53,16 +58,6 @@ async function server(ctx: ModuleContext): Promise<MediaServer> {
 
 async function businessZone(ctx: ModuleContext): Promise<string> {
   return (await ctx.settings.store.getString('SCHEDULE_TIMEZONE')) || 'UTC';
-}
-
-/** Today's date in a zone, `YYYY-MM-DD`. */
-function zonedToday(now: Date, zone: string): string {
-  return formatPlaybackBound(now, zone).slice(0, 10);
-}
-
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
 /** A preset or custom range as instants: presets end now, custom ranges are inclusive days. */
