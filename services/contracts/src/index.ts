@@ -16,6 +16,5 @@ export * from './metadata.js';
 export * from './payments.js';
 export * from './media.js';
 export * from './devices.js';
-export * from './rankings.js';
 export * from './calendar.js';
 export * from './rankings.js';
