@@ -251,6 +251,8 @@ export const sessionSchema = z
         season: z.number().int().nullable(),
         episode: z.number().int().nullable(),
         runtimeSeconds: z.number().min(0).nullable(),
+        /** The item's poster, signed for the asking admin like `MediaLatestItem.posterUrl`. */
+        posterUrl: safeString().optional(),
       })
       .nullable(),
     playState: z

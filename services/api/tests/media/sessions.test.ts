@@ -103,7 +103,21 @@ describe.each(FLAVOURS)('live sessions on %s', (flavour) => {
         playState: null,
       },
     ];
-    expect(list.data).toEqual([bobRow, aliceRow, idleRow]);
+    // Posters are signed for the asking admin and work without a token (a plain <img src>).
+    const posters = list.data.map((x) => x.nowPlaying?.posterUrl ?? null);
+    expect(posters[0]).toMatch(
+      new RegExp(
+        `^/api/v1/media/posters/${bobRow.nowPlaying.itemId}\\?u=${w.admin.id}&exp=\\d+&sig=`,
+      ),
+    );
+    expect(posters[2]).toBeNull();
+    const image = await w.get(posters[1]!);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\//);
+    const withoutPosters = list.data.map((x) =>
+      x.nowPlaying ? { ...x, nowPlaying: { ...x.nowPlaying, posterUrl: undefined } } : x,
+    );
+    expect(withoutPosters).toEqual([bobRow, aliceRow, idleRow]);
   });
 
   it('should widen the window on request, within 60–3600 s', async () => {

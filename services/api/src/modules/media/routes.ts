@@ -190,7 +190,22 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: sessionsQuerySchema },
       responses: { 200: { description: 'Sessions', schema: sessionListSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query }) => c.json(await listSessions(ctx, query.activeWithinSeconds)),
+      handler: async (c, { query, auth }) => {
+        const list = await listSessions(ctx, query.activeWithinSeconds);
+        // Posters signed for the admin, so the live page can put them in a plain <img src>.
+        const data = list.data.map((s) =>
+          s.nowPlaying
+            ? {
+                ...s,
+                nowPlaying: {
+                  ...s.nowPlaying,
+                  posterUrl: signer.url(auth.userId, s.nowPlaying.itemId, ctx.now()),
+                },
+              }
+            : s,
+        );
+        return c.json({ ...list, data });
+      },
     }),
   ];
 }
