@@ -4,6 +4,7 @@ import type { Route } from './http.js';
 import { imageRoutes } from './images.js';
 import { itemRoutes } from './items.js';
 import { playbackRoutes } from './playback.js';
+import { playingRoutes } from './playing.js';
 import { sessionRoutes } from './sessions.js';
 import { systemRoutes } from './system.js';
 import type { MediaState } from './types.js';
@@ -31,6 +32,7 @@ const TABLE: CompiledRoute[] = [
   ...authRoutes,
   ...userRoutes,
   ...sessionRoutes,
+  ...playingRoutes,
   ...itemRoutes,
   ...imageRoutes,
   ...playbackRoutes,
