@@ -40,6 +40,11 @@ export const routes: Routes = [
           },
           { path: 'plans', loadChildren: () => import('./features/admin-plans/routes') },
           { path: 'payments', loadChildren: () => import('./features/admin-payments/routes') },
+          {
+            path: 'media-quality',
+            loadChildren: () => import('./features/admin-media-quality/routes'),
+          },
+          { path: 'devices', loadChildren: () => import('./features/admin-devices/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
           { path: 'audit', loadChildren: () => import('./features/admin-audit/routes') },
           { path: '', loadChildren: () => import('./features/admin/routes') },

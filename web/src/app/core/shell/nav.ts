@@ -26,6 +26,8 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'nav.payments', icon: 'payments', link: '/admin/payments' },
   { key: 'adminRequests.title', icon: 'fact_check', link: '/admin/requests' },
   { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
+  { key: 'quality.nav', icon: 'high_quality', link: '/admin/media-quality' },
+  { key: 'devices.nav', icon: 'devices', link: '/admin/devices' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
   { key: 'nav.audit', icon: 'receipt_long', link: '/admin/audit' },
   { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },

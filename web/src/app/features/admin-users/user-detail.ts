@@ -16,17 +16,21 @@ import { localListPage } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
+import { DeviceTable } from '../admin-devices/device-table';
+import { DevicesApi } from '../admin-devices/devices-api';
 import { UserActions } from './user-actions';
 import { type AdminUserDetail, UsersApi } from './users-api';
 
 /** Redemptions a page on the Redemptions tab. */
 const REDEMPTIONS_PAGE_SIZE = 10;
+/** Devices a page on the Devices tab. */
+const DEVICES_PAGE_SIZE = 10;
 
-const TABS = ['profile', 'redemptions'] as const;
+const TABS = ['profile', 'redemptions', 'devices'] as const;
 
 /**
  * `/admin/users/:id?tab=` (60-web.md §4.3): header with counts, the profile with every action,
- * and the user's redemptions. Playback, payments, devices and audit tabs come with their APIs.
+ * the user's redemptions and devices. Playback, payments and audit tabs come with their APIs.
  */
 @Component({
   selector: 'app-user-detail',
@@ -44,6 +48,7 @@ const TABS = ['profile', 'redemptions'] as const;
     ErrorState,
     FormError,
     ListView,
+    DeviceTable,
   ],
   templateUrl: './user-detail.html',
   styleUrl: './user-detail.scss',
@@ -51,6 +56,7 @@ const TABS = ['profile', 'redemptions'] as const;
 })
 export default class UserDetail {
   private readonly api = inject(UsersApi);
+  private readonly devicesApi = inject(DevicesApi);
   private readonly actions = inject(UserActions);
   private readonly router = inject(Router);
   private readonly errors = inject(ErrorTexts);
@@ -84,6 +90,13 @@ export default class UserDetail {
     params: () => (this.user() ? this.id() : undefined),
     load: (id, page, pageSize) => this.api.redemptions(id, page, pageSize),
     pageSize: REDEMPTIONS_PAGE_SIZE,
+  });
+
+  /** The devices the user's media account used last; read only while the tab is open. */
+  protected readonly devices = localListPage({
+    params: () => (this.user() && TABS[this.tabIndex()] === 'devices' ? this.id() : undefined),
+    load: (userId, page, pageSize) => this.devicesApi.list({ userId, page, pageSize }),
+    pageSize: DEVICES_PAGE_SIZE,
   });
 
   /** Loads the profile and its redemptions again (Retry, or after an action). */

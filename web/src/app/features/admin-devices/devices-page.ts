@@ -1,0 +1,308 @@
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatIcon } from '@angular/material/icon';
+import { MatTab, MatTabGroup } from '@angular/material/tabs';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type {
+  BlacklistCreated,
+  BlacklistEntry,
+  DeviceAction,
+  LogoutOutcome,
+} from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
+import { apiResource } from '../../core/api/api-resource';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { confirmAction } from '../../shared/confirm-dialog';
+import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
+import { FormError } from '../../shared/form-error';
+import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
+import { LocalDatePipe } from '../../shared/local-date';
+import { ErrorState } from '../../shared/page-state';
+import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { StatusChip } from '../../shared/status-chip';
+import { SubmitButton } from '../../shared/submit-button';
+import { UsersApi } from '../admin-users/users-api';
+import { BlacklistDialog } from './blacklist-dialog';
+import { DeviceTable } from './device-table';
+import { DevicesApi } from './devices-api';
+
+const TABS = ['list', 'blacklist', 'actions'] as const;
+/** Every filter of the list tab: "Clear filters" removes them all. */
+const FILTERS = ['user', 'client', 'blacklisted'];
+/** How many clients and users the stats cards rank. */
+const TOP = 5;
+
+const EMPTY_PAGE = <T>(page: number, pageSize: number): Page<T> => ({
+  data: [],
+  total: 0,
+  page,
+  pageSize,
+});
+
+/** A row of a stats ranking: the item, its count and its bar's share of the largest count. */
+export interface RankRow<T> {
+  item: T;
+  count: number;
+  /** 0–100: the bar's width. */
+  share: number;
+}
+
+/** The first `TOP` items by count, with bar widths relative to the largest. */
+export function ranking<T extends { count: number }>(rows: readonly T[]): RankRow<T>[] {
+  const top = [...rows].sort((a, b) => b.count - a.count).slice(0, TOP);
+  const max = Math.max(1, ...top.map((row) => row.count));
+  return top.map((item) => ({
+    item,
+    count: item.count,
+    share: Math.round((item.count / max) * 100),
+  }));
+}
+
+/**
+ * `/admin/devices?tab=list|blacklist|actions` (60-web.md §4.3 "Devices"): the stats cards, the
+ * devices signed in to the media server with filters and Log out, the client blacklist (add,
+ * remove, log out all) and the device action log. Filters and paging live in the query string.
+ */
+@Component({
+  selector: 'app-devices-page',
+  imports: [
+    MatButton,
+    MatIcon,
+    MatTab,
+    MatTabGroup,
+    RouterLink,
+    TranslocoDirective,
+    DeviceTable,
+    ErrorState,
+    FilterBar,
+    FormError,
+    ListView,
+    LocalDatePipe,
+    RowMenu,
+    StatusChip,
+    SubmitButton,
+  ],
+  templateUrl: './devices-page.html',
+  styleUrl: './devices-page.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class DevicesPage {
+  private readonly api = inject(DevicesApi);
+  private readonly users = inject(UsersApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+
+  // Query params (bound by the router).
+  readonly tab = input<string | undefined>();
+  /** A member's username: the devices their media account used last. */
+  readonly user = input<string | undefined>();
+  readonly client = input<string | undefined>();
+  readonly blacklisted = input<string | undefined>();
+  readonly page = input<unknown>();
+  readonly pageSize = input<unknown>();
+
+  protected readonly tabIndex = computed(() =>
+    Math.max(0, TABS.indexOf((this.tab() ?? 'list') as (typeof TABS)[number])),
+  );
+  private readonly paging = computed(() => ({
+    page: pageParam(this.page()),
+    pageSize: pageSizeParam(this.pageSize()),
+  }));
+
+  protected readonly stats = apiResource({ params: () => true, load: () => this.api.stats() });
+  protected readonly topClients = computed(() => ranking(this.stats.value()?.byClient ?? []));
+  protected readonly topUsers = computed(() => ranking(this.stats.value()?.topUsers ?? []));
+
+  protected readonly devices = listPage({
+    query: () => ({
+      user: (this.user() ?? '').trim(),
+      client: (this.client() ?? '').trim(),
+      blacklisted: oneOfParam(this.blacklisted(), ['true', 'false'] as const),
+      ...this.paging(),
+    }),
+    load: async (q) => {
+      let userId = '';
+      if (q.user) {
+        userId = (await this.userIdOf(q.user)) ?? '';
+        // No member by that name: nothing of theirs to show.
+        if (!userId) return EMPTY_PAGE(q.page, q.pageSize);
+      }
+      return this.api.list({
+        userId,
+        client: q.client,
+        blacklisted: q.blacklisted,
+        page: q.page,
+        pageSize: q.pageSize,
+      });
+    },
+    filters: FILTERS,
+    filtered: (q) => !!(q.user || q.client || q.blacklisted),
+    active: () => this.tabIndex() === 0,
+  });
+  protected readonly blacklist = listPage({
+    query: () => this.paging(),
+    load: (q) => this.api.blacklist(q.page, q.pageSize),
+    filters: FILTERS,
+    filtered: () => false,
+    active: () => this.tabIndex() === 1,
+  });
+  protected readonly actions = listPage({
+    query: () => this.paging(),
+    load: (q) => this.api.actions(q.page, q.pageSize),
+    filters: FILTERS,
+    filtered: () => false,
+    active: () => this.tabIndex() === 2,
+  });
+
+  /** The client filter offers the clients the stats counted, and keeps a typed-in one. */
+  protected readonly listFilters = computed<FilterSpec[]>(() => {
+    const clients: FilterOption[] = (this.stats.value()?.byClient ?? []).map((c) => ({
+      value: c.client,
+      key: '',
+      label: c.client,
+    }));
+    const current = this.devices.query().client;
+    if (current && !clients.some((c) => c.value === current)) {
+      clients.push({ value: current, key: '', label: current });
+    }
+    return [
+      { param: 'user', label: 'devices.filter.user', testId: 'devices-user' },
+      {
+        param: 'client',
+        label: 'devices.filter.client',
+        options: clients,
+        any: 'devices.filter.anyClient',
+        testId: 'devices-client',
+      },
+      {
+        param: 'blacklisted',
+        label: 'devices.filter.blacklisted',
+        options: [
+          { value: 'true', key: 'devices.filter.onlyBlacklisted' },
+          { value: 'false', key: 'devices.filter.notBlacklisted' },
+        ],
+        any: 'devices.filter.anyStatus',
+        testId: 'devices-blacklisted',
+      },
+    ];
+  });
+
+  /** A refused removal or sweep, explained above its list. */
+  protected readonly actionError = signal<ErrorText | null>(null);
+  /** The counts of the last add-with-logout or sweep: "{loggedOut} logged out, {failed} failed". */
+  protected readonly outcome = signal<(LogoutOutcome & { client?: string }) | null>(null);
+  protected readonly sweeping = signal(false);
+
+  protected navigate(params: Record<string, string | number | null>): void {
+    this.devices.navigate(params);
+  }
+
+  protected selectTab(index: number): void {
+    this.actionError.set(null);
+    this.navigate({ tab: index === 0 ? null : TABS[index]! });
+  }
+
+  /** After a sign-out: the counts change too. */
+  protected devicesChanged(): void {
+    this.stats.reload();
+  }
+
+  protected add(): void {
+    const ref = this.dialog.open<BlacklistDialog, void, BlacklistCreated | null>(BlacklistDialog, {
+      maxWidth: '560px',
+      width: 'calc(100vw - 32px)',
+      autoFocus: 'first-tabbable',
+    });
+    ref.afterClosed().subscribe((created) => {
+      if (!created) return;
+      this.actionError.set(null);
+      this.outcome.set({
+        loggedOut: created.loggedOut,
+        failed: created.failed,
+        client: created.entry.clientName,
+      });
+      this.notifier.show('devices.blacklist.added', { client: created.entry.clientName });
+      this.refresh();
+    });
+  }
+
+  protected entryActions(entry: BlacklistEntry): RowAction[] {
+    return [
+      {
+        icon: 'delete',
+        label: 'devices.blacklist.remove',
+        testId: 'blacklist-remove',
+        run: () => void this.remove(entry),
+      },
+    ];
+  }
+
+  protected async remove(entry: BlacklistEntry): Promise<void> {
+    const confirmed = await confirmAction(this.dialog, {
+      titleKey: 'devices.blacklist.removeTitle',
+      consequenceKeys: ['devices.blacklist.removeConsequence', 'devices.blacklist.removeNoSignIn'],
+      params: { client: entry.clientName },
+      confirmKey: 'devices.blacklist.remove',
+      destructive: true,
+    });
+    if (!confirmed) return;
+    this.actionError.set(null);
+    try {
+      await this.api.removeFromBlacklist(entry.id);
+      this.notifier.show('devices.blacklist.removed', { client: entry.clientName });
+    } catch (error) {
+      this.actionError.set(this.errors.describe(error));
+    }
+    this.refresh();
+  }
+
+  /** "Log out all blacklisted devices": one request, the counts shown when it answers. */
+  protected async sweep(): Promise<void> {
+    this.sweeping.set(true);
+    this.actionError.set(null);
+    this.outcome.set(null);
+    try {
+      this.outcome.set(await this.api.enforceBlacklist());
+    } catch (error) {
+      this.actionError.set(this.errors.describe(error));
+    } finally {
+      this.sweeping.set(false);
+    }
+    this.refresh();
+  }
+
+  protected actorOf(action: DeviceAction): string | null {
+    return action.actor?.username ?? null;
+  }
+
+  private refresh(): void {
+    this.stats.reload();
+    this.blacklist.reload();
+    this.devices.reload();
+    this.actions.reload();
+  }
+
+  /** The id of the member named exactly `username` (case ignored), if there is one. */
+  private async userIdOf(username: string): Promise<string | null> {
+    const found = await this.users.list({
+      search: username,
+      role: '',
+      isActive: '',
+      status: '',
+      mediaState: '',
+      expiresBefore: '',
+      expiresAfter: '',
+      sort: 'username',
+      order: 'asc',
+      page: 1,
+      pageSize: 50,
+    });
+    const wanted = username.toLowerCase();
+    return found.data.find((u) => u.username.toLowerCase() === wanted)?.id ?? null;
+  }
+}
