@@ -50,6 +50,7 @@ import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
 import { qualityJobs, qualityRoutes } from './modules/quality/index.js';
+import { calendarJobs, calendarRoutes } from './modules/calendar/index.js';
 import { rankingJobs, rankingRoutes } from './modules/rankings/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
@@ -103,6 +104,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
     ...paymentsJobs(context),
     ...devicesJobs(context),
     ...qualityJobs(context),
+    ...calendarJobs(context),
     ...rankingJobs(context),
   ];
 }
@@ -196,6 +198,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...mediaRoutes(context),
     ...deviceRoutes(context),
     ...qualityRoutes(context),
+    ...calendarRoutes(context),
     ...rankingRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),

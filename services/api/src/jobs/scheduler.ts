@@ -44,12 +44,25 @@ export interface JobDefinition {
   manualOnly?: boolean;
   /** IANA zone of the schedule when the scheduler has no settings; else `SCHEDULE_TIMEZONE`. */
   timezone?: string;
+  /**
+   * One run (trigger `startup`) `delayMs` after the scheduler starts, e.g. `calendar_sync` per
+   * `CALENDAR_SYNC_ON_START` (30-settings.md §4.8): only while the boolean `setting` (read when
+   * the delay ends) and `JOBS_ENABLED` are on, and not when a run of the job finished less than
+   * `unlessRunWithinMs` ago — on any replica, so replicas started together run it once.
+   */
+  atStart?: { setting: SettingKey; delayMs: number; unlessRunWithinMs: number };
   run(ctx: JobRunContext): Promise<JobOutcome>;
 }
 
 export type ScheduledRunResult =
   | { outcome: 'not_claimed' }
   | { outcome: 'lease_held'; runId: string }
+  | { outcome: 'ran'; runId: string; status: RunEnd };
+
+/** What a job's start-up run did: `off` (setting or JOBS_ENABLED), `recent` (a run just ended). */
+export type StartupRunResult =
+  | { outcome: 'off' | 'recent' }
+  | { outcome: 'lease_held' | 'recent'; runId: string }
   | { outcome: 'ran'; runId: string; status: RunEnd };
 
 type RunEnd = 'succeeded' | 'skipped' | 'failed' | 'abandoned';
@@ -142,6 +155,8 @@ export class JobScheduler {
   private readonly clock: SchedulerClock;
   private armed = new Map<string, Armed>();
   private timer: unknown = null;
+  /** The timers of start-up runs (`atStart`), cleared by `stop()`. */
+  private readonly startupTimers = new Set<unknown>();
   private started = false;
   private stopped = false;
   /** Rearms run one after another, so an older settings read never wins over a newer one. */
@@ -205,7 +220,75 @@ export class JobScheduler {
   /** Arms the timer from the current settings (`main.ts`, once the port is open). */
   start(): Promise<void> {
     this.started = true;
+    for (const job of this.jobs.values()) {
+      if (!job.atStart || job.manualOnly) continue;
+      const handle = this.clock.setTimeout(() => {
+        this.startupTimers.delete(handle);
+        if (this.stopped) return;
+        const fire = this.runAtStart(job.name).catch((err: unknown) => {
+          this.options.logger.error({ err, job: job.name }, 'start-up job could not start');
+        });
+        this.firing.add(fire);
+        void fire.finally(() => this.firing.delete(fire));
+      }, job.atStart.delayMs);
+      this.startupTimers.add(handle);
+    }
     return this.rearm();
+  }
+
+  /**
+   * The start-up run of a job with `atStart`: skipped without a trace when switched off or when a
+   * run ended within the window; otherwise recorded like any run. The window is checked again
+   * once the lease is held, so of two replicas started together only one runs the job (the
+   * other's run is recorded `skipped`).
+   */
+  async runAtStart(name: string): Promise<StartupRunResult> {
+    const job = this.get(name);
+    const atStart = job.atStart;
+    if (!atStart) throw new Error(`job ${name} has no start-up run`);
+    const settings = this.options.settings;
+    if (
+      settings &&
+      (!(await settings.get('JOBS_ENABLED')) || !(await settings.get(atStart.setting)))
+    )
+      return { outcome: 'off' };
+    const since = new Date(this.clock.now().getTime() - atStart.unlessRunWithinMs);
+    if (await this.endedSince(name, since)) return { outcome: 'recent' };
+    const runId = uuidv7();
+    await this.options.db.insert(jobRuns).values({
+      id: runId,
+      jobName: name,
+      trigger: 'startup',
+      replicaId: this.options.replicaId,
+      status: 'running',
+      startedAt: this.clock.now(),
+    });
+    if (!(await acquireJobLease(this.options.db, name, this.options.replicaId, runId))) {
+      await this.finish(runId, 'skipped', { reason: 'another run of this job is in progress' });
+      return { outcome: 'lease_held', runId };
+    }
+    // Holding the lease, any other run has finished and recorded its end.
+    if (await this.endedSince(name, since, runId)) {
+      await this.finish(runId, 'skipped', { reason: 'a run finished moments ago' });
+      await releaseJobLease(this.options.db, name, runId);
+      return { outcome: 'recent', runId };
+    }
+    const status = await this.execute(job, runId, 'startup', null);
+    return { outcome: 'ran', runId, status };
+  }
+
+  /** Whether a run of the job (other than `exceptRunId`) ended after `since`, abandoned aside. */
+  private async endedSince(name: string, since: Date, exceptRunId?: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.options.db,
+      sql`
+      select id from job_runs
+      where job_name = ${name} and finished_at > ${since.toISOString()}
+        and status in ('succeeded', 'failed', 'skipped')
+        ${exceptRunId ? sql`and id <> ${exceptRunId}` : sql``}
+      limit 1`,
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -349,6 +432,8 @@ export class JobScheduler {
     this.stopped = true;
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
+    for (const handle of this.startupTimers) this.clock.clearTimeout(handle);
+    this.startupTimers.clear();
     const runs = [...this.running.entries()];
     for (const [, run] of runs) run.abort.abort(new Error(SHUTDOWN_REASON));
     let timer: NodeJS.Timeout | undefined;
@@ -396,7 +481,8 @@ export class JobScheduler {
       );
     }, this.options.renewEveryMs ?? 20_000);
     const shutdown = () =>
-      abort.signal.aborted && (abort.signal.reason as Error | undefined)?.message === SHUTDOWN_REASON;
+      abort.signal.aborted &&
+      (abort.signal.reason as Error | undefined)?.message === SHUTDOWN_REASON;
     const work = (async (): Promise<RunEnd> => {
       const started = performance.now();
       try {

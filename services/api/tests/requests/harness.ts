@@ -97,11 +97,19 @@ export interface Harness {
 let mediaUsers = 0;
 
 export async function startHarness(
-  options: { flavour?: 'emby' | 'jellyfin'; settings?: Record<string, string>; bot?: boolean } = {},
+  options: {
+    flavour?: 'emby' | 'jellyfin';
+    settings?: Record<string, string>;
+    bot?: boolean;
+    /** The apps' clock (default: the wall clock). */
+    now?: () => Date;
+    /** "Today" of the TMDB fake's air dates (default: the current UTC date). */
+    tmdbToday?: string;
+  } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase();
   const [tmdb, media, mp, bot] = await Promise.all([
-    startFakeTmdb(),
+    startFakeTmdb(options.tmdbToday ? { today: options.tmdbToday } : {}),
     startFakeMediaServer({
       flavour: options.flavour ?? 'emby',
       ...(options.flavour === 'jellyfin' ? { version: '12.0.0' } : {}),
@@ -128,7 +136,11 @@ export async function startHarness(
   const config = testConfig(options.bot === false ? {} : { BOT_NOTIFY_URL: bot.url });
   const apps: TestApp[] = [];
   const appWith = (extra: Record<string, string>) => {
-    const app = createTestApp(database.handle, { config, settingsEnv: { ...env, ...extra } });
+    const app = createTestApp(database.handle, {
+      config,
+      settingsEnv: { ...env, ...extra },
+      now: options.now,
+    });
     apps.push(app);
     return app;
   };

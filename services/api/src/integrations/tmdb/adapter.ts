@@ -64,6 +64,7 @@ const tvReply = z.object({
   status: text,
   in_production: z.boolean().nullish(),
   number_of_seasons: num,
+  poster_path: text,
   seasons: z
     .array(
       z.object({
@@ -230,6 +231,7 @@ export class TmdbAdapter {
       status: s.status ?? '',
       inProduction: s.in_production ?? false,
       numberOfSeasons: s.number_of_seasons ?? 0,
+      posterPath: s.poster_path || null,
       seasons: (s.seasons ?? []).map((season) => ({
         seasonNumber: season.season_number,
         episodeCount: season.episode_count ?? 0,

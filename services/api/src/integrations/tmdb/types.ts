@@ -70,6 +70,7 @@ export interface TmdbTv {
   status: string;
   inProduction: boolean;
   numberOfSeasons: number;
+  posterPath: string | null;
   seasons: TmdbSeasonSummary[];
   nextEpisodeToAir: TmdbEpisodeRef | null;
   lastEpisodeToAir: TmdbEpisodeRef | null;

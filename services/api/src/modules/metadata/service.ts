@@ -30,9 +30,10 @@ async function cached<T>(
   key: string,
   load: (tmdb: TmdbAdapter) => Promise<T>,
   ttl: (value: T) => number,
+  refresh = false,
 ): Promise<T> {
   const now = ctx.now();
-  const hit = await readCache<T>(ctx.db, key, now);
+  const hit = refresh ? undefined : await readCache<T>(ctx.db, key, now);
   if (hit !== undefined) return hit;
   const tmdb = await ctx.integrations.tmdb.get();
   const value = await load(tmdb);
@@ -44,25 +45,41 @@ async function language(ctx: Ctx): Promise<string> {
   return ctx.settings.store.getString('TMDB_LANGUAGE');
 }
 
+/** `refresh`: ask TMDB even when the cache holds a fresh answer (a forced calendar sync). */
+export interface CacheOptions {
+  refresh?: boolean;
+}
+
 /** Series details (with seasons and the TVDB id), cached 24 h; `not_found` passes through. */
-export async function cachedTv(ctx: Ctx, tmdbId: number): Promise<TmdbTv> {
+export async function cachedTv(
+  ctx: Ctx,
+  tmdbId: number,
+  options: CacheOptions = {},
+): Promise<TmdbTv> {
   const key = `tv:${await language(ctx)}:${tmdbId}`;
   return cached(
     ctx,
     key,
     (tmdb) => tmdb.tv(tmdbId),
     () => DETAILS_TTL_MS,
+    options.refresh,
   );
 }
 
 /** One season's episodes, cached 24 h. */
-export async function cachedSeason(ctx: Ctx, tmdbId: number, season: number): Promise<TmdbSeason> {
+export async function cachedSeason(
+  ctx: Ctx,
+  tmdbId: number,
+  season: number,
+  options: CacheOptions = {},
+): Promise<TmdbSeason> {
   const key = `season:${await language(ctx)}:${tmdbId}:${season}`;
   return cached(
     ctx,
     key,
     (tmdb) => tmdb.season(tmdbId, season),
     () => DETAILS_TTL_MS,
+    options.refresh,
   );
 }
 

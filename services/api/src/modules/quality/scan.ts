@@ -3,10 +3,11 @@
 // scans in flat memory. Progress is written to the run's summary after every page (the admin
 // polls `GET /admin/job-runs/:runId`). A failed library keeps its previous report and records
 // `scan_error`; the report is replaced only when a scan of that library finishes.
-import { eq, sql } from 'drizzle-orm';
-import { jobRuns, mediaQualityReports } from '../../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { mediaQualityReports } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { Library, MediaServer } from '../../integrations/media-server/index.js';
+import { writeRunProgress } from '../../jobs/progress.js';
 import type { JobDefinition, JobRunContext } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { REPORT_SCHEMA_VERSION, ReportBuilder } from './report.js';
@@ -39,10 +40,7 @@ interface Progress {
 }
 
 async function writeProgress(ctx: ModuleContext, runId: string, progress: Progress) {
-  await ctx.db
-    .update(jobRuns)
-    .set({ summary: { progress } })
-    .where(sql`${jobRuns.id} = ${runId} and ${jobRuns.status} = 'running'`);
+  await writeRunProgress(ctx.db, runId, { ...progress });
 }
 
 async function scanLibrary(

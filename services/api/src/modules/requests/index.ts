@@ -5,7 +5,13 @@ import { internalRequestRoutes } from './routes/internal.js';
 import { memberRequestRoutes } from './routes/member.js';
 
 export { episodeCode } from './dto.js';
-export { ingestEpisode, ingestMovie, type IngestActor } from './ingest.js';
+export {
+  ingestEpisode,
+  ingestMovie,
+  reconcileApproved,
+  type IngestActor,
+  type ReconcileOutcome,
+} from './ingest.js';
 
 /** Every media-request route: member, admin review, and the bot's internal ones. */
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {

@@ -1,5 +1,5 @@
 import type { IngestProgress } from '@usher/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit/audit.js';
 import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -257,4 +257,57 @@ async function approvedFor(
         eq(mediaRequests.status, 'APPROVED'),
       ),
     );
+}
+
+export interface ReconcileOutcome {
+  checked: number;
+  ingested: number;
+  /** Requests whose check failed upstream (left APPROVED for the next run). */
+  failed: number;
+}
+
+/**
+ * The reconcile pass of `calendar_sync` (50-integrations.md §2.3 step 6): APPROVED requests
+ * approved before `cutoff` are measured against the library through `findByTmdbId`, so a missed or
+ * deferred webhook still ends INGESTED. Uses the same transition (and audit, and `ingested`
+ * event) as the webhook and verify-ingest. Stops between requests when `signal` aborts.
+ */
+export async function reconcileApproved(
+  ctx: ModuleContext,
+  server: MediaServer,
+  cutoff: Date,
+  by: IngestActor,
+  signal?: AbortSignal,
+): Promise<ReconcileOutcome> {
+  const rows = await ctx.db
+    .select()
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.status, 'APPROVED'),
+        lt(sql`coalesce(${mediaRequests.reviewedAt}, ${mediaRequests.createdAt})`, cutoff),
+      ),
+    )
+    .orderBy(asc(mediaRequests.createdAt));
+  const outcome: ReconcileOutcome = { checked: 0, ingested: 0, failed: 0 };
+  for (const row of rows) {
+    if (signal?.aborted) break;
+    outcome.checked++;
+    try {
+      if (row.type === 'MOVIE') {
+        const movie = await server.findByTmdbId(row.tmdbId, 'Movie', row.name);
+        if (movie && (await markIngested(ctx, row, null, by))) outcome.ingested++;
+        continue;
+      }
+      const progress = await measureSeries(ctx, server, row);
+      const changed = await applySeriesProgress(ctx, row, progress, by);
+      if (changed && isComplete(progress)) outcome.ingested++;
+    } catch (err) {
+      // One title the media server or TMDB cannot answer for must not stop the others.
+      if (!(err instanceof IntegrationError)) throw err;
+      ctx.logger.warn({ err: err.message, requestId: row.id }, 'reconcile check failed');
+      outcome.failed++;
+    }
+  }
+  return outcome;
 }

@@ -1,6 +1,7 @@
 import type { MediaServerWebhookReply } from '@usher/contracts';
 import { IntegrationError } from '../../../integrations/errors.js';
 import type { MediaItem, MediaServer } from '../../../integrations/media-server/port.js';
+import { markEpisodesReady } from '../../calendar/index.js';
 import type { ModuleContext } from '../../context.js';
 import { episodeCode, ingestEpisode, ingestMovie, type IngestActor } from '../../requests/index.js';
 import type { NewItemEvent } from './normalise.js';
@@ -116,12 +117,20 @@ async function handleEpisode(
   const show = await showTmdbId(ctx, server, seriesId);
   if (show === undefined) return { received: true, deferred: true };
   const last = episodeCode(season, Math.max(episode, episodeEnd ?? episode));
+  const calendar = event.itemId
+    ? await markEpisodesReady(ctx, {
+        showTmdbId: show,
+        season,
+        episode,
+        episodeEnd,
+        itemId: event.itemId,
+      })
+    : 0;
   const requests = await ingestEpisode(
     ctx,
     server,
     { showTmdbId: show, seriesItemId: seriesId, season, last },
     by,
   );
-  // Calendar entries (calendar_episodes) are not part of this build yet; see docs/architecture.md.
-  return { received: true, matched: { calendar: 0, requests } };
+  return { received: true, matched: { calendar, requests } };
 }
