@@ -25,6 +25,7 @@ export const routes: Routes = [
           { path: 'subscriptions', pathMatch: 'full', redirectTo: 'requests' },
           { path: 'account', loadChildren: () => import('./features/account/routes') },
           { path: 'renewal', loadChildren: () => import('./features/renewal/routes') },
+          { path: 'portrait', loadChildren: () => import('./features/portrait/routes') },
         ],
       },
       {
@@ -46,6 +47,7 @@ export const routes: Routes = [
           },
           { path: 'devices', loadChildren: () => import('./features/admin-devices/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
+          { path: 'playback', loadChildren: () => import('./features/admin-playback/routes') },
           { path: 'audit', loadChildren: () => import('./features/admin-audit/routes') },
           { path: '', loadChildren: () => import('./features/admin/routes') },
         ],

@@ -27,6 +27,8 @@ export interface ListPage<T> {
   readonly total: Signal<number>;
   readonly loading: Signal<boolean>;
   readonly error: Signal<ErrorText | null>;
+  /** What the load threw, for pages that act on its code (a missing plugin, say). */
+  readonly failure: Signal<unknown>;
   /** Whether a filter narrows the list: the empty state then offers to clear the filters. */
   readonly filtered: Signal<boolean>;
   readonly pageIndex: Signal<number>;
@@ -51,6 +53,7 @@ function pageState<T>(data: ApiResource<Page<T>>) {
     total: computed(() => data.value()?.total ?? 0),
     loading: data.loading,
     error: data.error,
+    failure: data.failure,
     reload: () => data.reload(),
   };
 }

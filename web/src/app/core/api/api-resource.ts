@@ -7,6 +7,8 @@ export interface ApiResource<T> {
   readonly value: Signal<T | null>;
   readonly loading: Signal<boolean>;
   readonly error: Signal<ErrorText | null>;
+  /** What the load threw (an `ApiError` for an API refusal), for pages that act on its code. */
+  readonly failure: Signal<unknown>;
   /** Loads again with the same params (Retry, or after an action changed the data). */
   reload(): void;
 }
@@ -49,6 +51,7 @@ export function apiResource<P, T>(options: {
       const error = ref.error();
       return error ? errors.describe(error) : null;
     }),
+    failure: computed(() => ref.error() ?? null),
     reload: () => void ref.reload(),
   };
 }

@@ -15,6 +15,7 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { key: 'nav.overview', icon: 'space_dashboard', link: '/console/overview' },
   { key: 'requests.nav', icon: 'movie_filter', link: '/console/requests' },
   { key: 'nav.renewal', icon: 'autorenew', link: '/console/renewal' },
+  { key: 'portrait.nav', icon: 'play_circle', link: '/console/portrait' },
   { key: 'nav.account', icon: 'manage_accounts', link: '/console/account' },
 ];
 
@@ -28,6 +29,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
   { key: 'quality.nav', icon: 'high_quality', link: '/admin/media-quality' },
   { key: 'devices.nav', icon: 'devices', link: '/admin/devices' },
+  { key: 'adminPlayback.nav', icon: 'history', link: '/admin/playback' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
   { key: 'nav.audit', icon: 'receipt_long', link: '/admin/audit' },
   { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },

@@ -16,6 +16,8 @@ import { localListPage } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
+import type { PortraitRange } from '../../shared/playback/playback-api';
+import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
 import { DeviceTable } from '../admin-devices/device-table';
 import { DevicesApi } from '../admin-devices/devices-api';
 import { UserActions } from './user-actions';
@@ -26,7 +28,7 @@ const REDEMPTIONS_PAGE_SIZE = 10;
 /** Devices a page on the Devices tab. */
 const DEVICES_PAGE_SIZE = 10;
 
-const TABS = ['profile', 'redemptions', 'devices'] as const;
+const TABS = ['profile', 'playback', 'redemptions', 'devices'] as const;
 
 /**
  * `/admin/users/:id?tab=` (60-web.md §4.3): header with counts, the profile with every action,
@@ -48,6 +50,7 @@ const TABS = ['profile', 'redemptions', 'devices'] as const;
     ErrorState,
     FormError,
     ListView,
+    PlaybackPortrait,
     DeviceTable,
   ],
   templateUrl: './user-detail.html',
@@ -83,6 +86,8 @@ export default class UserDetail {
     return user ? membershipOf(user) : null;
   });
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
+  /** The Playback tab's period (kept while the page is open, not in the URL). */
+  protected readonly playbackRange = signal<PortraitRange>({ range: '30d', from: '', to: '' });
   protected readonly mediaChips = MEDIA_CHIPS;
 
   /** The user's redemptions, paged in memory once the profile is there. */

@@ -112,7 +112,8 @@ export function chartOptions(
   };
   const valueAxis = {
     type: 'value' as const,
-    minInterval: 1,
+    // Counts step by whole numbers; hours (1.5 h) may not.
+    minInterval: spec.items.every((item) => Number.isInteger(item.value)) ? 1 : undefined,
     axisLabel: { color: colors.mutedText, formatter: (value: number) => format(value) },
     splitLine: { lineStyle: { color: colors.gridLine } },
   };

@@ -1,0 +1,173 @@
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import { MatIcon } from '@angular/material/icon';
+import { MatTab, MatTabGroup } from '@angular/material/tabs';
+import { Router, RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import { PLAYBACK_RANGES, PROFILE_SORTS, type PlaybackProfilesPage } from '@usher/contracts';
+import { LanguageSwitch } from '../../core/i18n/language';
+import { FilterBar, type FilterSpec } from '../../shared/filter-field';
+import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { ListView } from '../../shared/list-view';
+import { LocalDatePipe } from '../../shared/local-date';
+import { PosterImage } from '../../shared/requests/poster-image';
+import { type ProfilesQuery, PlaybackApi } from '../../shared/playback/playback-api';
+import { PluginNotice } from '../../shared/playback/plugin-notice';
+import {
+  HISTORY_MAX_DAYS,
+  formatDuration,
+  playbackProblem,
+  rangeProblem,
+} from '../../shared/playback/playback-format';
+
+const TABS = ['history', 'profiles'] as const;
+const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
+const PROFILE_FILTERS = ['range', 'keyword'];
+const PROFILE_RANGES = PLAYBACK_RANGES.filter((r) => r !== 'custom');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type Sort = ProfilesQuery['sort'];
+
+/**
+ * `/admin/playback?tab=history|profiles` (60-web.md §4.3 "Playback"): every play with its
+ * filters (user, title, days ≤ 366) in the URL, and one summary row per viewer of a period,
+ * sortable, under the period's totals. Users link to their Playback tab.
+ */
+@Component({
+  selector: 'app-playback-page',
+  imports: [
+    FilterBar,
+    ListView,
+    LocalDatePipe,
+    MatIcon,
+    MatTab,
+    MatTabGroup,
+    PluginNotice,
+    PosterImage,
+    RouterLink,
+    TranslocoDirective,
+  ],
+  templateUrl: './playback-page.html',
+  styleUrl: './playback-page.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class PlaybackPage {
+  private readonly api = inject(PlaybackApi);
+  private readonly router = inject(Router);
+  private readonly lang = inject(LanguageSwitch).active;
+
+  // Query params (bound by the router).
+  readonly tab = input<string | undefined>();
+  readonly username = input<string | undefined>();
+  readonly userId = input<string | undefined>();
+  readonly keyword = input<string | undefined>();
+  readonly from = input<string | undefined>();
+  readonly to = input<string | undefined>();
+  readonly range = input<string | undefined>();
+  readonly sort = input<string | undefined>();
+  readonly order = input<string | undefined>();
+  readonly page = input<unknown>();
+  readonly pageSize = input<unknown>();
+
+  protected readonly tabIndex = computed(() =>
+    Math.max(0, TABS.indexOf((this.tab() ?? 'history') as (typeof TABS)[number])),
+  );
+  protected readonly maxDays = HISTORY_MAX_DAYS;
+  protected readonly duration = (seconds: number) => formatDuration(seconds, this.lang());
+
+  /** A reversed or over-long day range is said instead of sent (the API would answer 400). */
+  protected readonly historyProblem = computed(() =>
+    rangeProblem(dayParam(this.from()), dayParam(this.to()), HISTORY_MAX_DAYS),
+  );
+  protected readonly history = listPage({
+    query: () => ({
+      userId: UUID.test(this.userId() ?? '') ? this.userId()! : '',
+      username: (this.username() ?? '').trim().slice(0, 64),
+      keyword: (this.keyword() ?? '').trim().slice(0, 100),
+      from: dayParam(this.from()),
+      to: dayParam(this.to()),
+      page: pageParam(this.page()),
+      pageSize: pageSizeParam(this.pageSize()),
+    }),
+    load: (query) => this.api.history(query),
+    filters: HISTORY_FILTERS,
+    filtered: (q) => !!(q.userId || q.username || q.keyword || q.from || q.to),
+    active: () => this.tabIndex() === 0 && this.historyProblem() === null,
+  });
+  protected readonly historyFilters: FilterSpec[] = [
+    { param: 'username', label: 'adminPlayback.filter.username', testId: 'history-username' },
+    { param: 'keyword', label: 'adminPlayback.filter.keyword', testId: 'history-keyword' },
+    { param: 'from', label: 'adminPlayback.filter.from', type: 'date', testId: 'history-from' },
+    { param: 'to', label: 'adminPlayback.filter.to', type: 'date', testId: 'history-to' },
+  ];
+
+  private readonly summary = signal<PlaybackProfilesPage['summary'] | null>(null);
+  protected readonly profiles = listPage({
+    query: (): ProfilesQuery => ({
+      range: oneOfParam(this.range(), PROFILE_RANGES) || '30d',
+      from: '',
+      to: '',
+      keyword: (this.keyword() ?? '').trim().slice(0, 100),
+      sort: oneOfParam(this.sort(), PROFILE_SORTS) || 'duration',
+      order: this.order() === 'asc' ? 'asc' : 'desc',
+      page: pageParam(this.page()),
+      pageSize: pageSizeParam(this.pageSize()),
+    }),
+    load: async (query) => {
+      const reply = await this.api.profiles(query);
+      this.summary.set(reply.summary);
+      return reply;
+    },
+    filters: PROFILE_FILTERS,
+    filtered: (q) => !!q.keyword,
+    active: () => this.tabIndex() === 1,
+  });
+  protected readonly profileSummary = this.summary.asReadonly();
+  protected readonly profileFilters: FilterSpec[] = [
+    {
+      param: 'range',
+      label: 'adminPlayback.filter.range',
+      options: PROFILE_RANGES.map((r) => ({ value: r, key: `portrait.range.${r}` })),
+      testId: 'profiles-range',
+    },
+    { param: 'keyword', label: 'adminPlayback.filter.username', testId: 'profiles-keyword' },
+  ];
+  protected readonly sortColumns: readonly { sort: Sort; key: string }[] = [
+    { sort: 'duration', key: 'adminPlayback.col.watchTime' },
+    { sort: 'plays', key: 'adminPlayback.col.plays' },
+    { sort: 'activeDays', key: 'adminPlayback.col.activeDays' },
+    { sort: 'lastPlayed', key: 'adminPlayback.col.lastPlayed' },
+  ];
+
+  /** The plugin is missing: said once for the page instead of a failed list. */
+  protected readonly pluginMissing = computed(() => {
+    const list = this.tabIndex() === 0 ? this.history : this.profiles;
+    return playbackProblem(list.failure()) === 'plugin';
+  });
+
+  protected selectTab(index: number): void {
+    void this.router.navigate([], {
+      // Each tab has its own filters: switching starts clean.
+      queryParams: { tab: TABS[index] },
+      replaceUrl: true,
+    });
+  }
+
+  protected filter(params: Record<string, string | null>): void {
+    (this.tabIndex() === 0 ? this.history : this.profiles).navigate(params);
+  }
+
+  protected sortBy(sort: Sort): void {
+    const q = this.profiles.query();
+    const order = q.sort === sort && q.order === 'desc' ? 'asc' : 'desc';
+    this.profiles.navigate({ sort, order });
+  }
+
+  protected ariaSort(sort: Sort): 'ascending' | 'descending' | null {
+    const q = this.profiles.query();
+    if (q.sort !== sort) return null;
+    return q.order === 'asc' ? 'ascending' : 'descending';
+  }
+
+  protected peak(hour: number | null): string {
+    return hour === null ? '—' : `${String(hour).padStart(2, '0')}:00`;
+  }
+}

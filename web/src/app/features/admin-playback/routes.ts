@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'adminPlayback.title', loadComponent: () => import('./playback-page') },
+] satisfies Routes;

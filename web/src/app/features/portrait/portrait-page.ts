@@ -1,0 +1,62 @@
+import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
+import { Router } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { PortraitRange } from '../../shared/playback/playback-api';
+import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
+
+/**
+ * `/console/portrait` (60-web.md §4.2 "My playback"): the member's own portrait, its range in
+ * the query string (`range`, and `from`/`to` for a custom one) so reloads and links keep it.
+ */
+@Component({
+  selector: 'app-portrait-page',
+  imports: [PlaybackPortrait, TranslocoDirective],
+  template: `
+    <ng-container *transloco="let t">
+      <header class="page-header">
+        <h1>{{ t('portrait.title') }}</h1>
+        <p>{{ t('portrait.subtitle') }}</p>
+      </header>
+      <app-playback-portrait
+        [range]="range()"
+        [from]="from()"
+        [to]="to()"
+        (rangeChange)="navigate($event)"
+      />
+    </ng-container>
+  `,
+  styles: `
+    :host {
+      display: flex;
+      flex-direction: column;
+      gap: 16px;
+    }
+    h1 {
+      margin: 0;
+      font: var(--mat-sys-headline-medium);
+    }
+    .page-header p {
+      margin: 4px 0 0;
+      color: var(--mat-sys-on-surface-variant);
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class PortraitPage {
+  private readonly router = inject(Router);
+  // Query params (bound by the router).
+  readonly range = input<string | undefined>();
+  readonly from = input<string | undefined>();
+  readonly to = input<string | undefined>();
+
+  protected navigate(range: PortraitRange): void {
+    void this.router.navigate([], {
+      queryParams: {
+        range: range.range === '30d' ? null : range.range,
+        from: range.from || null,
+        to: range.to || null,
+      },
+      queryParamsHandling: 'merge',
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+import type {
+  PlaybackProfile,
+  PlaybackProfilesPage,
+  PlaybackRange,
+  PlaybackRecord,
+} from '@usher/contracts';
+import type { Page } from '@usher/contracts/values';
+import { firstValueFrom } from 'rxjs';
+import { checkPage, checkReply } from '../../core/api/check-reply';
+
+/** A portrait's range: a preset, or `custom` with inclusive days `YYYY-MM-DD`. */
+export interface PortraitRange {
+  range: PlaybackRange;
+  from: string;
+  to: string;
+}
+
+/** `GET /admin/playback/history` filters; empty strings are left out. */
+export interface HistoryQuery {
+  username: string;
+  keyword: string;
+  from: string;
+  to: string;
+  page: number;
+  pageSize: number;
+}
+
+/** `GET /admin/playback/profiles`. */
+export interface ProfilesQuery {
+  range: PlaybackRange;
+  from: string;
+  to: string;
+  keyword: string;
+  sort: 'duration' | 'plays' | 'activeDays' | 'lastPlayed';
+  order: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+}
+
+function params(query: object): HttpParams {
+  let result = new HttpParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
+  }
+  return result;
+}
+
+/** Playback Reporting reads (20-api.md "Playback, sessions"; docs/media.md). */
+@Injectable({ providedIn: 'root' })
+export class PlaybackApi {
+  private readonly http = inject(HttpClient);
+
+  /** The caller's portrait (`userId` null) or, for an admin, a user's. */
+  async portrait(userId: string | null, range: PortraitRange): Promise<PlaybackProfile> {
+    const url = userId
+      ? `/api/v1/admin/users/${encodeURIComponent(userId)}/playback`
+      : '/api/v1/me/playback';
+    const query = range.range === 'custom' ? range : { range: range.range, from: '', to: '' };
+    const reply = await firstValueFrom(
+      this.http.get<PlaybackProfile>(url, { params: params(query) }),
+    );
+    return checkReply('playbackProfileSchema', reply);
+  }
+
+  async history(query: HistoryQuery & { userId?: string }): Promise<Page<PlaybackRecord>> {
+    const reply = await firstValueFrom(
+      this.http.get<Page<PlaybackRecord>>('/api/v1/admin/playback/history', {
+        params: params(query),
+      }),
+    );
+    return checkPage('playbackRecordSchema', reply);
+  }
+
+  async profiles(query: ProfilesQuery): Promise<PlaybackProfilesPage> {
+    const q = query.range === 'custom' ? query : { ...query, from: '', to: '' };
+    const reply = await firstValueFrom(
+      this.http.get<PlaybackProfilesPage>('/api/v1/admin/playback/profiles', {
+        params: params(q),
+      }),
+    );
+    return checkReply('playbackProfilesPageSchema', reply);
+  }
+}

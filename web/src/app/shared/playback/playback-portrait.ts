@@ -1,0 +1,187 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  inject,
+  input,
+  linkedSignal,
+  output,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
+import { MatFormField, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import { PLAYBACK_RANGES, type PlaybackProfile, type PlaybackRange } from '@usher/contracts';
+import { apiResource } from '../../core/api/api-resource';
+import { LanguageSwitch } from '../../core/i18n/language';
+import { ChartCard } from '../chart/chart-card';
+import type { ChartSpec } from '../chart/chart-options';
+import { LocalDatePipe } from '../local-date';
+import { EmptyState, ErrorState } from '../page-state';
+import { PosterCard } from '../poster-card/poster-card';
+import { PosterRail } from '../poster-card/poster-rail';
+import { type PortraitRange, PlaybackApi } from './playback-api';
+import { PluginNotice } from './plugin-notice';
+import {
+  HOUR_LABELS,
+  PORTRAIT_MAX_DAYS,
+  formatDuration,
+  formatHours,
+  hoursOf,
+  playbackProblem,
+  rangeProblem,
+  weekdayNames,
+} from './playback-format';
+
+const isRange = (value: string | undefined): value is PlaybackRange =>
+  (PLAYBACK_RANGES as readonly string[]).includes(value ?? '');
+
+/**
+ * The viewing portrait (60-web.md §4.2 "My playback"): range shortcuts, totals, the 24-hour and
+ * weekday charts, clients and devices, play methods, favourite genres and the last plays. It
+ * serves `/console/portrait` (`userId` null: `GET /me/playback`) and the Playback tab of an
+ * admin's user detail (`GET /admin/users/:id/playback`). The range comes in as inputs and a
+ * change goes out as `rangeChange`, so the console page keeps it in the URL.
+ */
+@Component({
+  selector: 'app-playback-portrait',
+  imports: [
+    ChartCard,
+    EmptyState,
+    ErrorState,
+    LocalDatePipe,
+    MatButton,
+    MatButtonToggle,
+    MatButtonToggleGroup,
+    MatFormField,
+    MatInput,
+    MatLabel,
+    PosterCard,
+    PosterRail,
+    PluginNotice,
+    TranslocoDirective,
+  ],
+  templateUrl: './playback-portrait.html',
+  styleUrl: './playback-portrait.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class PlaybackPortrait {
+  private readonly api = inject(PlaybackApi);
+  private readonly transloco = inject(TranslocoService);
+  private readonly lang = inject(LanguageSwitch).active;
+
+  /** Whose portrait: null for the signed-in user. */
+  readonly userId = input<string | null>(null);
+  readonly range = input<string | undefined>();
+  readonly from = input<string | undefined>();
+  readonly to = input<string | undefined>();
+  readonly rangeChange = output<PortraitRange>();
+
+  protected readonly ranges = PLAYBACK_RANGES;
+  protected readonly maxDays = PORTRAIT_MAX_DAYS;
+  /** The range asked for: a valid preset, else 30 days; custom only with both days. */
+  protected readonly query = computed<PortraitRange>(() => {
+    const range = this.range();
+    const from = this.from() ?? '';
+    const to = this.to() ?? '';
+    if (range === 'custom') {
+      return rangeProblem(from, to, PORTRAIT_MAX_DAYS) === null && from && to
+        ? { range, from, to }
+        : { range: '30d', from: '', to: '' };
+    }
+    return { range: isRange(range) ? range : '30d', from: '', to: '' };
+  });
+  /** The custom days being typed (applied once valid). */
+  protected readonly customFrom = linkedSignal(() => this.query().from);
+  protected readonly customTo = linkedSignal(() => this.query().to);
+  protected readonly customOpen = linkedSignal(() => this.query().range === 'custom');
+  protected readonly customProblem = computed(() =>
+    rangeProblem(this.customFrom(), this.customTo(), PORTRAIT_MAX_DAYS),
+  );
+
+  private readonly data = apiResource({
+    params: () => ({ userId: this.userId(), ...this.query() }),
+    load: ({ userId, ...range }) => this.api.portrait(userId, range),
+  });
+  protected readonly portrait = this.data.value;
+  protected readonly loading = this.data.loading;
+  protected readonly problem = computed(() => playbackProblem(this.data.failure()));
+  protected readonly error = computed(() => (this.problem() ? null : this.data.error()));
+
+  protected readonly duration = (seconds: number) => formatDuration(seconds, this.lang());
+  protected readonly charts = computed(() => {
+    const p = this.portrait();
+    return p ? this.chartsOf(p) : null;
+  });
+
+  protected pick(range: PlaybackRange): void {
+    if (range === 'custom') {
+      this.customOpen.set(true);
+      return;
+    }
+    this.customOpen.set(false);
+    this.rangeChange.emit({ range, from: '', to: '' });
+  }
+
+  protected applyCustom(): void {
+    const from = this.customFrom();
+    const to = this.customTo();
+    if (!from || !to || this.customProblem()) return;
+    this.rangeChange.emit({ range: 'custom', from, to });
+  }
+
+  protected reload(): void {
+    this.data.reload();
+  }
+
+  private chartsOf(p: PlaybackProfile) {
+    const lang = this.lang();
+    const t = (key: string, params?: Record<string, unknown>) =>
+      this.transloco.translate(`portrait.${key}`, params);
+    const hours = (value: number) => formatHours(value, lang);
+    const plays = (value: number) => t('playsValue', { n: value });
+    const byHour: ChartSpec = {
+      type: 'bar',
+      items: p.byHour.map((b, h) => ({ label: HOUR_LABELS[h]!, value: b.count })),
+      categoryHeader: t('hour'),
+      valueHeader: t('plays'),
+      format: plays,
+    };
+    const days = weekdayNames(lang);
+    const byWeekday: ChartSpec = {
+      type: 'bar',
+      items: p.byWeekday.map((b, d) => ({ label: days[d]!, value: b.count })),
+      categoryHeader: t('weekday'),
+      valueHeader: t('plays'),
+      format: plays,
+    };
+    const usage = (rows: PlaybackProfile['clients'], header: string, type: ChartSpec['type']) =>
+      ({
+        type,
+        items: rows.slice(0, 8).map((r) => ({ label: r.name, value: hoursOf(r.durationSeconds) })),
+        categoryHeader: header,
+        valueHeader: t('watchTime'),
+        format: hours,
+      }) satisfies ChartSpec;
+    const m = p.playMethods;
+    const methods: ChartSpec = {
+      type: 'donut',
+      items: [
+        { label: t('method.DirectPlay'), value: m.directPlay },
+        { label: t('method.DirectStream'), value: m.directStream },
+        { label: t('method.Transcode'), value: m.transcode },
+      ].filter((item) => item.value > 0),
+      categoryHeader: t('methodHeader'),
+      valueHeader: t('plays'),
+      format: plays,
+    };
+    return {
+      byHour,
+      byWeekday,
+      clients: usage(p.clients, t('client'), 'bar-horizontal'),
+      devices: usage(p.devices, t('device'), 'donut'),
+      methods,
+    };
+  }
+}
