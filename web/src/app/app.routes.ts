@@ -48,6 +48,7 @@ export const routes: Routes = [
           { path: 'devices', loadChildren: () => import('./features/admin-devices/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
           { path: 'playback', loadChildren: () => import('./features/admin-playback/routes') },
+          { path: 'sessions', loadChildren: () => import('./features/admin-sessions/routes') },
           { path: 'audit', loadChildren: () => import('./features/admin-audit/routes') },
           { path: '', loadChildren: () => import('./features/admin/routes') },
         ],

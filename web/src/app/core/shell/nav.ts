@@ -30,6 +30,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'quality.nav', icon: 'high_quality', link: '/admin/media-quality' },
   { key: 'devices.nav', icon: 'devices', link: '/admin/devices' },
   { key: 'adminPlayback.nav', icon: 'history', link: '/admin/playback' },
+  { key: 'liveSessions.nav', icon: 'live_tv', link: '/admin/sessions' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
   { key: 'nav.audit', icon: 'receipt_long', link: '/admin/audit' },
   { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },
