@@ -4,7 +4,16 @@ import { MatSelect } from '@angular/material/select';
 import { By } from '@angular/platform-browser';
 import { NO_MATERIAL_ANIMATIONS } from '../../testing/dom';
 import { provideTestI18n } from '../../testing/providers';
-import { FilterBar, type FilterSpec, SelectFilter, TextFilter, optionsOf } from './filter-field';
+import {
+  DayDateAdapter,
+  FilterBar,
+  type FilterSpec,
+  SelectFilter,
+  TextFilter,
+  dateToDay,
+  dayToDate,
+  optionsOf,
+} from './filter-field';
 
 @Component({
   imports: [SelectFilter, TextFilter],
@@ -116,11 +125,60 @@ describe('filter fields', () => {
     const search = root.querySelector<HTMLInputElement>('[data-testid="bar-search"]')!;
     const from = root.querySelector<HTMLInputElement>('[data-testid="bar-from"]')!;
     expect([search.type, search.value]).toEqual(['search', 'bob']);
-    expect([from.type, from.value]).toEqual(['date', '2026-02-01']);
+    // A Material date picker, showing the URL's day in the language's format.
+    expect(from.value).toBe('2/1/2026');
+    expect(root.querySelector('mat-datepicker-toggle')).not.toBeNull();
     expect(root.querySelector('[data-testid="bar-role"]')!.textContent).toContain('Administrator');
     expect(root.querySelector('.filters [data-testid="order"]')).not.toBeNull();
-    from.value = '';
-    from.dispatchEvent(new Event('change'));
-    expect(fixture.componentInstance.changes).toEqual([{ from: null }]);
+    // Three fields: nothing folds behind "More filters".
+    expect(root.querySelector('[data-testid="more-filters"]')).toBeNull();
+    for (const typed of ['2026-03-04', '3/5/2026', '']) {
+      from.value = typed;
+      from.dispatchEvent(new Event('input'));
+      from.dispatchEvent(new Event('change'));
+    }
+    expect(fixture.componentInstance.changes).toEqual([
+      { from: '2026-03-04' },
+      { from: '2026-03-05' },
+      { from: null },
+    ]);
+  });
+
+  it('should fold the fields after the first two behind "More filters", counting the set ones', async () => {
+    TestBed.configureTestingModule({ providers: [...provideTestI18n(), NO_MATERIAL_ANIMATIONS] });
+    const fixture = TestBed.createComponent(Bar);
+    fixture.componentInstance.specs.push(
+      { param: 'to', label: 'common.actions', type: 'date', testId: 'bar-to' },
+      { param: 'kind', label: 'common.actions', testId: 'bar-kind' },
+      { param: 'sort', label: 'common.actions', testId: 'bar-sort', always: true },
+    );
+    fixture.componentInstance.query = { ...fixture.componentInstance.query, sort: 'name' } as never;
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const more = root.querySelector<HTMLButtonElement>('[data-testid="more-filters"]')!;
+    // `role` is set, so the folded row starts open and the button counts it; `sort` never folds.
+    expect(more.textContent).toContain('More filters');
+    expect(more.textContent).toContain('1');
+    expect(more.getAttribute('aria-expanded')).toBe('true');
+    const folded = root.querySelector('[data-testid="folded-filters"]')!;
+    const ids = (el: Element) =>
+      [...el.querySelectorAll('[data-testid^="bar-"]')].map((e) => e.getAttribute('data-testid'));
+    expect(ids(folded)).toEqual(['bar-role', 'bar-to', 'bar-kind']);
+    expect(ids(root.querySelector('.filters')!)).toEqual(['bar-search', 'bar-from', 'bar-sort']);
+    more.click();
+    await fixture.whenStable();
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    expect(root.querySelector('[data-testid="folded-filters"]')).toBeNull();
+  });
+
+  it('should read a typed ISO day as that local day and write local days back', () => {
+    const adapter = TestBed.runInInjectionContext(() => new DayDateAdapter());
+    const day = adapter.parse('2026-02-01', null)!;
+    expect([day.getFullYear(), day.getMonth(), day.getDate(), day.getHours()]).toEqual([
+      2026, 1, 1, 0,
+    ]);
+    expect(dateToDay(day)).toBe('2026-02-01');
+    expect(dayToDate('2026-13-01')).toBeNull();
+    expect(dayToDate('yesterday')).toBeNull();
   });
 });

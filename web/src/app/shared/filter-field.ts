@@ -1,8 +1,30 @@
-import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
-import { MatFormField, MatLabel } from '@angular/material/form-field';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  Injectable,
+  computed,
+  effect,
+  inject,
+  input,
+  linkedSignal,
+  output,
+} from '@angular/core';
+import { NgTemplateOutlet } from '@angular/common';
+import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
+import { MatButton } from '@angular/material/button';
+import { DateAdapter, NativeDateAdapter, provideNativeDateAdapter } from '@angular/material/core';
+import {
+  MatDatepicker,
+  MatDatepickerInput,
+  MatDatepickerIntl,
+  MatDatepickerToggle,
+} from '@angular/material/datepicker';
+import { MatFormField, MatLabel, MatSuffix } from '@angular/material/form-field';
+import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
-import { TranslocoDirective } from '@jsverse/transloco';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import { LanguageSwitch } from '../core/i18n/language';
 
 /** One choice of a select filter: its query-param value and the translation key of its label. */
 export interface FilterOption {
@@ -34,7 +56,7 @@ const FILTER_STYLES = `
 `;
 
 /**
- * A text, search or date filter of a list page. It commits on `change` (Enter, or leaving the
+ * A text or search filter of a list page. It commits on `change` (Enter, or leaving the
  * field), not on every key, and says `null` for an emptied field so the param leaves the URL.
  */
 @Component({
@@ -62,6 +84,120 @@ export class TextFilter {
   readonly type = input<'search' | 'date'>('search');
   readonly testId = input<string>();
   readonly changed = output<string | null>();
+}
+
+/** `YYYY-MM-DD` as a local calendar day, or null. */
+export function dayToDate(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+  const date = new Date(year, month, day);
+  // `new Date` rolls 2026-13-01 over into 2027: such a day does not exist.
+  return date.getFullYear() === year && date.getMonth() === month && date.getDate() === day
+    ? date
+    : null;
+}
+
+/** A local date as the `YYYY-MM-DD` of a query param. */
+export function dateToDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * The native adapter, except that a typed `2026-02-01` is that local day (the native parser
+ * reads ISO dates as UTC midnight, the day before west of Greenwich).
+ */
+@Injectable()
+export class DayDateAdapter extends NativeDateAdapter {
+  override parse(value: unknown, parseFormat?: unknown): Date | null {
+    if (typeof value === 'string') {
+      const day = dayToDate(value.trim());
+      if (day) return day;
+    }
+    return super.parse(value, parseFormat);
+  }
+}
+
+/** The calendar's button names in the active language. */
+@Injectable()
+export class TranslatedDatepickerIntl extends MatDatepickerIntl {
+  private readonly transloco = inject(TranslocoService);
+
+  constructor() {
+    super();
+    this.transloco.langChanges$.pipe(takeUntilDestroyed()).subscribe(() => {
+      const t = (key: string) => this.transloco.translate(`listTools.calendar.${key}`);
+      this.openCalendarLabel = t('open');
+      this.closeCalendarLabel = t('close');
+      this.prevMonthLabel = t('previousMonth');
+      this.nextMonthLabel = t('nextMonth');
+      this.prevYearLabel = t('previousYear');
+      this.nextYearLabel = t('nextYear');
+      this.switchToMonthViewLabel = t('chooseDate');
+      this.switchToMultiYearViewLabel = t('chooseMonthYear');
+      this.changes.next();
+    });
+  }
+}
+
+/**
+ * A date filter (issue 14: Material date pickers): typed in the language's format or picked from
+ * the calendar, said as the `YYYY-MM-DD` local day of the URL, `null` when emptied.
+ */
+@Component({
+  selector: 'app-date-filter',
+  imports: [
+    MatDatepicker,
+    MatDatepickerInput,
+    MatDatepickerToggle,
+    MatFormField,
+    MatLabel,
+    MatInput,
+    MatSuffix,
+  ],
+  providers: [
+    provideNativeDateAdapter(),
+    { provide: DateAdapter, useClass: DayDateAdapter },
+    { provide: MatDatepickerIntl, useClass: TranslatedDatepickerIntl },
+  ],
+  template: `
+    <mat-form-field appearance="outline">
+      <mat-label>{{ label() }}</mat-label>
+      <input
+        matInput
+        [matDatepicker]="picker"
+        [value]="date()"
+        (dateChange)="commit($event.value)"
+        autocomplete="off"
+        [attr.data-testid]="testId() ?? null"
+      />
+      <mat-datepicker-toggle matIconSuffix [for]="picker" />
+      <mat-datepicker #picker />
+    </mat-form-field>
+  `,
+  styles: FILTER_STYLES,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class DateFilter {
+  private readonly adapter = inject<DateAdapter<Date>>(DateAdapter);
+  /** Already translated. */
+  readonly label = input.required<string>();
+  /** `YYYY-MM-DD`, or '' for none. */
+  readonly value = input('');
+  readonly testId = input<string>();
+  readonly changed = output<string | null>();
+  protected readonly date = computed(() => dayToDate(this.value()));
+
+  constructor() {
+    const language = inject(LanguageSwitch);
+    effect(() => this.adapter.setLocale(language.active()));
+  }
+
+  protected commit(date: Date | null): void {
+    const day = date && this.adapter.isValid(date) ? dateToDay(date) : null;
+    if (day !== (this.value() || null)) this.changed.emit(day);
+  }
 }
 
 /** A select filter of a list page; `anyLabel` adds the "no filter" choice, which says `null`. */
@@ -110,19 +246,66 @@ export interface FilterSpec {
   /** Translation key of a select's "no filter" choice. */
   any?: string;
   testId?: string;
+  /** Never folded behind "More filters" (a sort order, which always has a value). */
+  always?: boolean;
 }
 
 /**
  * The filter row of a list page (60-web.md §4.3): one field per spec, valued from the parsed
  * query, each change said as `{param: value}` for the URL. Projected content (a sort-order
- * button) ends the row.
+ * button) ends the row. The first `primary` fields stay in view; the rest fold behind "More
+ * filters" (issue 14), open from the start when one of them is set, and the button counts them.
  */
 @Component({
   selector: 'app-filter-bar',
-  imports: [SelectFilter, TextFilter, TranslocoDirective],
+  imports: [
+    DateFilter,
+    MatButton,
+    MatIcon,
+    NgTemplateOutlet,
+    SelectFilter,
+    TextFilter,
+    TranslocoDirective,
+  ],
   template: `
-    <div class="filters" *transloco="let t">
-      @for (filter of filters(); track filter.param) {
+    <ng-container *transloco="let t">
+      <div class="filters">
+        @for (filter of shown(); track filter.param) {
+          <ng-container
+            [ngTemplateOutlet]="field"
+            [ngTemplateOutletContext]="{ $implicit: filter }"
+          />
+        }
+        @if (folded().length) {
+          <button
+            mat-button
+            type="button"
+            class="more"
+            [attr.aria-expanded]="open()"
+            aria-controls="more-filters"
+            (click)="open.set(!open())"
+            data-testid="more-filters"
+          >
+            <mat-icon aria-hidden="true" svgIcon="filter_list" />
+            {{ t('listTools.moreFilters') }}
+            @if (setFolded() > 0) {
+              <span class="count">{{ setFolded() }}</span>
+            }
+          </button>
+        }
+        <ng-content />
+      </div>
+      @if (open() && folded().length) {
+        <div class="filters folded" id="more-filters" data-testid="folded-filters">
+          @for (filter of folded(); track filter.param) {
+            <ng-container
+              [ngTemplateOutlet]="field"
+              [ngTemplateOutletContext]="{ $implicit: filter }"
+            />
+          }
+        </div>
+      }
+      <ng-template #field let-filter>
         @if (filter.options) {
           <app-select-filter
             [label]="t(filter.label)"
@@ -132,24 +315,52 @@ export interface FilterSpec {
             [testId]="filter.testId"
             (changed)="change(filter, $event)"
           />
+        } @else if (filter.type === 'date') {
+          <app-date-filter
+            [label]="t(filter.label)"
+            [value]="valueOf(filter)"
+            [testId]="filter.testId"
+            (changed)="change(filter, $event)"
+          />
         } @else {
           <app-text-filter
-            [type]="filter.type ?? 'search'"
             [label]="t(filter.label)"
             [value]="valueOf(filter)"
             [testId]="filter.testId"
             (changed)="change(filter, $event)"
           />
         }
-      }
-      <ng-content />
-    </div>
+      </ng-template>
+    </ng-container>
   `,
   styles: `
+    :host {
+      display: block;
+    }
     .filters {
       display: flex;
       flex-wrap: wrap;
+      align-items: flex-start;
       gap: 0 12px;
+    }
+    .folded {
+      padding-top: 4px;
+    }
+    .more {
+      min-height: 48px;
+      margin-top: 4px;
+    }
+    .count {
+      display: inline-grid;
+      place-items: center;
+      min-width: 20px;
+      height: 20px;
+      margin-inline-start: 4px;
+      padding: 0 6px;
+      border-radius: 10px;
+      font: var(--mat-sys-label-small);
+      background: var(--mat-sys-primary);
+      color: var(--mat-sys-on-primary);
     }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -158,7 +369,31 @@ export class FilterBar {
   readonly filters = input.required<readonly FilterSpec[]>();
   /** The list's parsed query: each field shows the value of its param. */
   readonly query = input.required<object>();
+  /** How many fields stay in view; folding a single field is not worth a button. */
+  readonly primary = input(2);
   readonly changed = output<Record<string, string | null>>();
+
+  private readonly split = computed(() => {
+    const filters = this.filters();
+    const foldable = filters.filter((filter) => !filter.always);
+    const primary = this.primary();
+    const folded = foldable.length > primary + 1 ? new Set(foldable.slice(primary)) : new Set();
+    return {
+      shown: filters.filter((filter) => !folded.has(filter)),
+      folded: filters.filter((filter) => folded.has(filter)),
+    };
+  });
+  protected readonly shown = computed(() => this.split().shown);
+  protected readonly folded = computed(() => this.split().folded);
+  /** How many folded filters narrow the list now. */
+  protected readonly setFolded = computed(
+    () => this.folded().filter((filter) => this.valueOf(filter) !== '').length,
+  );
+  /** Open once a folded filter is set (and stays so), and whenever the button says so. */
+  protected readonly open = linkedSignal<number, boolean>({
+    source: this.setFolded,
+    computation: (set, previous) => set > 0 || (previous?.value ?? false),
+  });
 
   protected valueOf(filter: FilterSpec): string {
     const value = (this.query() as Record<string, unknown>)[filter.param];

@@ -23,11 +23,11 @@ import { RUN_CHIPS, durationOf } from './run-status';
         <table class="list runs" [attr.data-testid]="'runs-' + name()">
           <thead>
             <tr>
-              <th scope="col">{{ t('jobs.col.started') }}</th>
+              <th scope="col" class="col-datetime">{{ t('jobs.col.started') }}</th>
               <th scope="col">{{ t('jobs.col.trigger') }}</th>
-              <th scope="col">{{ t('jobs.col.outcome') }}</th>
-              <th scope="col">{{ t('jobs.col.duration') }}</th>
-              <th scope="col">{{ t('jobs.col.message') }}</th>
+              <th scope="col" class="col-status">{{ t('jobs.col.outcome') }}</th>
+              <th scope="col" class="col-num">{{ t('jobs.col.duration') }}</th>
+              <th scope="col" class="col-wide">{{ t('jobs.col.message') }}</th>
               <th scope="col">{{ t('jobs.col.replica') }}</th>
             </tr>
           </thead>

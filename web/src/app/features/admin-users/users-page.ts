@@ -1,5 +1,3 @@
-import { BreakpointObserver } from '@angular/cdk/layout';
-import { NgTemplateOutlet } from '@angular/common';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -9,13 +7,11 @@ import {
   linkedSignal,
   signal,
 } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
-import { map } from 'rxjs';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import {
@@ -40,7 +36,6 @@ import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
 import { type BulkAction, type UserQuery, UsersApi } from './users-api';
 
-const COMPACT = '(max-width: 599.98px)';
 /** The filter params "Clear filters" removes (sort and paging stay). */
 const FILTERS = [
   'search',
@@ -51,15 +46,12 @@ const FILTERS = [
   'expiresBefore',
   'expiresAfter',
 ] as const;
-/** The filter row, in the order 60-web.md §4.3 lists the filters, then the sort. */
+/**
+ * The filter row, then the sort: search and membership stay in view, the rest fold behind
+ * "More filters" (issue 14).
+ */
 const FILTER_FIELDS: FilterSpec[] = [
   { param: 'search', label: 'adminUsers.search', testId: 'users-search' },
-  {
-    param: 'role',
-    label: 'adminUsers.role',
-    options: optionsOf(['user', 'admin'], 'roles.'),
-    any: 'adminUsers.any',
-  },
   {
     param: 'status',
     label: 'adminUsers.membership',
@@ -70,6 +62,12 @@ const FILTER_FIELDS: FilterSpec[] = [
     ],
     any: 'adminUsers.any',
     testId: 'users-status',
+  },
+  {
+    param: 'role',
+    label: 'adminUsers.role',
+    options: optionsOf(['user', 'admin'], 'roles.'),
+    any: 'adminUsers.any',
   },
   {
     param: 'isActive',
@@ -92,6 +90,7 @@ const FILTER_FIELDS: FilterSpec[] = [
     param: 'sort',
     label: 'adminUsers.sortBy',
     options: optionsOf(ADMIN_USER_SORTS, 'adminUsers.sort.'),
+    always: true,
   },
 ];
 /** At most this many users per bulk request (20-api.md §6). */
@@ -130,7 +129,6 @@ export function userQueryFrom(p: {
 @Component({
   selector: 'app-users-page',
   imports: [
-    NgTemplateOutlet,
     MatButton,
     MatCheckbox,
     MatIconButton,
@@ -208,13 +206,6 @@ export default class UsersPage {
     return users.length > 0 && users.every((u) => this.selected().has(u.id));
   });
   protected readonly busy = signal(false);
-  /** Below 600 px the filters sit in a folding panel (60-web.md §6.2). */
-  protected readonly compact = toSignal(
-    inject(BreakpointObserver)
-      .observe(COMPACT)
-      .pipe(map((state) => state.matches)),
-    { initialValue: matchMedia(COMPACT).matches },
-  );
 
   protected readonly filterSpecs = FILTER_FIELDS;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
