@@ -16,7 +16,7 @@ import {
   MatChipRemove,
   MatChipRow,
 } from '@angular/material/chips';
-import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatFormField, MatHint } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
@@ -37,7 +37,11 @@ import {
 } from './settings-logic';
 import { SettingText } from './setting-text';
 
-/** One setting: label, badges, the input for its type, its error and its history. */
+/**
+ * One setting: its one label (the heading, which names the control too: no floating label or
+ * placeholder repeats it), quiet source and apply chips, the input for its type, its error and
+ * its history.
+ */
 @Component({
   selector: 'app-setting-field',
   imports: [
@@ -50,7 +54,6 @@ import { SettingText } from './setting-text';
     MatChipRow,
     MatFormField,
     MatHint,
-    MatLabel,
     MatIcon,
     MatInput,
     MatOption,

@@ -5,6 +5,7 @@ import {
   fieldErrors,
   inputKind,
   parseInteger,
+  sectionsOf,
   shownValue,
   tokenFromBytes,
   webhookUrl,
@@ -83,5 +84,24 @@ describe('settings logic', () => {
     expect(webhookUrl('https://usher.example/', token)).toBe(
       `https://usher.example/api/v1/webhooks/media-server?token=${token}`,
     );
+  });
+
+  it('should split a group into foldable sections by key, keeping the order and unknown keys', () => {
+    const item = (key: string, extra = {}) => anItem({ key, group: 'media_server', ...extra });
+    const sections = sectionsOf([
+      item('MEDIA_SERVER_URL'),
+      item('MEDIA_SERVER_WEBHOOK_TOKEN'),
+      item('MEMBER_STREAM_LIMIT'),
+      item('SOMETHING_NEW'),
+      item('TMDB_API_BASE'),
+    ]);
+    expect(sections.map((s) => [s.id, s.items.map((i) => i.key), s.folded])).toEqual([
+      [null, ['MEDIA_SERVER_URL', 'SOMETHING_NEW'], false],
+      ['webhook', ['MEDIA_SERVER_WEBHOOK_TOKEN'], false],
+      ['members', ['MEMBER_STREAM_LIMIT'], false],
+      ['overrides', ['TMDB_API_BASE'], true],
+    ]);
+    // A stored override opens its section.
+    expect(sectionsOf([item('TMDB_API_BASE', { source: 'db' })])[0]!.folded).toBe(false);
   });
 });

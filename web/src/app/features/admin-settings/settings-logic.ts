@@ -130,3 +130,48 @@ export function tokenFromBytes(bytes: Uint8Array): string {
 export function webhookUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}/api/v1/webhooks/media-server?token=${token}`;
 }
+
+/** One foldable part of a group: `id` names it (`adminSettings.sections.*`); null = untitled. */
+export interface SettingsSection {
+  id: string | null;
+  items: SettingItem[];
+  /** Folded until opened: overrides for tests and demos, kept out of the everyday view. */
+  folded: boolean;
+}
+
+/**
+ * The sections of the larger groups (issue 14: grouped sections that fold), by key prefix in
+ * the group's order. The API has no sections; a key no prefix names stays in the untitled
+ * first section, so a setting added by a newer API still shows.
+ */
+const SECTIONS: readonly { id: string; prefixes: readonly string[]; folded?: boolean }[] = [
+  { id: 'webhook', prefixes: ['MEDIA_SERVER_WEBHOOK_'] },
+  { id: 'members', prefixes: ['MEMBER_'] },
+  { id: 'requests', prefixes: ['REQUEST_'] },
+  { id: 'codes', prefixes: ['EMAIL_CODE_'] },
+  { id: 'rankings', prefixes: ['RANKING_'] },
+  {
+    id: 'overrides',
+    prefixes: ['TMDB_API_BASE', 'TMDB_IMAGE_BASE', 'STRIPE_API_BASE'],
+    folded: true,
+  },
+];
+
+export function sectionsOf(items: readonly SettingItem[]): SettingsSection[] {
+  const sections: SettingsSection[] = [{ id: null, items: [], folded: false }];
+  for (const item of items) {
+    const spec = SECTIONS.find((s) => s.prefixes.some((p) => item.key.startsWith(p)));
+    const id = spec?.id ?? null;
+    let section = sections.find((s) => s.id === id);
+    if (!section) {
+      section = { id, items: [], folded: spec?.folded ?? false };
+      sections.push(section);
+    }
+    section.items.push(item);
+  }
+  // A folded section opens when something in it needs a look.
+  for (const section of sections) {
+    if (section.items.some((i) => i.source === 'db' || i.state !== 'ok')) section.folded = false;
+  }
+  return sections.filter((s) => s.items.length > 0);
+}

@@ -132,9 +132,39 @@ describe('SettingsPage', () => {
     expect(byTestId('save')).toBeNull();
   });
 
+  it('should keep one sticky bar: Test while clean, Save and Discard once edited', async () => {
+    await render('general');
+    // Not testable and clean: no bar at all.
+    expect(byTestId('settings-actions')).toBeNull();
+    await click('group-media_server');
+    const bar = byTestId('settings-actions')!;
+    expect(bar.classList).toContain('action-bar');
+    expect(byTestId('test')!.textContent).toContain('Test connection');
+    expect([byTestId('save'), byTestId('discard'), byTestId('unsaved-note')]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    await type('setting-MEDIA_SERVER_URL-input', 'http://emby:8096');
+    expect(byTestId('unsaved-note')!.textContent).toContain('Unsaved changes');
+    expect(byTestId('test')!.textContent).toContain('Test with these changes');
+    expect((byTestId('save') as HTMLButtonElement).disabled).toBe(false);
+    await click('discard');
+    expect(byTestId('save')).toBeNull();
+  });
+
+  it('should label each control once, by the setting heading', async () => {
+    await render('media_server');
+    expect(byTestId('panel-media_server')!.querySelectorAll('mat-label').length).toBe(0);
+    const input = byTestId('setting-MEDIA_SERVER_URL-input')!;
+    const label = root.querySelector(`#${input.getAttribute('aria-labelledby')}`)!;
+    expect(label.textContent!.trim()).toBe('Server URL');
+    expect(input.getAttribute('placeholder')).toBeNull();
+  });
+
   it('should save only the typed keys and leave the untouched secret out', async () => {
     await render('media_server');
-    expect((byTestId('save') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId('save')).toBeNull();
     await type('setting-MEDIA_SERVER_URL-input', 'http://emby:8096');
     await type('setting-MEDIA_SERVER_TIMEOUT_SECONDS-input', '30');
     await click('save');
@@ -154,7 +184,7 @@ describe('SettingsPage', () => {
       '[data-testid="source-badge"]',
     );
     expect(badge!.textContent).toContain('Database');
-    expect((byTestId('save') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId('save')).toBeNull();
   });
 
   it('should send a typed secret, and null when it is cleared', async () => {

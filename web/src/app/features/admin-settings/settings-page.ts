@@ -2,6 +2,7 @@ import {
   ChangeDetectionStrategy,
   Component,
   type ElementRef,
+  computed,
   effect,
   inject,
   input,
@@ -23,10 +24,12 @@ import { SubmitButton } from '../../shared/submit-button';
 import { SettingField } from './setting-field';
 import { SettingText } from './setting-text';
 import { SettingsEditor } from './settings-editor';
+import { sectionsOf } from './settings-logic';
 
 /**
  * `/admin/settings?group=` (60-web.md §4.3): a group list (a select on phones), the group's
- * items, and Save / Discard / Test per group. State lives in `SettingsEditor`.
+ * items in sections that fold, and a sticky Save / Discard / Test bar per group (issue 14).
+ * State lives in `SettingsEditor`.
  */
 @Component({
   selector: 'app-settings-page',
@@ -58,6 +61,11 @@ export default class SettingsPage {
   /** `?group=`, bound by the router. */
   readonly group = input<string | undefined>();
   private readonly tabs = viewChildren<ElementRef<HTMLButtonElement>>('tab');
+  /** The current group's items in foldable sections. */
+  protected readonly sections = computed(() => {
+    const current = this.editor.current();
+    return current ? sectionsOf(current.items) : [];
+  });
 
   constructor() {
     void this.editor.load().then(() => this.editor.select(this.group()));
