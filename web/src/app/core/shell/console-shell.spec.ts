@@ -1,7 +1,8 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
-import { aUser, storeSession } from '../../../testing/fixtures';
+import { aUser, settle, storeSession } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
+import { aSystemInfo } from '../../../testing/system-info';
 import { SessionStore } from '../session/session-store';
 import ConsoleShell from './console-shell';
 import { ADMIN_NAV, CONSOLE_NAV } from './nav';
@@ -36,7 +37,29 @@ describe('ConsoleShell navigation', () => {
 
   it('should show the admin group with every admin link to an admin', async () => {
     const root = await render('admin');
+    TestBed.inject(HttpTestingController)
+      .expectOne('/api/v1/admin/system/info')
+      .flush(aSystemInfo());
     expect(root.querySelector('[data-testid="admin-nav"]')).not.toBeNull();
     expect(hrefs(root, '[data-testid="admin-nav"]')).toEqual(ADMIN_NAV.map((item) => item.link));
+  });
+
+  it('should count pending requests on the admin nav, and show no zero', async () => {
+    storeSession();
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.inject(SessionStore).me.set(aUser({ role: 'admin' }));
+    const fixture = TestBed.createComponent(ConsoleShell);
+    await fixture.whenStable();
+    TestBed.inject(HttpTestingController)
+      .expectOne('/api/v1/admin/system/info')
+      .flush(aSystemInfo({ requests: { pending: 3, automationErrors: 1 } }));
+    await settle();
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const count = root.querySelector('[data-testid="nav-count-pendingRequests"]')!;
+    expect(count.closest('a')!.getAttribute('href')).toBe('/admin/requests');
+    expect(count.querySelector('[aria-hidden="true"]')!.textContent).toBe('3');
+    expect(count.querySelector('.visually-hidden')!.textContent!.trim()).toBe('3 pending');
+    expect(root.querySelector('[data-testid="nav-count-undecryptableSettings"]')).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ import { BUILD_INFO } from '../../../build-info';
 import { LocalDatePipe } from '../../shared/local-date';
 import { SessionStore } from '../session/session-store';
 import { SiteStore } from '../site/site-store';
+import { AdminCounts } from './admin-counts';
 import { LanguageMenu } from './language-menu';
 import { ADMIN_NAV, CONSOLE_NAV } from './nav';
 import { ThemeMenu } from './theme-menu';
@@ -86,6 +87,8 @@ export default class ConsoleShell {
   protected readonly expiredBanner = computed(() =>
     this.path() === '/console/renewal' ? null : this.expiredOn(),
   );
+  /** Counts on admin entries (pending requests…), refreshed as admin pages open (issue 14). */
+  protected readonly counts = inject(AdminCounts);
   protected readonly consoleNav = CONSOLE_NAV;
   protected readonly adminNav = ADMIN_NAV;
   protected readonly build = BUILD_INFO;
@@ -106,7 +109,9 @@ export default class ConsoleShell {
       .subscribe(() => {
         // The first NavigationEnd comes before the view exists, hence the optional drawer.
         if (this.compact()) void this.drawer()?.close();
+        if (this.isAdmin()) void this.counts.refresh();
       });
+    if (this.isAdmin()) void this.counts.refresh();
   }
 
   protected skipToMain(event: Event): void {

@@ -1,3 +1,5 @@
+import type { NavCount } from './admin-counts';
+
 /** One entry of the side navigation. `key` is the translation key of its label. */
 export interface NavItem {
   key: string;
@@ -5,6 +7,8 @@ export interface NavItem {
   link: string;
   /** Whether the link leaves the SPA (opened in a new tab). */
   external?: boolean;
+  /** A number shown on the entry while it is above zero (admin entries, from system info). */
+  count?: NavCount;
 }
 
 /**
@@ -21,12 +25,23 @@ export const CONSOLE_NAV: readonly NavItem[] = [
 
 /** The admin back office, shown to role `admin` only. */
 export const ADMIN_NAV: readonly NavItem[] = [
+  { key: 'adminOverview.nav', icon: 'space_dashboard', link: '/admin/overview' },
   { key: 'nav.users', icon: 'group', link: '/admin/users' },
   { key: 'nav.redeemCodes', icon: 'redeem', link: '/admin/redeem-codes' },
   { key: 'nav.plans', icon: 'sell', link: '/admin/plans' },
   { key: 'nav.payments', icon: 'payments', link: '/admin/payments' },
-  { key: 'adminRequests.title', icon: 'fact_check', link: '/admin/requests' },
-  { key: 'adminSettings.title', icon: 'settings', link: '/admin/settings' },
+  {
+    key: 'adminRequests.title',
+    icon: 'fact_check',
+    link: '/admin/requests',
+    count: 'pendingRequests',
+  },
+  {
+    key: 'adminSettings.title',
+    icon: 'settings',
+    link: '/admin/settings',
+    count: 'undecryptableSettings',
+  },
   { key: 'quality.nav', icon: 'high_quality', link: '/admin/media-quality' },
   { key: 'devices.nav', icon: 'devices', link: '/admin/devices' },
   { key: 'adminPlayback.nav', icon: 'history', link: '/admin/playback' },
