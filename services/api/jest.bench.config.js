@@ -5,5 +5,5 @@ export default {
   ...preset,
   displayName: 'api-bench',
   testMatch: ['<rootDir>/bench/**/*.bench.test.ts'],
-  testTimeout: 300000,
+  testTimeout: 1_800_000,
 };

@@ -285,13 +285,13 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
           const p99r = ratio(a.p99, c.p99);
           print(formatFigures(`usher   /me  ${connections} conn`, a));
           print(formatFigures(`ceiling /me  ${connections} conn`, c));
-          print(`ratio req/s ${r}, p99 ${p99r} × ceiling, load avg ${median(loads)}`);
+          print(`ratio req/s ${r}, p99 ${p99r} × ceiling, load avg ${round(median(loads), 2)}`);
           section[`c${connections}`] = {
             api: a,
             ceiling: c,
             ratio: r,
             p99Ratio: p99r,
-            load1: median(loads),
+            load1: round(median(loads), 2),
           };
           if (connections === 100) {
             goals.meRatio100 = r;
@@ -357,7 +357,7 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         print(formatFigures('/health in storm', healthStorm));
         print(formatFigures('/me idle (10 conn)', meIdle));
         print(formatFigures('/me in storm', meStorm));
-        print(`logins/s in storm ${logins} (${loginErrors} not 200), load avg ${median(loads)}`);
+        print(`logins/s in storm ${logins} (${loginErrors} not 200), load avg ${round(median(loads), 2)}`);
         goals.healthP99StormRatio = ratio(healthStorm.p99, health.p99);
         goals.meStormShare = ratio(meStorm.rps, meIdle.rps);
         figures.storm = {
@@ -367,7 +367,7 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
           meStorm,
           logins,
           loginErrors,
-          load1: median(loads),
+          load1: round(median(loads), 2),
         };
         record();
       }
