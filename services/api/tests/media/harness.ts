@@ -5,6 +5,8 @@ import { startFakeMediaServer, type FakeMediaServer } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config/env.js';
+import type { JobDefinition } from '../../src/jobs/scheduler.js';
+import type { ModuleContext } from '../../src/modules/context.js';
 import { users, type UserRow } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { SimulatedClock } from '../support/clock.js';
@@ -45,6 +47,8 @@ export async function startMediaWorld(
     config?: Config;
     /** Drives the app, the fake and the scheduler's timers instead of `clock.now`. */
     schedulerClock?: SimulatedClock;
+    /** The jobs the scheduler knows (default: every module's). */
+    jobs?: (context: ModuleContext) => JobDefinition[];
   } = {},
 ): Promise<MediaWorld> {
   const clock = { now: options.now ?? new Date() };
@@ -64,6 +68,7 @@ export async function startMediaWorld(
     now,
     ...(options.config ? { config: options.config } : {}),
     ...(sim ? { schedulerClock: sim } : {}),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     settingsEnv: {
       MEDIA_SERVER_KIND: flavour,
       MEDIA_SERVER_URL: configured ? fake.url : '',
