@@ -21,6 +21,7 @@ export const routes: Routes = [
           { path: '', pathMatch: 'full', redirectTo: 'overview' },
           { path: 'overview', loadChildren: () => import('./features/overview/routes') },
           { path: 'requests', loadChildren: () => import('./features/requests/routes') },
+          { path: 'calendar', loadChildren: () => import('./features/calendar/routes') },
           // The seed calls requests "subscriptions"; its links keep working (60-web.md §3).
           { path: 'subscriptions', pathMatch: 'full', redirectTo: 'requests' },
           { path: 'account', loadChildren: () => import('./features/account/routes') },

@@ -18,6 +18,7 @@ export interface NavItem {
 export const CONSOLE_NAV: readonly NavItem[] = [
   { key: 'nav.overview', icon: 'space_dashboard', link: '/console/overview' },
   { key: 'requests.nav', icon: 'movie_filter', link: '/console/requests' },
+  { key: 'calendar.nav', icon: 'event_available', link: '/console/calendar' },
   { key: 'nav.renewal', icon: 'autorenew', link: '/console/renewal' },
   { key: 'portrait.nav', icon: 'play_circle', link: '/console/portrait' },
   { key: 'nav.account', icon: 'manage_accounts', link: '/console/account' },

@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'calendar.title', loadComponent: () => import('./calendar-page') },
+] satisfies Routes;
