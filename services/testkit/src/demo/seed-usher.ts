@@ -10,6 +10,7 @@ import type { CodeKey, MemberPlan, RequestPlan, UsherSeedPlan } from './seed-pla
 import { commandMessage, privateChat, tgUser } from '../telegram/updates.js';
 import { seedPayments } from './seed-payments.js';
 import { seedDevicesAndQuality } from './seed-devices-quality.js';
+import { seedCalendar } from './seed-calendar.js';
 import type { Session } from './usher-client.js';
 import { UsherApiError, UsherClient } from './usher-client.js';
 
@@ -278,6 +279,7 @@ export async function seedUsher(options: SeedUsherOptions): Promise<SeededUsher>
     stripe: fakes.stripe,
   });
   await seedDevicesAndQuality(api, admin);
+  await seedCalendar(api, admin, await sessionOf(plan.featured));
 
   const count = async (path: string) =>
     (await api.call<Page>('GET', path, { session: admin })).total;

@@ -195,6 +195,14 @@ describe('npm run demo (scripts/demo.mjs)', () => {
         me.token,
       );
       expect(portrait.totals.playCount).toBeGreaterThan(0);
+      // The watch calendar: last, this and next week synced, so this week has episodes, some
+      // already in the library, and the member follows a few of them.
+      type Week = { summary: { total: number; ready: number }; days: { items: unknown[] }[] };
+      const calendar = await get<Week>('/api/v1/calendar/global?weekOffset=-1', me.token);
+      expect(calendar.summary.total).toBeGreaterThan(0);
+      expect(calendar.summary.ready).toBeGreaterThan(0);
+      const followed = await get<Week>('/api/v1/calendar/following', me.token);
+      expect(followed.summary.total).toBeGreaterThan(0);
       const latest = await get<{ state: string; items: { posterUrl: string }[] }>(
         '/api/v1/media/latest?type=movie',
         me.token,
