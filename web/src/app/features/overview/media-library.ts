@@ -62,8 +62,20 @@ export class MediaLibrary {
   protected readonly movies = this.latest('movie');
   protected readonly series = this.latest('series');
   protected readonly rails = [
-    { type: 'movie' as const, data: this.movies, key: 'mediaHome.recent.movies', icon: 'movie' },
-    { type: 'series' as const, data: this.series, key: 'mediaHome.recent.series', icon: 'tv' },
+    {
+      type: 'movie' as const,
+      data: this.movies,
+      key: 'mediaHome.recent.movies',
+      heading: 'mediaHome.recent.moviesHeading',
+      icon: 'movie',
+    },
+    {
+      type: 'series' as const,
+      data: this.series,
+      key: 'mediaHome.recent.series',
+      heading: 'mediaHome.recent.seriesHeading',
+      icon: 'tv',
+    },
   ];
 
   /** The member's media state: both replies carry the same one. */
