@@ -97,7 +97,9 @@ import { DevicesApi } from './devices-api';
                       <span class="muted">{{ t('devices.never') }}</span>
                     }
                   </td>
-                  <td class="mono" [attr.data-label]="t('devices.col.ip')">{{ row.ip ?? '—' }}</td>
+                  <td class="mono ip" [attr.data-label]="t('devices.col.ip')">
+                    {{ row.ip ?? '—' }}
+                  </td>
                   <td [attr.data-label]="t('devices.col.status')">
                     @if (row.blacklisted) {
                       <app-status-chip

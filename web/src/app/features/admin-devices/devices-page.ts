@@ -8,6 +8,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type {
   BlacklistCreated,
   BlacklistEntry,
+  Device,
   DeviceAction,
   LogoutOutcome,
 } from '@usher/contracts';
@@ -130,7 +131,7 @@ export default class DevicesPage {
       if (q.user) {
         userId = (await this.userIdOf(q.user)) ?? '';
         // No member by that name: nothing of theirs to show.
-        if (!userId) return EMPTY_PAGE(q.page, q.pageSize);
+        if (!userId) return EMPTY_PAGE<Device>(q.page, q.pageSize);
       }
       return this.api.list({
         userId,

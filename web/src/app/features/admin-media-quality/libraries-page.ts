@@ -22,7 +22,7 @@ import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { QualityApi } from './quality-api';
 import { type QualityLibrary, STATE_CHIPS, allLibraries } from './quality.chart';
-import { ScanFollower, announceScan } from './scan-follower';
+import { ScanFollower, announceScan, scanCovers } from './scan-follower';
 import { ScanProgress } from './scan-progress';
 
 /** The icon of a library card by the server's collection type. */
@@ -81,6 +81,11 @@ export default class QualityLibrariesPage {
   protected readonly busy = computed(
     () => !!this.scan() || !!this.list.value()?.data.some((l) => l.report.scanning),
   );
+
+  /** Whether a card shows "Scanning": the server says so, or the scan this page follows covers it. */
+  protected scanningCard(library: QualityLibrary): boolean {
+    return library.report.scanning || scanCovers(this.scan(), library.libraryId);
+  }
 
   constructor() {
     // A scan started elsewhere (another admin, the jobs page): follow it too.

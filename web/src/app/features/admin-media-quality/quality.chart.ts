@@ -3,6 +3,7 @@ import {
   QUALITY_CODECS,
   QUALITY_HDR,
   QUALITY_RESOLUTIONS,
+  type QualityResolution,
   type QualityState,
 } from '@usher/contracts/values';
 import type { ChartSpec } from '../../shared/chart/chart-options';
@@ -19,7 +20,7 @@ export const STATE_CHIPS: Record<QualityState | 'scanning', { tone: Tone; icon: 
 };
 
 /** Resolution chips of the low-quality table and the drill-down. */
-export const RESOLUTION_CHIPS: Record<string, { tone: Tone; icon: string }> = {
+export const RESOLUTION_CHIPS: Record<QualityResolution, { tone: Tone; icon: string }> = {
   uhd4k: { tone: 'success', icon: 'check_circle' },
   fhd1080: { tone: 'success', icon: 'check_circle' },
   hd720: { tone: 'warning', icon: 'warning' },

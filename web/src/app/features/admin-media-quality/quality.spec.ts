@@ -289,6 +289,8 @@ describe('media quality pages', () => {
       await flushAndRender(fixture);
       expect((byTestId(root, 'scan-lib-movies') as HTMLButtonElement).disabled).toBe(true);
       expect((byTestId(root, 'scan-all') as HTMLButtonElement).disabled).toBe(true);
+      // The card says so at once, before the list is read again.
+      expect(root.querySelector('[data-library="lib-movies"]')!.textContent).toContain('Scanning');
 
       await jest.advanceTimersByTimeAsync(POLL_FAST_MS);
       http
@@ -301,15 +303,13 @@ describe('media quality pages', () => {
       expect(bar.querySelector('mat-progress-bar')!.getAttribute('aria-valuenow')).toBe('25');
 
       await jest.advanceTimersByTimeAsync(POLL_FAST_MS);
-      http
-        .expectOne(`/api/v1/admin/job-runs/${RUN_ID}`)
-        .flush(
-          aRun({
-            status: 'succeeded',
-            summary: progress(800, 800),
-            finishedAt: '2026-03-01T10:01:00.000Z',
-          }),
-        );
+      http.expectOne(`/api/v1/admin/job-runs/${RUN_ID}`).flush(
+        aRun({
+          status: 'succeeded',
+          summary: progress(800, 800),
+          finishedAt: '2026-03-01T10:01:00.000Z',
+        }),
+      );
       await flushAndRender(fixture);
       expect(notifier.show).toHaveBeenCalledWith('quality.scanDone', { name: 'Movies' });
       http.expectOne(BASE).flush({ data: [aLibrary()] });
@@ -339,15 +339,13 @@ describe('media quality pages', () => {
       // An `all` scan covers every card.
       expect(root.querySelectorAll('[data-testid="scan-progress"]')).toHaveLength(2);
       await jest.advanceTimersByTimeAsync(POLL_FAST_MS);
-      http
-        .expectOne(`/api/v1/admin/job-runs/${RUN_ID}`)
-        .flush(
-          aRun({
-            status: 'failed',
-            error: 'media server down',
-            finishedAt: '2026-03-01T10:01:00.000Z',
-          }),
-        );
+      http.expectOne(`/api/v1/admin/job-runs/${RUN_ID}`).flush(
+        aRun({
+          status: 'failed',
+          error: 'media server down',
+          finishedAt: '2026-03-01T10:01:00.000Z',
+        }),
+      );
       await flushAndRender(fixture);
       expect(notifier.show).toHaveBeenCalledWith('quality.scanFailed', {
         name: 'Movies',
@@ -474,6 +472,8 @@ describe('media quality pages', () => {
       expect(first.textContent).toContain('HLG');
       expect(first.textContent).toContain('8.0 Mbit/s');
       expect(byTestId(root, 'low-quality-table')).toBeNull();
+      // The drill-down is the page's subject now: the charts make way for it.
+      expect(root.querySelector('app-chart-card')).toBeNull();
     });
   });
 });

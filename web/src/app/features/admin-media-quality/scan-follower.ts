@@ -40,6 +40,13 @@ function progressOf(summary: JobRun['summary']): Progress | null {
   };
 }
 
+/** Whether a followed scan covers a card: its own library, an `all` scan, or the `all` card. */
+export function scanCovers(scan: Pick<ScanState, 'libraryId'> | null, libraryId: string): boolean {
+  return (
+    !!scan && (scan.libraryId === libraryId || scan.libraryId === 'all' || libraryId === 'all')
+  );
+}
+
 /**
  * How far a scan is, from its run's `summary.progress` (docs/devices-quality.md "Progress"): the
  * items read of one library; for several libraries, the libraries done plus the share of the

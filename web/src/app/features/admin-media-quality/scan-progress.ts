@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { ScanState } from './scan-follower';
+import { type ScanState, scanCovers } from './scan-follower';
 
 /**
  * The running-scan line of a library card and of the report header (60-web.md §5): a
@@ -60,11 +60,7 @@ export class ScanProgress {
   readonly scan = input<ScanState | null>(null);
 
   /** Whether the followed scan is this library's (or all of them, or this is the `all` card). */
-  private readonly covers = computed(() => {
-    const scan = this.scan();
-    const id = this.libraryId();
-    return !!scan && (scan.libraryId === id || scan.libraryId === 'all' || id === 'all');
-  });
+  private readonly covers = computed(() => scanCovers(this.scan(), this.libraryId()));
   protected readonly shown = computed(() => this.covers() || this.scanning());
   protected readonly percent = computed(() =>
     this.covers() ? (this.scan()?.percent ?? null) : null,
