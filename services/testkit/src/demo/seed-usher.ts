@@ -11,6 +11,7 @@ import { commandMessage, privateChat, tgUser } from '../telegram/updates.js';
 import { seedPayments } from './seed-payments.js';
 import { seedDevicesAndQuality } from './seed-devices-quality.js';
 import { seedCalendar } from './seed-calendar.js';
+import { seedRankings } from './seed-rankings.js';
 import type { Session } from './usher-client.js';
 import { UsherApiError, UsherClient } from './usher-client.js';
 
@@ -280,6 +281,7 @@ export async function seedUsher(options: SeedUsherOptions): Promise<SeededUsher>
   });
   await seedDevicesAndQuality(api, admin);
   await seedCalendar(api, admin, await sessionOf(plan.featured));
+  await seedRankings(api, admin);
 
   const count = async (path: string) =>
     (await api.call<Page>('GET', path, { session: admin })).total;

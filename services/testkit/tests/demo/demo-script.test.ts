@@ -195,6 +195,15 @@ describe('npm run demo (scripts/demo.mjs)', () => {
         me.token,
       );
       expect(portrait.totals.playCount).toBeGreaterThan(0);
+      // Rankings: finished days and weeks from the year of plays, with a full podium.
+      const daily = await get<{ batch: { movies: unknown[]; series: unknown[] } | null }>(
+        '/api/v1/rankings/latest?period=daily',
+        me.token,
+      );
+      expect(daily.batch?.movies.length).toBeGreaterThanOrEqual(3);
+      expect(daily.batch?.series.length).toBeGreaterThanOrEqual(3);
+      const weeks = await get<Page<unknown>>('/api/v1/rankings/history?period=weekly', me.token);
+      expect(weeks.total).toBe(6);
       // The watch calendar: last, this and next week synced, so this week has episodes, some
       // already in the library, and the member follows a few of them.
       type Week = { summary: { total: number; ready: number }; days: { items: unknown[] }[] };
