@@ -10,7 +10,10 @@ import { Unreachable } from './core/shell/unreachable';
   imports: [RouterOutlet, Unreachable],
   template: `
     @if (session.unreachable()) {
-      <app-unreachable />
+      <!-- Its own chunk: most visits never need it (issue 14, initial JavaScript). -->
+      @defer (on immediate) {
+        <app-unreachable />
+      }
     } @else {
       <router-outlet />
     }
