@@ -22,6 +22,7 @@ export const routes: Routes = [
           { path: 'overview', loadChildren: () => import('./features/overview/routes') },
           { path: 'requests', loadChildren: () => import('./features/requests/routes') },
           { path: 'calendar', loadChildren: () => import('./features/calendar/routes') },
+          { path: 'rankings', loadChildren: () => import('./features/rankings/routes') },
           // The seed calls requests "subscriptions"; its links keep working (60-web.md §3).
           { path: 'subscriptions', pathMatch: 'full', redirectTo: 'requests' },
           { path: 'account', loadChildren: () => import('./features/account/routes') },

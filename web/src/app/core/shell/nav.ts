@@ -19,6 +19,7 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { key: 'nav.overview', icon: 'space_dashboard', link: '/console/overview' },
   { key: 'requests.nav', icon: 'movie_filter', link: '/console/requests' },
   { key: 'calendar.nav', icon: 'event_available', link: '/console/calendar' },
+  { key: 'rankings.nav', icon: 'leaderboard', link: '/console/rankings' },
   { key: 'nav.renewal', icon: 'autorenew', link: '/console/renewal' },
   { key: 'portrait.nav', icon: 'play_circle', link: '/console/portrait' },
   { key: 'nav.account', icon: 'manage_accounts', link: '/console/account' },

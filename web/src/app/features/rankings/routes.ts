@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'rankings.title', loadComponent: () => import('./rankings-page') },
+] satisfies Routes;
