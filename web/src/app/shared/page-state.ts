@@ -1,13 +1,18 @@
-import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
-import { MatButton } from '@angular/material/button';
+import { ChangeDetectionStrategy, Component, inject, input, output } from '@angular/core';
+import { MatAnchor, MatButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
+import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { ErrorText } from '../core/api/error-text';
+import { SessionStore } from '../core/session/session-store';
 
-/** `ErrorState` (60-web.md §1): the message, the reference and Retry. */
+/**
+ * `ErrorState` (60-web.md §1): the message, the reference and Retry. A missing configuration
+ * (503 `NOT_CONFIGURED`) also offers admins "Open settings" on the group that fixes it.
+ */
 @Component({
   selector: 'app-error-state',
-  imports: [MatButton, MatIcon, TranslocoDirective],
+  imports: [MatAnchor, MatButton, MatIcon, RouterLink, TranslocoDirective],
   template: `
     <div class="state error" role="alert" *transloco="let t">
       <mat-icon aria-hidden="true" svgIcon="error" />
@@ -17,6 +22,15 @@ import type { ErrorText } from '../core/api/error-text';
           <p class="reference">{{ error().reference }}</p>
         }
       </div>
+      @if (error().settingsGroup && isAdmin()) {
+        <a
+          mat-stroked-button
+          routerLink="/admin/settings"
+          [queryParams]="{ group: error().settingsGroup }"
+          data-testid="open-settings"
+          >{{ t('common.openSettings') }}</a
+        >
+      }
       <button mat-stroked-button type="button" (click)="retry.emit()">
         {{ t('common.retry') }}
       </button>
@@ -26,6 +40,7 @@ import type { ErrorText } from '../core/api/error-text';
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class ErrorState {
+  protected readonly isAdmin = inject(SessionStore).isAdmin;
   readonly error = input.required<ErrorText>();
   readonly retry = output();
 }

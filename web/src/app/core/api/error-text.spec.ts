@@ -33,6 +33,18 @@ describe('ErrorTexts', () => {
     expect(text.reference).toBe('Reference: req-9');
   });
 
+  it('should name the settings group that fixes a missing configuration', () => {
+    const text = texts.describe(apiError(503, 'NOT_CONFIGURED', { system: 'media_server' }));
+    expect(text.settingsGroup).toBe('media_server');
+    expect(texts.describe(apiError(503, 'NOT_CONFIGURED', { system: 'smtp' })).settingsGroup).toBe(
+      'email',
+    );
+    expect(texts.describe(apiError(503, 'NOT_CONFIGURED')).settingsGroup).toBeUndefined();
+    expect(
+      texts.describe(apiError(502, 'UPSTREAM_UNAVAILABLE', { system: 'smtp' })),
+    ).not.toHaveProperty('settingsGroup');
+  });
+
   it('should add the reference to a server error', () => {
     expect(texts.describe(apiError(500, 'INTERNAL_ERROR'))).toEqual({
       message: 'Something went wrong on the server.',

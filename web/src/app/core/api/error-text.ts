@@ -1,12 +1,19 @@
 import { Injectable, inject } from '@angular/core';
 import { TranslocoService } from '@jsverse/transloco';
+import type { SettingGroup } from '@usher/contracts';
 import { ApiError, NETWORK_ERROR, errorSystem, retryAfterSeconds } from './api-error';
+import { settingsGroupFor } from './settings-group';
 
 /** A failure as the UI shows it: one translated sentence, plus the request id when useful. */
 export interface ErrorText {
   message: string;
   /** "Reference: …" line, or null when the message already says everything. */
   reference: string | null;
+  /**
+   * 503 `NOT_CONFIGURED` only: the settings group that fixes it, for the admins' "Open
+   * settings" link (60-web.md §1 "How the app treats errors").
+   */
+  settingsGroup?: SettingGroup;
 }
 
 /**
@@ -42,7 +49,8 @@ export class ErrorTexts {
       error.requestId && !SELF_EXPLANATORY.has(error.code)
         ? this.transloco.translate('errors.reference', { id: error.requestId })
         : null;
-    return { message, reference };
+    const group = error.code === 'NOT_CONFIGURED' ? settingsGroupFor(errorSystem(error)) : null;
+    return group ? { message, reference, settingsGroup: group } : { message, reference };
   }
 
   private message(error: ApiError): string {

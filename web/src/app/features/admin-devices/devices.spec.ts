@@ -15,6 +15,7 @@ import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender, typeInto } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
+import { SessionStore } from '../../core/session/session-store';
 import UserDetail from '../admin-users/user-detail';
 import { BlacklistDialog } from './blacklist-dialog';
 import DevicesPage, { ranking } from './devices-page';
@@ -168,6 +169,22 @@ describe('admin devices', () => {
     expect(rows[0]!.textContent).toContain('Allowed');
     expect(rows[1]!.textContent).toContain('Nobody');
     expect(rows[1]!.textContent).toContain('Blacklisted');
+  });
+
+  it('should offer admins the media-server settings when it is not configured', async () => {
+    const root = await render();
+    TestBed.inject(SessionStore).me.set(aUser({ role: 'admin' }));
+    const notConfigured = errorBody('NOT_CONFIGURED', 'No media server', {
+      system: 'media_server',
+    });
+    const unavailable = { status: 503, statusText: 'Service Unavailable' };
+    http.expectOne('/api/v1/admin/devices/stats').flush(notConfigured, unavailable);
+    http.expectOne((r) => r.url === '/api/v1/admin/devices').flush(notConfigured, unavailable);
+    await flushAndRender(fixture);
+    const links = [...root.querySelectorAll('[data-testid="open-settings"]')];
+    expect(links.length).toBeGreaterThan(0);
+    expect(links[0]!.getAttribute('href')).toBe('/admin/settings?group=media_server');
+    expect(root.textContent).toContain('Open settings');
   });
 
   it('should filter by client and blacklist state from the URL', async () => {
