@@ -53,7 +53,18 @@ const MEMBER_PAGES: Visit[] = [
   { name: 'renewal', path: '/console/renewal', ready: 'main h1' },
 ];
 const ADMIN_PAGES: Visit[] = [
+  {
+    name: 'admin-overview',
+    path: '/admin/overview',
+    ready: '[data-testid="tile-pendingRequests"]',
+  },
   { name: 'admin-users', path: '/admin/users', ready: 'main h1' },
+  // A group with a connection test: the sticky Save / Discard / Test bar is in view.
+  {
+    name: 'admin-settings-media',
+    path: '/admin/settings?group=media_server',
+    ready: '[data-testid="settings-actions"]',
+  },
   { name: 'admin-redeem-codes', path: '/admin/redeem-codes', ready: 'main h1' },
   { name: 'admin-requests', path: '/admin/requests', ready: 'main h1' },
   { name: 'admin-settings', path: '/admin/settings', ready: 'main h1' },
