@@ -115,6 +115,11 @@ describeWithChromium('media home and live sessions (Chromium)', () => {
       await page.setViewportSize(size);
       await ready();
       await page.waitForLoadState('networkidle');
+      // The side nav changes mode with the width (an animation): let the layout settle first.
+      const deadline = Date.now() + 3000;
+      while ((await horizontalOverflow(page)) > 0 && Date.now() < deadline) {
+        await page.waitForTimeout(100);
+      }
       expect(await horizontalOverflow(page)).toBe(0);
       // The console scrolls inside its drawer content: grow the window to show all of it.
       const height = await page.evaluate(() => {
@@ -186,6 +191,10 @@ describeWithChromium('media home and live sessions (Chromium)', () => {
       .locator('[data-testid="setup-last-test"]')
       .filter({ hasText: /Passed|Warning/ })
       .waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await shoot('overview-admin-en', async () => {
+      await byTestId('setup-bot').waitFor();
+    });
 
     await page.goto(url('/admin/sessions'));
     await byTestId('sessions-summary').waitFor();
