@@ -3,14 +3,19 @@ import { MatIcon } from '@angular/material/icon';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import { PLAYBACK_RANGES, PROFILE_SORTS, type PlaybackProfilesPage } from '@usher/contracts';
+import type { PlaybackProfilesPage } from '@usher/contracts';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { PosterImage } from '../../shared/requests/poster-image';
-import { type ProfilesQuery, PlaybackApi } from '../../shared/playback/playback-api';
+import {
+  PLAYBACK_RANGES,
+  PROFILE_SORTS,
+  type ProfilesQuery,
+  PlaybackApi,
+} from '../../shared/playback/playback-api';
 import { PluginNotice } from '../../shared/playback/plugin-notice';
 import {
   HISTORY_MAX_DAYS,
@@ -130,11 +135,12 @@ export default class PlaybackPage {
     },
     { param: 'keyword', label: 'adminPlayback.filter.username', testId: 'profiles-keyword' },
   ];
-  protected readonly sortColumns: readonly { sort: Sort; key: string }[] = [
-    { sort: 'duration', key: 'adminPlayback.col.watchTime' },
-    { sort: 'plays', key: 'adminPlayback.col.plays' },
-    { sort: 'activeDays', key: 'adminPlayback.col.activeDays' },
-    { sort: 'lastPlayed', key: 'adminPlayback.col.lastPlayed' },
+  /** The sortable columns, with their width class (playback-page.scss). */
+  protected readonly sortColumns: readonly { sort: Sort; key: string; width: string }[] = [
+    { sort: 'duration', key: 'adminPlayback.col.watchTime', width: 'w-watch' },
+    { sort: 'plays', key: 'adminPlayback.col.plays', width: 'w-plays' },
+    { sort: 'activeDays', key: 'adminPlayback.col.activeDays', width: 'w-days' },
+    { sort: 'lastPlayed', key: 'adminPlayback.col.lastPlayed', width: 'w-last' },
   ];
 
   /** The plugin is missing: said once for the page instead of a failed list. */

@@ -3,12 +3,26 @@ import { Injectable, inject } from '@angular/core';
 import type {
   PlaybackProfile,
   PlaybackProfilesPage,
+  PlaybackProfilesQuery,
   PlaybackRange,
   PlaybackRecord,
 } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+
+/**
+ * The contract's `PLAYBACK_RANGES` and `PROFILE_SORTS`, repeated here because a value import
+ * from `@usher/contracts` would bring zod (and its `new Function` probe, which the CSP reports)
+ * into the bundle; the checks below keep the lists equal to the contract's types.
+ */
+export const PLAYBACK_RANGES = ['today', '7d', '30d', '90d', 'all', 'custom'] as const;
+export const PROFILE_SORTS = ['duration', 'plays', 'activeDays', 'lastPlayed'] as const;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const sameRanges: Same<(typeof PLAYBACK_RANGES)[number], PlaybackRange> = true;
+const sameSorts: Same<(typeof PROFILE_SORTS)[number], PlaybackProfilesQuery['sort']> = true;
+void sameRanges;
+void sameSorts;
 
 /** A portrait's range: a preset, or `custom` with inclusive days `YYYY-MM-DD`. */
 export interface PortraitRange {
@@ -33,7 +47,7 @@ export interface ProfilesQuery {
   from: string;
   to: string;
   keyword: string;
-  sort: 'duration' | 'plays' | 'activeDays' | 'lastPlayed';
+  sort: (typeof PROFILE_SORTS)[number];
   order: 'asc' | 'desc';
   page: number;
   pageSize: number;

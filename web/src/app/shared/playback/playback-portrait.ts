@@ -12,7 +12,7 @@ import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-
 import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
-import { PLAYBACK_RANGES, type PlaybackProfile, type PlaybackRange } from '@usher/contracts';
+import type { PlaybackProfile, PlaybackRange } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { ChartCard } from '../chart/chart-card';
@@ -21,7 +21,7 @@ import { LocalDatePipe } from '../local-date';
 import { EmptyState, ErrorState } from '../page-state';
 import { PosterCard } from '../poster-card/poster-card';
 import { PosterRail } from '../poster-card/poster-rail';
-import { type PortraitRange, PlaybackApi } from './playback-api';
+import { PLAYBACK_RANGES, type PortraitRange, PlaybackApi } from './playback-api';
 import { PluginNotice } from './plugin-notice';
 import {
   HOUR_LABELS,

@@ -1,0 +1,267 @@
+/**
+ * Issue 18 "must show", the playback half: a member sees their viewing portrait — totals, the
+ * 24-hour and weekday charts drawn by the lazily loaded ECharts (SVG), the table alternative,
+ * genres and recent plays with signed posters — and the admin sees the playback history with
+ * rows, the profiles with their summary, and the same portrait on the user's Playback tab.
+ * Screenshots at 390 and 1280 px in both languages go to e2e/artifacts/portrait/.
+ */
+import { type FakeMediaServer, playbackPluginDate, startFakeMediaServer } from '@usher/testkit';
+import type { Page } from 'playwright-core';
+import { apiCall, readyAdmin } from './support/admin-session.js';
+import { type ApiStack, startApiStack } from './support/api-stack.js';
+import {
+  type Browser,
+  PageProblems,
+  accessibilityProblems,
+  describeWithChromium,
+  horizontalOverflow,
+  launchBrowser,
+  screenshot,
+} from './support/browser.js';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const ADMIN_PASSWORD = 'e2e-portrait-admin-1';
+const MEMBER = 'linden';
+const MEMBER_PASSWORD = 'e2e-portrait-member-1';
+const MEDIA_KEY = 'e2ePortraitMediaKey0123456789AB';
+const LANGUAGES = ['en', 'zh-CN'] as const;
+const HOUR = 3_600_000;
+
+describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
+  let media: FakeMediaServer;
+  let stack: ApiStack;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let memberId = '';
+  let adminToken = '';
+  /** Failed requests of the current test, for its failure report. */
+  const failed: string[] = [];
+
+  beforeAll(async () => {
+    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
+    stack = await startApiStack({
+      env: {
+        MEDIA_SERVER_KIND: 'emby',
+        MEDIA_SERVER_URL: media.url,
+        MEDIA_SERVER_API_KEY: MEDIA_KEY,
+      },
+    });
+    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const created = await apiCall<{ user: { id: string } }>(
+      stack,
+      'POST',
+      '/admin/users',
+      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
+      adminToken,
+    );
+    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
+    memberId = created.body.user.id;
+    const detail = await apiCall<{ media: { mediaUserId: string } }>(
+      stack,
+      'GET',
+      `/admin/users/${memberId}`,
+      undefined,
+      adminToken,
+    );
+    // What Playback Reporting records when the member watches: a few evenings of films and
+    // episodes over the last days, in the server's local time.
+    const seeded = media.seeded!;
+    // Episodes on disk: the seed's virtual (missing) ones have no image.
+    const [first, second] = seeded.series.severance.episodes.filter(
+      (e) => e.locationType === 'FileSystem',
+    );
+    const items = [
+      seeded.movies.dune,
+      first!,
+      seeded.movies.arrival,
+      seeded.movies.oppenheimer,
+      second!,
+      seeded.movies.dune,
+    ];
+    const now = Date.now();
+    items.forEach((item, i) => {
+      media.state.playback.insert({
+        DateCreated: playbackPluginDate(new Date(now - (i * 26 + 3) * HOUR), media.state.timeZone),
+        UserId: detail.body.media.mediaUserId,
+        ItemId: item.id,
+        ItemType: item.type,
+        ItemName:
+          item.type === 'Episode'
+            ? `Severance - s01e0${item.indexNumber ?? 1} - ${item.name}`
+            : item.name,
+        PlaybackMethod: i % 3 === 0 ? 'Transcode (v:h264 a:aac)' : 'DirectPlay',
+        ClientName: i % 2 ? 'Infuse' : 'Emby Web',
+        DeviceName: i % 2 ? 'Living Room Apple TV' : 'Firefox',
+        PlayDuration: 1800 + i * 600,
+        PauseDuration: 0,
+        RemoteAddress: '192.168.1.30',
+        TranscodeReasons: '',
+      });
+    });
+    browser = await launchBrowser();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.setDefaultTimeout(15_000);
+    problems = new PageProblems(page);
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await media?.close();
+  });
+
+  afterEach(() => {
+    // The seed has a film without a poster (Casablanca); the overview rail and the history
+    // show it, its poster URL answers 404 (the browser logs that) and the placeholder shows.
+    // Any other failed request is a failure.
+    const imageless = Object.values(media.seeded!.movies)
+      .filter((movie) => !movie.hasPrimaryImage)
+      .map((movie) => `/api/v1/media/posters/${movie.id}?`);
+    const unexpected = failed.filter(
+      (line) => !(line.startsWith('404 ') && imageless.some((path) => line.includes(path))),
+    );
+    const posters404 = failed.length - unexpected.length;
+    failed.length = 0;
+    expect(unexpected).toEqual([]);
+    expect(problems.expect(/status of 404/)).toBe(posters404);
+    const left = problems.list();
+    problems.expect(/[^]*/);
+    expect(left).toEqual([]);
+  });
+
+  const url = (path: string) => `${stack.baseUrl}${path}`;
+  const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
+
+  async function signIn(username: string, password: string, lang: string): Promise<void> {
+    await page.goto(url('/login'));
+    await page.evaluate((value) => {
+      localStorage.clear();
+      localStorage.setItem('usher.lang', value);
+    }, lang);
+    await page.reload();
+    await byTestId('username').fill(username);
+    await byTestId('password').fill(password);
+    await byTestId('sign-in').click();
+    await page.waitForURL(url('/console/overview'));
+  }
+
+  async function signOut(): Promise<void> {
+    await byTestId('user-menu').click();
+    await byTestId('sign-out').click();
+    await page.waitForURL(url('/login'));
+  }
+
+  /** Screenshots at both widths; the page must not scroll sideways on the phone. */
+  async function shoot(name: string, ready: () => Promise<void>): Promise<void> {
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await ready();
+      await page.waitForLoadState('networkidle');
+      // Charts redraw to the new width (ngx-echarts resizes on a throttled observer).
+      await page.waitForTimeout(400);
+      expect(await horizontalOverflow(page)).toBe(0);
+      // A tall window, so the screenshot shows the whole page (the console scrolls inside).
+      await page.setViewportSize({ width: size.width, height: 2600 });
+      await page.waitForTimeout(400);
+      await screenshot(page, `portrait/${name}-${size.width}`);
+    }
+  }
+
+  /** The chart of a card, drawn as SVG by ECharts. */
+  const chartSvg = (card: string) => byTestId(card).locator('[data-testid="chart"] svg');
+
+  for (const lang of LANGUAGES) {
+    it(`shows the member their portrait charts (${lang})`, async () => {
+      await signIn(MEMBER, MEMBER_PASSWORD, lang);
+      await page.locator(`a[href="/console/portrait"]`).first().click();
+      await page.waitForURL(url('/console/portrait'));
+      await byTestId('portrait-totals').waitFor();
+      expect(await byTestId('total-plays').textContent()).toContain('6');
+      for (const card of ['chart-hours', 'chart-weekdays', 'chart-methods', 'chart-clients']) {
+        await chartSvg(card).waitFor();
+      }
+      // Bars are drawn: ECharts writes each as an SVG path.
+      expect(await chartSvg('chart-hours').locator('path').count()).toBeGreaterThan(3);
+      expect(
+        await byTestId('chart-hours').locator('[data-testid="chart"]').getAttribute('aria-label'),
+      ).toMatch(/\d/);
+      // Recent plays with the posters the API signed for the member.
+      await byTestId('recent-play').first().waitFor();
+      expect(await byTestId('recent-play').count()).toBe(6);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('[data-testid="recent-play"] img')].some(
+          (img) => (img as HTMLImageElement).naturalWidth > 0,
+        ),
+      );
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await shoot(`portrait-${lang}`, async () => {
+        await chartSvg('chart-hours').waitFor();
+      });
+
+      // The table alternative of a chart.
+      const toggle = byTestId('chart-clients').locator('[data-testid="chart-toggle"]');
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+      const rows = byTestId('chart-clients').locator('[data-testid="chart-table"] tbody tr');
+      expect(await rows.count()).toBe(2);
+      expect(await rows.first().textContent()).toMatch(/Emby Web|Infuse/);
+
+      // A shorter range goes to the URL and reloads.
+      await byTestId('range-7d').click();
+      await page.waitForURL(/range=7d/);
+      await byTestId('portrait-totals').waitFor();
+      await signOut();
+    });
+  }
+
+  it('shows the admin the playback history, the profiles and the Playback tab', async () => {
+    for (const lang of LANGUAGES) {
+      await signIn('admin', ADMIN_PASSWORD, lang);
+      await page.goto(url('/admin/playback'));
+      const rows = byTestId('history-row');
+      await rows.first().waitFor();
+      // The member's six plays and the seeded members' plays of the last 30 days.
+      expect(await rows.count()).toBeGreaterThan(6);
+      const mine = rows.filter({ hasText: MEMBER });
+      expect(await mine.count()).toBeGreaterThan(0);
+      expect(await mine.first().locator('a').getAttribute('href')).toBe(
+        `/admin/users/${memberId}?tab=playback`,
+      );
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await shoot(`admin-history-${lang}`, async () => {
+        await rows.first().waitFor();
+      });
+
+      // Filter by user: only the member's plays.
+      await byTestId('history-username').fill(MEMBER);
+      await byTestId('history-username').press('Enter');
+      await page.waitForURL(/username=linden/);
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="history-row"]').length === 6,
+      );
+
+      await page.goto(url('/admin/playback?tab=profiles'));
+      await byTestId('profiles-summary').waitFor();
+      await byTestId('profile-row').first().waitFor();
+      await byTestId('sort-plays').click();
+      await page.waitForURL(/sort=plays/);
+      await shoot(`admin-profiles-${lang}`, async () => {
+        await byTestId('profile-row').first().waitFor();
+      });
+
+      await page.goto(url(`/admin/users/${memberId}?tab=playback`));
+      await chartSvg('chart-hours').waitFor();
+      expect(await byTestId('total-plays').textContent()).toContain('6');
+      await shoot(`admin-user-playback-${lang}`, async () => {
+        await chartSvg('chart-hours').waitFor();
+      });
+      await signOut();
+    }
+  });
+});
