@@ -79,4 +79,30 @@ describe('Overview', () => {
     expect(root.querySelector('[data-testid="overview-renew-membership"]')).toBeNull();
     http.verify();
   });
+
+  it('should show admins the setup checklist first, and members no checklist', async () => {
+    const member = await render(30);
+    member.http.expectNone('/api/v1/admin/system/info');
+    expect(member.root.querySelector('app-setup-checklist')).toBeNull();
+    TestBed.resetTestingModule();
+
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const admin = aUser({ role: 'admin', expiresAt: null });
+    TestBed.inject(SessionStore).me.set(admin);
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(Overview);
+    await fixture.whenStable();
+    http.expectOne('/api/v1/me').flush(admin);
+    await settle();
+    await fixture.whenStable();
+    http.expectOne('/api/v1/admin/system/info');
+    const root = fixture.nativeElement as HTMLElement;
+    const checklist = root.querySelector('app-setup-checklist')!;
+    expect(checklist).not.toBeNull();
+    // Before the rails and the cards.
+    expect(
+      checklist.compareDocumentPosition(root.querySelector('app-media-library')!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
 });
