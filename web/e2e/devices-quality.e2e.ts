@@ -7,7 +7,7 @@
  */
 import { type FakeMediaServer, startFakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { readyAdmin } from './support/admin-session.js';
+import { apiCall, readyAdmin } from './support/admin-session.js';
 import { type ApiStack, startApiStack } from './support/api-stack.js';
 import {
   type Browser,
@@ -23,6 +23,8 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-devices-admin-1';
 const MEDIA_KEY = 'e2eDevicesMediaKey0123456789ABCD';
+const MEMBER = 'wren';
+const MEMBER_PASSWORD = 'e2e-devices-member-1';
 
 describeWithChromium('devices and media quality (Chromium)', () => {
   let media: FakeMediaServer;
@@ -31,6 +33,7 @@ describeWithChromium('devices and media quality (Chromium)', () => {
   let page: Page;
   let problems: PageProblems;
   let moviesId = '';
+  let adminToken = '';
 
   beforeAll(async () => {
     media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
@@ -41,7 +44,7 @@ describeWithChromium('devices and media quality (Chromium)', () => {
         MEDIA_SERVER_API_KEY: MEDIA_KEY,
       },
     });
-    await readyAdmin(stack, ADMIN_PASSWORD);
+    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
     browser = await launchBrowser();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(15_000);
@@ -185,6 +188,42 @@ describeWithChromium('devices and media quality (Chromium)', () => {
     const item = page.locator('[data-testid="group-items"] tbody tr').first();
     await expect(item.textContent()).resolves.toMatch(/720 × 480[^]*MPEG2[^]*SDR[^]*2\.0 Mbit\/s/);
     expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it("shows a member's devices on their detail page and logs one out", async () => {
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const created = await apiCall<{ user: { id: string } }>(
+      stack,
+      'POST',
+      '/admin/users',
+      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
+      adminToken,
+    );
+    expect(created.status).toBe(201);
+    // The member signs in to the media server from an app: the server now lists that device.
+    const signIn = await fetch(`${media.url}/emby/Users/AuthenticateByName`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-emby-authorization':
+          'MediaBrowser Client="Swiftfin", Device="Wren iPad", DeviceId="wren-ipad", Version="1.9"',
+      },
+      body: JSON.stringify({ Username: MEMBER, Pw: MEMBER_PASSWORD }),
+    });
+    expect(signIn.status).toBe(200);
+
+    await page.goto(url(`/admin/users/${created.body.user.id}?tab=devices`));
+    const row = page.locator('[data-testid="user-devices-table"] tbody tr[data-client="Swiftfin"]');
+    await expect(row.textContent()).resolves.toContain('Wren iPad');
+    await expect(page.locator('[data-testid="user-devices-table"] tbody tr').count()).resolves.toBe(
+      1,
+    );
+    await row.locator('app-row-menu button').click();
+    await byTestId('device-logout').click();
+    await byTestId('confirm-ok').click();
+    await page.locator('.mdc-snackbar__label', { hasText: 'Wren iPad was logged out.' }).waitFor();
+    await byTestId('user-devices-empty').waitFor();
+    expect(await fakeClients()).not.toContain('Swiftfin');
   });
 
   for (const lang of ['en', 'zh-CN'] as const) {
