@@ -134,6 +134,18 @@ export default class PlaybackPage {
       testId: 'profiles-range',
     },
     { param: 'keyword', label: 'adminPlayback.filter.username', testId: 'profiles-keyword' },
+    // The column headers sort on a desktop; a phone shows cards, so the sort is a field too.
+    {
+      param: 'sort',
+      label: 'adminPlayback.filter.sort',
+      options: [
+        { value: 'duration', key: 'adminPlayback.col.watchTime' },
+        { value: 'plays', key: 'adminPlayback.col.plays' },
+        { value: 'activeDays', key: 'adminPlayback.col.activeDays' },
+        { value: 'lastPlayed', key: 'adminPlayback.col.lastPlayed' },
+      ],
+      testId: 'profiles-sort',
+    },
   ];
   /** The sortable columns, with their width class (playback-page.scss). */
   protected readonly sortColumns: readonly { sort: Sort; key: string; width: string }[] = [

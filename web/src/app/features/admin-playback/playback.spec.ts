@@ -148,6 +148,8 @@ describe('PlaybackPage', () => {
     expect(rows[0]!.textContent).toContain('21:00');
     expect(rows[0]!.textContent).toContain('Drama · Science Fiction');
     expect(rows[1]!.textContent).toContain('Not an Usher member');
+    // Phones show cards without headers: the sort is also a field.
+    expect(byTestId(root, 'profiles-sort')).not.toBeNull();
     const plays = byTestId(root, 'sort-plays')!;
     expect(plays.closest('th')!.getAttribute('aria-sort')).toBe('ascending');
     plays.click();
