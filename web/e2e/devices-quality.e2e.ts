@@ -276,4 +276,19 @@ describeWithChromium('devices and media quality (Chromium)', () => {
       expect(failures).toEqual([]);
     });
   }
+
+  it('reads well in the dark theme', async () => {
+    await page.evaluate(() => localStorage.setItem('usher.lang', 'en'));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize(DESKTOP);
+    await page.goto(url('/admin/media-quality'));
+    await page.locator('[data-library]').first().waitFor();
+    await screenshot(page, 'devices-quality/quality-dark-1280');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.goto(url('/admin/devices'));
+    await page.locator('[data-testid="devices-table"]').waitFor();
+    await screenshot(page, 'devices-quality/devices-dark-1280');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
 });
