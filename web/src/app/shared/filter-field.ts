@@ -250,6 +250,9 @@ export interface FilterSpec {
   always?: boolean;
 }
 
+/** Numbers the folded rows' ids. */
+let nextPanel = 0;
+
 /**
  * The filter row of a list page (60-web.md §4.3): one field per spec, valued from the parsed
  * query, each change said as `{param: value}` for the URL. Projected content (a sort-order
@@ -282,7 +285,7 @@ export interface FilterSpec {
             type="button"
             class="more"
             [attr.aria-expanded]="open()"
-            aria-controls="more-filters"
+            [attr.aria-controls]="panelId"
             (click)="open.set(!open())"
             data-testid="more-filters"
           >
@@ -296,7 +299,7 @@ export interface FilterSpec {
         <ng-content />
       </div>
       @if (open() && folded().length) {
-        <div class="filters folded" id="more-filters" data-testid="folded-filters">
+        <div class="filters folded" [id]="panelId" data-testid="folded-filters">
           @for (filter of folded(); track filter.param) {
             <ng-container
               [ngTemplateOutlet]="field"
@@ -366,6 +369,8 @@ export interface FilterSpec {
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class FilterBar {
+  /** The folded row's id (two bars can share a page, one per tab). */
+  protected readonly panelId = `more-filters-${nextPanel++}`;
   readonly filters = input.required<readonly FilterSpec[]>();
   /** The list's parsed query: each field shows the value of its param. */
   readonly query = input.required<object>();
