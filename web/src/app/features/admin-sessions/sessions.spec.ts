@@ -83,7 +83,7 @@ describe('SessionsPage', () => {
     const http = TestBed.inject(HttpTestingController);
     const fixture = TestBed.createComponent(SessionsPage);
     await fixture.whenStable();
-    const flush = async (body: unknown, status = 200) => {
+    const flush = async (body: object, status = 200) => {
       http.expectOne(URL).flush(body, status === 200 ? {} : { status, statusText: 'x' });
       await settle();
       await settle();
