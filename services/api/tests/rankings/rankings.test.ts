@@ -262,6 +262,31 @@ describe.each(FLAVOURS)('rankings on %s', (flavour) => {
     ]);
   });
 
+  it('should rank only the libraries RANKING_LIBRARY_IDS names, the total still counting all', async () => {
+    const ms = await w.t.context.integrations.mediaServer.get();
+    const movies = (await ms.libraries()).find((l) => l.name === 'Movies')!;
+    const put = (ids: string[]) =>
+      w.t.call('PUT', '/api/v1/admin/settings/schedule', {
+        token: w.adminToken,
+        body: { values: { RANKING_LIBRARY_IDS: ids } },
+      });
+    expect((await put([movies.id])).status).toBe(200);
+    try {
+      const b = rankingBatchSchema.parse(
+        await (await post('preview', { period: 'weekly', date: '2026-10-25' })).json(),
+      );
+      expect(rows(b.movies)).toEqual([
+        [1, 'Oppenheimer', 3, 6000],
+        [2, 'Mad Max: Fury Road', 2, 5000],
+        [3, 'Dune: Part Two', 1, 2000],
+      ]);
+      expect(b.series).toEqual([]);
+      expect(b.totalDurationSeconds).toBe(18_700);
+    } finally {
+      expect((await put([])).status).toBe(200);
+    }
+  });
+
   it('should answer bad input with the error body and change nothing', async () => {
     const stored = await batchCount();
     const cases: [string, unknown, number, string][] = [
