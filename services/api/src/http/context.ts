@@ -1,6 +1,7 @@
 import type { Role } from '@usher/contracts';
 import type { Logger } from 'pino';
 import type { AuditActor } from '../audit/audit.js';
+import type { UserRow } from '../db/schema/index.js';
 
 /** The signed-in caller of a `user`/`admin` route, as loaded from the database per request. */
 export interface AuthContext {
@@ -34,6 +35,8 @@ export interface AppVariables {
   /** The route template (`/api/v1/users/:id`) once a route matched; metrics and logs use it. */
   routeTemplate?: string;
   auth?: AuthContext;
+  /** The signed-in account's row as the guard read it for this request (`GET /me` answers it). */
+  account?: UserRow;
 }
 
 export interface AppEnv {

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthLevel } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import type { TokenSigner } from '../auth/tokens.js';
 import type { Database } from '../db/client.js';
-import { users } from '../db/schema/index.js';
+import { users, type UserRow } from '../db/schema/index.js';
 import type { AppEnv } from './context.js';
 import { AppError } from './errors.js';
 
@@ -27,6 +27,31 @@ export interface GuardOptions {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+
+/**
+ * The signed-in account's row by primary key, built once per database and run as a named
+ * prepared statement (node-postgres prepares it once per connection): drizzle no longer rebuilds
+ * the query and its selection on every authenticated request (issue 21). The whole row is read,
+ * so `GET /me` answers from it without a second query.
+ */
+const accountQueries = new WeakMap<Database, ReturnType<typeof prepareAccountQuery>>();
+function prepareAccountQuery(db: Database) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('usher_auth_account');
+}
+async function loadAccount(db: Database, id: string): Promise<UserRow | undefined> {
+  let query = accountQueries.get(db);
+  if (!query) {
+    query = prepareAccountQuery(db);
+    accountQueries.set(db, query);
+  }
+  const [row] = await query.execute({ id });
+  return row;
+}
 
 /** The middleware that enforces a route's declared auth level (20-api.md §1.2, §1.3). */
 export function guardFor(
@@ -55,18 +80,7 @@ export function guardFor(
         if (!match) throw new AppError('UNAUTHENTICATED', 'Sign in to continue');
         const claims = await deps.tokens.verify(match[1]!);
         if (!claims) throw new AppError('TOKEN_INVALID', 'Your session is invalid or expired');
-        const [row] = await deps.db
-          .select({
-            id: users.id,
-            username: users.username,
-            role: users.role,
-            isActive: users.isActive,
-            tokenVersion: users.tokenVersion,
-            mustChangePassword: users.mustChangePassword,
-          })
-          .from(users)
-          .where(eq(users.id, claims.sub))
-          .limit(1);
+        const row = await loadAccount(deps.db, claims.sub);
         if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
           throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
         }
@@ -83,6 +97,7 @@ export function guardFor(
           tokenVersion: row.tokenVersion,
           mustChangePassword: row.mustChangePassword,
         });
+        c.set('account', row);
         await next();
       };
   }

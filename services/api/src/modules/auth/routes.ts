@@ -47,7 +47,8 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       responses: { 200: { description: 'The account', schema: userSchema } },
       handler: async (c, { auth }) =>
-        c.json(toUser(await signedInUser(ctx, auth.userId), ctx.now())),
+        // The guard read the row for this request; no second query.
+        c.json(toUser(c.get('account') ?? (await signedInUser(ctx, auth.userId)), ctx.now())),
     }),
     defineRoute({
       method: 'put',
