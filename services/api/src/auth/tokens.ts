@@ -1,6 +1,5 @@
-import { hkdfSync } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Role } from '@usher/contracts';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 const ISSUER = 'usher';
@@ -12,51 +11,91 @@ export interface TokenClaims {
   ver: number;
 }
 
+/** The only header this service signs; a token must carry exactly this algorithm to verify. */
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+const decodeJson = (segment: string): unknown => {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * Signs and verifies session JWTs (HS256). The key is derived from JWT_SECRET with HKDF-SHA256,
  * so the raw root secret is never used as a MAC key directly and other keys can be derived from
  * it for other purposes without overlap.
+ *
+ * HMAC runs synchronously on the calling thread with the derived key kept as a Buffer: a
+ * verification costs a few microseconds, where WebCrypto (jose) re-imported the key and queued
+ * the HMAC on libuv's pool behind argon2 hashes during a login storm (issue 21). The format and
+ * the rejections are those jose gave: header `{"alg":"HS256","typ":"JWT"}`, claims `role, ver,
+ * sub, iss, aud, iat, exp`; a wrong algorithm, a `crit` or `b64` header, a bad signature, a
+ * missing or non-numeric `exp`/`iat`, a missing `sub`, an expired token, a future `nbf`, another
+ * issuer or audience all read as invalid.
  */
 export class TokenSigner {
-  private readonly key: Uint8Array;
+  private readonly key: Buffer;
 
   constructor(jwtSecret: string) {
     // Purpose label of 30-settings.md §7: salt empty, info `usher/jwt/v1`.
-    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/jwt/v1', 32));
+    this.key = Buffer.from(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/jwt/v1', 32));
+  }
+
+  private mac(signingInput: string): Buffer {
+    return createHmac('sha256', this.key).update(signingInput).digest();
   }
 
   async sign(claims: TokenClaims, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + TOKEN_LIFETIME_SECONDS;
-    const token = await new SignJWT({ role: claims.role, ver: claims.ver })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.sub)
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .sign(this.key);
+    const payload = {
+      role: claims.role,
+      ver: claims.ver,
+      sub: claims.sub,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      iat,
+      exp,
+    };
+    const input = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const token = `${input}.${this.mac(input).toString('base64url')}`;
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
   /** Returns the claims, or null for any bad signature, expiry, or malformed token. */
   async verify(token: string): Promise<TokenClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        // A token without an expiry would stay valid forever (issue 16).
-        requiredClaims: ['exp', 'iat', 'sub'],
-      });
-      const { sub, role, ver } = payload;
-      if (typeof sub !== 'string' || (role !== 'admin' && role !== 'user')) return null;
-      if (typeof ver !== 'number' || !Number.isInteger(ver)) return null;
-      return { sub, role, ver };
-    } catch (err) {
-      // jose signals every verification failure by throwing; anything else is a bug.
-      if (err instanceof joseErrors.JOSEError) return null;
-      throw err;
+    return this.verifySync(token);
+  }
+
+  verifySync(token: string, nowMs = Date.now()): TokenClaims | null {
+    const parts = token.split('.');
+    if (parts.length !== 3) return null;
+    const [h, p, s] = parts as [string, string, string];
+    if (!SEGMENT.test(h) || !SEGMENT.test(p) || !SEGMENT.test(s)) return null;
+    const header = decodeJson(h);
+    if (!isObject(header) || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) {
+      return null;
     }
+    const given = Buffer.from(s, 'base64url');
+    const expected = this.mac(`${h}.${p}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const payload = decodeJson(p);
+    if (!isObject(payload)) return null;
+    const now = Math.floor(nowMs / 1000);
+    const { sub, role, ver, iss, aud, iat, exp, nbf } = payload;
+    // A token without an expiry would stay valid forever (issue 16).
+    if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= now) return null;
+    if (typeof iat !== 'number' || !Number.isFinite(iat)) return null;
+    if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now)) return null;
+    if (iss !== ISSUER) return null;
+    if (aud !== AUDIENCE && !(Array.isArray(aud) && aud.includes(AUDIENCE))) return null;
+    if (typeof sub !== 'string' || (role !== 'admin' && role !== 'user')) return null;
+    if (typeof ver !== 'number' || !Number.isInteger(ver)) return null;
+    return { sub, role, ver };
   }
 }

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
 import { TOKEN_LIFETIME_SECONDS, TokenSigner } from '../../src/auth/tokens.js';
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
@@ -69,5 +70,69 @@ describe('TokenSigner', () => {
       ver: 0,
     });
     expect(await signer.verify(signed({ ...claims, iat }))).toBeNull();
+  });
+
+  it('should sign byte for byte as jose did, and jose should accept the token', async () => {
+    const key = new Uint8Array(hkdfSync('sha256', secret, '', 'usher/jwt/v1', 32));
+    const now = new Date('2026-03-01T12:00:00Z');
+    const iat = Math.floor(now.getTime() / 1000);
+    const fromJose = await new SignJWT({ role: 'user', ver: 7 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('u9')
+      .setIssuer('usher')
+      .setAudience('usher-api')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+      .sign(key);
+    const { token } = await new TokenSigner(secret).sign({ sub: 'u9', role: 'user', ver: 7 }, now);
+    expect(token).toBe(fromJose);
+    const fresh = await new TokenSigner(secret).sign({ sub: 'u9', role: 'user', ver: 7 });
+    const { payload } = await jwtVerify(fresh.token, key, {
+      issuer: 'usher',
+      audience: 'usher-api',
+    });
+    expect(payload).toMatchObject({ sub: 'u9', role: 'user', ver: 7 });
+  });
+
+  it('should refuse what jose refused: crit or b64 headers, other issuers or audiences, a future nbf, a non-numeric iat', async () => {
+    const key = new Uint8Array(hkdfSync('sha256', secret, '', 'usher/jwt/v1', 32));
+    const iat = Math.floor(Date.now() / 1000);
+    const claims = {
+      sub: 'u1',
+      role: 'user',
+      ver: 0,
+      iss: 'usher',
+      aud: 'usher-api',
+      iat,
+      exp: iat + 60,
+    };
+    const signed = (payload: object, header: object = { alg: 'HS256', typ: 'JWT' }) => {
+      const head = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
+      return `${head}.${b64url(createHmac('sha256', key).update(head).digest())}`;
+    };
+    const signer = new TokenSigner(secret);
+    expect(await signer.verify(signed(claims))).toEqual({ sub: 'u1', role: 'user', ver: 0 });
+    expect(await signer.verify(signed({ ...claims, aud: ['x', 'usher-api'] }))).not.toBeNull();
+    for (const bad of [
+      signed(claims, { alg: 'HS256', typ: 'JWT', crit: ['exp'] }),
+      signed(claims, { alg: 'HS256', b64: false, crit: ['b64'] }),
+      signed(claims, { alg: 'HS512', typ: 'JWT' }),
+      signed({ ...claims, iss: 'other' }),
+      signed({ ...claims, aud: 'other-api' }),
+      signed({ ...claims, nbf: iat + 3600 }),
+      signed({ ...claims, iat: String(iat) }),
+      signed({ ...claims, exp: String(iat + 60) }),
+      signed({ ...claims, exp: iat }),
+      signed({ ...claims, sub: undefined }),
+      signed({ ...claims, role: 'root' }),
+      signed({ ...claims, ver: 1.5 }),
+      signed([claims]),
+      `${signed(claims)}x`,
+      signed(claims).replace(/\.[^.]+$/, '.'),
+      'a.b',
+      'not a token',
+    ]) {
+      expect(await signer.verify(bad)).toBeNull();
+    }
   });
 });
