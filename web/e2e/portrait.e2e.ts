@@ -204,6 +204,25 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
         await chartSvg('chart-hours').waitFor();
       });
 
+      if (lang === 'en') {
+        // Theme-aware: the axis labels are redrawn in the dark scheme's colours.
+        const labelFill = () =>
+          chartSvg('chart-hours')
+            .locator('text')
+            .first()
+            .evaluate((text) => getComputedStyle(text).fill);
+        const light = await labelFill();
+        await page.evaluate(() => localStorage.setItem('usher.theme', 'dark'));
+        await page.reload();
+        await chartSvg('chart-hours').waitFor();
+        expect(await labelFill()).not.toBe(light);
+        await page.waitForTimeout(400);
+        await screenshot(page, 'portrait/portrait-dark-en-1280');
+        await page.evaluate(() => localStorage.setItem('usher.theme', 'light'));
+        await page.reload();
+        await chartSvg('chart-hours').waitFor();
+      }
+
       // The table alternative of a chart.
       const toggle = byTestId('chart-clients').locator('[data-testid="chart-toggle"]');
       await toggle.click();
