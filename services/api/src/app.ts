@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { TokenSigner } from './auth/tokens.js';
 import type { Config } from './config/env.js';
 import type { DatabaseHandle } from './db/client.js';
+import { limitBody } from './http/body-limit.js';
 import { resolveClientIp } from './http/client-ip.js';
 import type { AppEnv } from './http/context.js';
 import { AppError, handleError, notFound } from './http/errors.js';
@@ -270,10 +270,11 @@ export function createApp(deps: AppDeps): UsherApp {
   const tooLarge = () => {
     throw new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
   };
-  app.use('/api/v1/webhooks/*', bodyLimit({ maxSize: WEBHOOK_LIMIT, onError: tooLarge }));
+  app.use('/api/v1/webhooks/*', limitBody(WEBHOOK_LIMIT, tooLarge));
+  const jsonLimit = limitBody(JSON_LIMIT, tooLarge);
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.path.startsWith('/api/v1/webhooks/')) return next();
-    return bodyLimit({ maxSize: JSON_LIMIT, onError: tooLarge })(c, next);
+    return jsonLimit(c, next);
   });
 
   mountRoutes(app, routes, {
