@@ -13,6 +13,7 @@ import { createMetrics, type HttpMetrics } from './http/metrics.js';
 import { createLimiters } from './http/rate-limit.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
+import { accessLog } from './logger.js';
 import {
   JobScheduler,
   systemClock,
@@ -218,6 +219,7 @@ export function createApp(deps: AppDeps): UsherApp {
   const app = new Hono<AppEnv>();
 
   // Request id, client address, one log line and one metric sample per request.
+  const logRequest = accessLog(deps.logger);
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = resolveRequestId(c.req.header('x-request-id'));
@@ -241,17 +243,14 @@ export function createApp(deps: AppDeps): UsherApp {
       { method: c.req.method, route, status: String(status) },
       seconds,
     );
-    deps.logger.info(
-      {
-        requestId,
-        method: c.req.method,
-        route,
-        status,
-        durationMs: Math.round(seconds * 100_000) / 100,
-        ip: c.get('clientIp'),
-      },
-      'request',
-    );
+    logRequest({
+      requestId,
+      method: c.req.method,
+      route,
+      status,
+      durationMs: Math.round(seconds * 100_000) / 100,
+      ip: c.get('clientIp'),
+    });
   });
 
   app.use(

@@ -84,3 +84,27 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination,
   );
 }
+
+/** The one line logged per request (app.ts): fixed fields, none of which can carry a secret. */
+export interface AccessLine {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  ip: string | null;
+}
+
+/**
+ * Writes the per-request access line through a child without redaction: its fields are fixed and
+ * never secret, and wildcard redaction cost ~5 % of a signed-in read and 14 % of a 404 (issue 21).
+ * Everything else (handler and error logs) keeps the redacting logger. The child follows the
+ * root's level, which the LOG_LEVEL setting changes at run time.
+ */
+export function accessLog(logger: Logger): (line: AccessLine) => void {
+  const plain = logger.child({}, { redact: { paths: [] } });
+  return (line) => {
+    if (plain.level !== logger.level) plain.level = logger.level;
+    plain.info(line, 'request');
+  };
+}
