@@ -97,4 +97,44 @@ describe('ranking jobs follow their cron settings in the business zone', () => {
       [2, 'The Bear', 1, 1800],
     ]);
   });
+
+  it('should skip a run without the Playback Reporting plugin, and not push with RANKING_PUSH off', async () => {
+    const run = async (name: string) => {
+      const res = await w.t.call('POST', `/api/v1/admin/jobs/${name}/run`, {
+        token: w.adminToken,
+        body: {},
+      });
+      expect(res.status).toBe(202);
+      const { runId } = (await res.json()) as { runId: string };
+      // A manual run goes on after the 202: wait for its row to leave `running`.
+      for (;;) {
+        const [row] = await w.t.context.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
+        if (row!.status !== 'running') return row!;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    w.fake.state.playback.installed = false;
+    try {
+      const skipped = await run('ranking_daily');
+      expect(skipped).toMatchObject({
+        trigger: 'manual',
+        status: 'skipped',
+        summary: { reason: 'playback_reporting not configured' },
+      });
+    } finally {
+      w.fake.state.playback.installed = true;
+    }
+    const put = await w.t.call('PUT', '/api/v1/admin/settings/schedule', {
+      token: w.adminToken,
+      body: { values: { RANKING_PUSH: false } },
+    });
+    expect(put.status).toBe(200);
+    const quiet = await run('ranking_weekly');
+    expect(quiet).toMatchObject({ status: 'succeeded', summary: { pushOutcome: null } });
+    const token = await w.token(await w.member('alice'));
+    const weekly = rankingLatestSchema.parse(
+      await (await w.get('/api/v1/rankings/latest?period=weekly', token)).json(),
+    ).batch!;
+    expect(weekly).toMatchObject({ trigger: 'manual', pushOutcome: null });
+  });
 });
