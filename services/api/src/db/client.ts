@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -94,7 +95,8 @@ export function connectPostgres(options: PostgresOptions): DatabaseHandle {
 /** Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. */
 export async function openPglite(dataDir?: string): Promise<DatabaseHandle & { client: PGlite }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  // pg_trgm backs the admin user search's trigram indexes (migration 0006), as on PostgreSQL.
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   return wrapPglite(client);
 }
 

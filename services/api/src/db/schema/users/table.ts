@@ -53,6 +53,10 @@ export const users = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.role} = 'user' and ${t.mediaDisabled} = false`),
     index('users_created_at_idx').on(t.createdAt.desc()),
+    // Admin user search is a substring match (`ilike '%…%'`, users/queries.ts): trigram indexes
+    // answer it without a sequential scan (issue 21). Needs pg_trgm (migration 0006).
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     check('users_role_ck', sql`${t.role} in ('admin', 'user')`),
     check(
       'users_registered_via_ck',
