@@ -39,7 +39,8 @@ import { PosterImage } from '../../shared/requests/poster-image';
                 >{{ e.name }}
               </p>
               <p class="numbers">
-                {{ t('rankings.plays', { n: e.playCount }) }} · {{ duration(e.durationSeconds) }}
+                <span>{{ t('rankings.plays', { n: e.playCount }) }}</span>
+                <span>{{ duration(e.durationSeconds) }}</span>
               </p>
             </li>
           }
