@@ -1,5 +1,6 @@
-// Bundles the API into dist/main.js (workspace packages inlined, npm packages external) and
-// copies the committed migrations next to it, the layout the image uses (70-deploy.md §5).
+// Bundles the API into dist/main.js (workspace packages and drizzle-orm inlined, other npm
+// packages external) and copies the committed migrations next to it, the layout the image uses
+// (70-deploy.md §5).
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -15,7 +16,12 @@ await build({
   target: 'node24',
   format: 'esm',
   sourcemap: true,
-  external: Object.keys(pkg.dependencies ?? {}),
+  // npm packages stay external except `usher.bundled` (package.json): drizzle-orm, whose
+  // 179 KB package.json `exports` map Node re-parsed on every subpath import — 590 ms of start
+  // and ~90 MB of RSS (issue 21). It stays in dist/package.json, unused at run time.
+  external: Object.keys(pkg.dependencies ?? {}).filter(
+    (name) => !pkg.usher?.bundled?.includes(name),
+  ),
   define: { __USHER_VERSION__: JSON.stringify(rootPkg.version) },
   logLevel: 'warning',
 });

@@ -28,6 +28,10 @@ beforeAll(async () => {
   // Inside the workspace (git-ignored .cache) so the bundle's bare imports resolve from the
   // workspace's node_modules, as they do from the image's own node_modules.
   mkdirSync(join(apiRoot, '.cache'), { recursive: true });
+  const apiPackage = JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    usher?: { bundled?: string[] };
+  };
   dir = mkdtempSync(join(apiRoot, '.cache', 'main-test-'));
   await build({
     entryPoints: [join(apiRoot, 'src/main.ts')],
@@ -35,13 +39,10 @@ beforeAll(async () => {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    // As build.mjs: npm packages stay external, workspace packages are bundled.
-    external: Object.keys(
-      (
-        JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as {
-          dependencies: Record<string, string>;
-        }
-      ).dependencies,
+    // As build.mjs: npm packages stay external but those `usher.bundled` names, workspace
+    // packages are bundled.
+    external: Object.keys(apiPackage.dependencies).filter(
+      (name) => !apiPackage.usher?.bundled?.includes(name),
     ),
     logLevel: 'silent',
   });
