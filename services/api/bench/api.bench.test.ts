@@ -194,7 +194,9 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
     mkdirSync(dirname(outFile), { recursive: true });
 
     print(`\n==> build (node build.mjs, as npm start)`);
-    const built = spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
+    const built = process.env.BENCH_NO_BUILD
+      ? { status: 0 }
+      : spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
     expect(built.status).toBe(0);
 
     const dbName = `usher_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -357,7 +359,9 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         print(formatFigures('/health in storm', healthStorm));
         print(formatFigures('/me idle (10 conn)', meIdle));
         print(formatFigures('/me in storm', meStorm));
-        print(`logins/s in storm ${logins} (${loginErrors} not 200), load avg ${round(median(loads), 2)}`);
+        print(
+          `logins/s in storm ${logins} (${loginErrors} not 200), load avg ${round(median(loads), 2)}`,
+        );
         goals.healthP99StormRatio = ratio(healthStorm.p99, health.p99);
         goals.meStormShare = ratio(meStorm.rps, meIdle.rps);
         figures.storm = {
