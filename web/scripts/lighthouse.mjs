@@ -5,6 +5,7 @@
 // (`npx lighthouse@12`), which is not a dependency of the repository.
 //
 //   node web/scripts/lighthouse.mjs [dist/web/browser] [--runs=3] [--path=/login,/] [--serve]
+//     [--dir=/tmp/other]
 //
 // Prints performance and accessibility scores with FCP, LCP, TBT, CLS, SI and the transfer
 // size of each run, and writes the JSON reports to $TMPDIR/usher-lighthouse/.
@@ -23,7 +24,8 @@ const flag = (name, fallback) =>
 const html = resolve(args.find((a) => !a.startsWith('--')) ?? join(web, 'dist/web/browser'));
 const runs = Number(flag('runs', '3'));
 const paths = flag('path', '/login').split(',');
-const out = join(tmpdir(), 'usher-lighthouse');
+// --dir= keeps two sites apart (an A/B against an older build).
+const out = flag('dir', join(tmpdir(), 'usher-lighthouse'));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'conf.d'), { recursive: true });
 mkdirSync(join(out, 'logs'), { recursive: true });

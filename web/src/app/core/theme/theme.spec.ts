@@ -22,4 +22,18 @@ describe('ThemeSwitch', () => {
     expect(TestBed.inject(ThemeSwitch).mode()).toBe('light');
     expect(root.style.colorScheme).toBe('light');
   });
+
+  it('should leave <html> untouched when theme-init.js already applied the mode', async () => {
+    root.dataset['theme'] = 'system';
+    root.style.colorScheme = 'light dark';
+    const changes: string[] = [];
+    const observer = new MutationObserver((records) =>
+      changes.push(...records.map((r) => r.attributeName ?? '')),
+    );
+    observer.observe(root, { attributes: true });
+    TestBed.inject(ThemeSwitch);
+    await Promise.resolve();
+    observer.disconnect();
+    expect(changes).toEqual([]);
+  });
 });

@@ -34,8 +34,13 @@ export class ThemeSwitch {
     return isMode(stored) ? stored : 'system';
   }
 
+  /**
+   * Writes only what changed: at startup theme-init.js has already set both, and writing the
+   * root's `color-scheme` again restyles the whole page during the first render (issue 14).
+   */
   private apply(mode: ThemeMode): void {
-    this.root.dataset['theme'] = mode;
-    this.root.style.colorScheme = mode === 'system' ? 'light dark' : mode;
+    const scheme = mode === 'system' ? 'light dark' : mode;
+    if (this.root.dataset['theme'] !== mode) this.root.dataset['theme'] = mode;
+    if (this.root.style.colorScheme !== scheme) this.root.style.colorScheme = scheme;
   }
 }
