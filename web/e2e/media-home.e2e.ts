@@ -7,130 +7,69 @@
  * to e2e/artifacts/media-home/.
  */
 import { randomUUID } from 'node:crypto';
-import { type FakeMediaServer, startFakeMediaServer } from '@usher/testkit';
+import type { FakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { createMember, readyAdmin } from './support/admin-session.js';
+import { type ApiStack, type StackWithFakes, startStackWithFakes } from './support/api-stack.js';
 import {
   type Browser,
-  PageProblems,
+  LANGUAGES,
+  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  horizontalOverflow,
   launchBrowser,
-  screenshot,
+  openPage,
+  shootBothWidths,
+  signIn as signInAs,
+  signOut as signOutOf,
 } from './support/browser.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-media-home-admin-1';
 const MEMBER = 'juniper';
 const MEMBER_PASSWORD = 'e2e-media-home-member-1';
-const MEDIA_KEY = 'e2eMediaHomeKey0123456789ABCDEF';
-const LANGUAGES = ['en', 'zh-CN'] as const;
 
 describeWithChromium('media home and live sessions (Chromium)', () => {
+  let fakes: StackWithFakes;
   let media: FakeMediaServer;
   let stack: ApiStack;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let memberId = '';
-  /** Failed responses of the current test: only poster refusals (404) are expected. */
-  const failed: string[] = [];
 
   beforeAll(async () => {
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: MEDIA_KEY,
-      },
-    });
+    fakes = await startStackWithFakes();
+    ({ media, stack } = fakes);
     const admin = await readyAdmin(stack, ADMIN_PASSWORD);
-    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const created = await apiCall<{ user: { id: string } }>(
-      stack,
-      'POST',
-      '/admin/users',
-      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
-      admin,
-    );
-    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
-    memberId = created.body.user.id;
+    memberId = await createMember(stack, admin, MEMBER, MEMBER_PASSWORD);
     browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
-    problems = new PageProblems(page);
-    page.on('response', (response) => {
-      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-    });
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
-    await media?.close();
+    await fakes?.stop();
   });
 
   afterEach(() => {
     // Items without artwork answer 404 like any refused poster (docs/media.md); Chromium logs
     // each as a failed resource. Nothing else may fail.
+    const failed = problems.failedResponses.splice(0);
     const posters = failed.filter((f) => /^404 .*\/api\/v1\/media\/posters\//.test(f));
     expect(failed.filter((f) => !posters.includes(f))).toEqual([]);
-    failed.length = 0;
     const refused = problems.expect(/Failed to load resource: .* 404/);
     expect(refused).toBe(posters.length);
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expect(problems.takeAll()).toEqual([]);
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
-
-  async function signIn(username: string, password: string, lang: string): Promise<void> {
-    await page.goto(url('/login'));
-    await page.evaluate((value) => {
-      localStorage.clear();
-      localStorage.setItem('usher.lang', value);
-    }, lang);
-    await page.reload();
-    await byTestId('username').fill(username);
-    await byTestId('password').fill(password);
-    await byTestId('sign-in').click();
-    await page.waitForURL(url('/console/overview'));
-  }
-
-  async function signOut(): Promise<void> {
-    await byTestId('user-menu').click();
-    await byTestId('sign-out').click();
-    await page.waitForURL(url('/login'));
-  }
-
-  /** Screenshots at both widths; the page must not scroll sideways on the phone. */
-  async function shoot(name: string, ready: () => Promise<void>): Promise<void> {
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      await ready();
-      await page.waitForLoadState('networkidle');
-      // The side nav changes mode with the width (an animation): let the layout settle first.
-      const deadline = Date.now() + 3000;
-      while ((await horizontalOverflow(page)) > 0 && Date.now() < deadline) {
-        await page.waitForTimeout(100);
-      }
-      expect(await horizontalOverflow(page)).toBe(0);
-      // The console scrolls inside its drawer content: grow the window to show all of it.
-      const height = await page.evaluate(() => {
-        const content = document.querySelector('.mat-drawer-content');
-        return content ? content.scrollHeight + content.getBoundingClientRect().top : 0;
-      });
-      await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
-      await screenshot(page, `media-home/${name}-${size.width}`);
-      await page.setViewportSize(size);
-    }
-  }
+  const signIn = (username: string, password: string, lang: string) =>
+    signInAs(page, stack.baseUrl, { username, password }, { lang });
+  const signOut = () => signOutOf(page, stack.baseUrl);
+  /** Screenshots at both widths, the whole page; the page must not scroll sideways. */
+  const shoot = (name: string, ready: () => Promise<void>) =>
+    shootBothWidths(page, `media-home/${name}`, { ready, wholePage: true });
 
   /** What a media app does: sign in to Emby as the member, then report what it plays. */
   const client = `Client="Emby Web", Device="Firefox", DeviceId="${randomUUID()}", Version="4.9.1"`;

@@ -4,6 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type FakeMediaServer,
+  type FakeTmdb,
+  startFakeMediaServer,
+  startFakeTmdb,
+} from '@usher/testkit';
 
 /** The real API, on a fresh embedded database, serving the production web build at `/`. */
 export interface ApiStack {
@@ -122,6 +128,59 @@ export async function startApiStack(options: ApiStackOptions = {}): Promise<ApiS
     return { baseUrl, temporaryPassword, log: () => output.join('\n'), stop };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/** The API configured for a seeded fake Emby (and the fake TMDB when asked for). */
+export interface StackWithFakes {
+  stack: ApiStack;
+  media: FakeMediaServer;
+  /** The fake Emby's API key, the one the API is configured with. */
+  mediaKey: string;
+  /** Present when started with `tmdb: true`. */
+  tmdb?: FakeTmdb;
+  /** Stops the API, then the fakes. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * The seeded fake Emby (its demo library, members and playback), with the fake TMDB when asked
+ * for, and the API pointed at them through the settings' env fallbacks.
+ */
+export async function startStackWithFakes(
+  options: { tmdb?: boolean } = {},
+): Promise<StackWithFakes> {
+  const mediaKey = hex(16);
+  const tmdb = options.tmdb ? await startFakeTmdb({ apiKey: hex(16) }) : undefined;
+  let media: FakeMediaServer | undefined;
+  try {
+    media = await startFakeMediaServer({ flavour: 'emby', apiKey: mediaKey, seed: true });
+    const stack = await startApiStack({
+      env: {
+        MEDIA_SERVER_KIND: 'emby',
+        MEDIA_SERVER_URL: media.url,
+        MEDIA_SERVER_API_KEY: mediaKey,
+        // No CSP_IMG_EXTRA: the page's CSP must allow the configured image host by itself.
+        ...(tmdb
+          ? {
+              TMDB_API_KEY: tmdb.apiKey,
+              TMDB_API_BASE: tmdb.apiBase,
+              TMDB_IMAGE_BASE: tmdb.imageBase,
+            }
+          : {}),
+      },
+    });
+    const started = media;
+    const stop = async () => {
+      await stack.stop();
+      await started.close();
+      await tmdb?.close();
+    };
+    return { stack, media, mediaKey, ...(tmdb ? { tmdb } : {}), stop };
+  } catch (error) {
+    await media?.close();
+    await tmdb?.close();
     throw error;
   }
 }

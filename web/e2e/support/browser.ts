@@ -66,8 +66,18 @@ export async function launchBrowser(options: { hasTouch?: boolean } = {}): Promi
  */
 export class PageProblems {
   private readonly seen: string[] = [];
+  /**
+   * Responses of 400 and up (`404 http://…`), in order: the console says "404" without the
+   * address. A test empties it when it has read it.
+   */
+  readonly failedResponses: string[] = [];
 
   constructor(page: Page) {
+    page.on('response', (response) => {
+      if (response.status() >= 400) {
+        this.failedResponses.push(`${response.status()} ${response.url()}`);
+      }
+    });
     page.on('console', (message) => {
       if (message.type() === 'error') this.seen.push(message.text());
     });
@@ -90,6 +100,67 @@ export class PageProblems {
   list(): string[] {
     return [...this.seen];
   }
+
+  /**
+   * Every problem left, each with the failed response of the same position (the console line
+   * names no address), and forgets them and the failed responses: `expect(…).toEqual([])`.
+   */
+  takeAll(): string[] {
+    const failed = this.failedResponses.splice(0);
+    return this.seen.splice(0).map((problem, i) => `${problem} ${failed[i] ?? ''}`.trim());
+  }
+}
+
+/** The browser's page, with a 15 s default timeout and its problems watched. */
+export async function openPage(browser: Browser): Promise<{ page: Page; problems: PageProblems }> {
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.setDefaultTimeout(15_000);
+  return { page, problems: new PageProblems(page) };
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+export const LANGUAGES = ['en', 'zh-CN'] as const;
+
+/** Opens `path` (the login page by default) signed out and in `lang`, whatever came before. */
+export async function useLanguage(
+  page: Page,
+  baseUrl: string,
+  lang: string,
+  path = '/login',
+): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.evaluate((value) => {
+    localStorage.clear();
+    localStorage.setItem('usher.lang', value);
+  }, lang);
+  await page.reload();
+}
+
+/**
+ * Signs in through the login form in `lang` and waits for `landing` (the overview by default;
+ * another page through `?redirect=`).
+ */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  credentials: { username: string; password: string },
+  options: { lang?: string; landing?: string } = {},
+): Promise<void> {
+  const landing = options.landing ?? '/console/overview';
+  const login =
+    landing === '/console/overview' ? '/login' : `/login?redirect=${encodeURIComponent(landing)}`;
+  await useLanguage(page, baseUrl, options.lang ?? 'en', login);
+  await page.locator('[data-testid="username"]').fill(credentials.username);
+  await page.locator('[data-testid="password"]').fill(credentials.password);
+  await page.locator('[data-testid="sign-in"]').click();
+  await page.waitForURL(`${baseUrl}${landing}`);
+}
+
+export async function signOut(page: Page, baseUrl: string): Promise<void> {
+  await page.locator('[data-testid="user-menu"]').click();
+  await page.locator('[data-testid="sign-out"]').click();
+  await page.waitForURL(`${baseUrl}/login`);
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -110,6 +181,49 @@ export function horizontalOverflow(page: Page): Promise<number> {
     ];
     return Math.max(...boxes.map((el) => el.scrollWidth - el.clientWidth));
   });
+}
+
+/**
+ * The sideways overflow once the layout has settled: after a resize the side nav changes mode
+ * (an animation) and charts redraw to the new width, so it waits up to 5 s for none.
+ */
+export async function settledOverflow(page: Page): Promise<number> {
+  const deadline = Date.now() + 5000;
+  let overflow = await horizontalOverflow(page);
+  while (overflow > 0 && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    overflow = await horizontalOverflow(page);
+  }
+  return overflow;
+}
+
+/**
+ * Screenshots `name-390` and `name-1280` (a phone and a desktop), expecting no sideways scrolling
+ * on either. `ready` waits for what the page must show after each resize; `wholePage` grows the
+ * window to the console's content first, since the console scrolls inside its drawer.
+ */
+export async function shootBothWidths(
+  page: Page,
+  name: string,
+  options: { ready?: (size: typeof PHONE) => Promise<void>; wholePage?: boolean } = {},
+): Promise<void> {
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await options.ready?.(size);
+    await page.waitForLoadState('networkidle');
+    expect(await settledOverflow(page)).toBe(0);
+    if (options.wholePage) {
+      const height = await page.evaluate(() => {
+        const content = document.querySelector('.mat-drawer-content');
+        return content ? content.scrollHeight + content.getBoundingClientRect().top : 0;
+      });
+      await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
+      // Charts redraw to the new size (ngx-echarts resizes on a throttled observer).
+      await page.waitForTimeout(400);
+    }
+    await screenshot(page, `${name}-${size.width}`);
+    await page.setViewportSize(size);
+  }
 }
 
 /** Serious and critical axe findings (WCAG 2.x A/AA) on the current page. */
