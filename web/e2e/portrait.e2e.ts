@@ -5,67 +5,49 @@
  * rows, the profiles with their summary, and the same portrait on the user's Playback tab.
  * Screenshots at 390 and 1280 px in both languages go to e2e/artifacts/portrait/.
  */
-import { type FakeMediaServer, playbackPluginDate, startFakeMediaServer } from '@usher/testkit';
+import type { FakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { createMember, mediaUserId, readyAdmin } from './support/admin-session.js';
+import {
+  type ApiStack,
+  type StackWithFakes,
+  recordPlay,
+  startStackWithFakes,
+} from './support/api-stack.js';
 import {
   type Browser,
-  PageProblems,
+  LANGUAGES,
+  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  horizontalOverflow,
   launchBrowser,
+  openPage,
   screenshot,
+  shootBothWidths,
+  signIn as signInAs,
+  signOut as signOutOf,
 } from './support/browser.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-portrait-admin-1';
 const MEMBER = 'linden';
 const MEMBER_PASSWORD = 'e2e-portrait-member-1';
-const MEDIA_KEY = 'e2ePortraitMediaKey0123456789AB';
-const LANGUAGES = ['en', 'zh-CN'] as const;
 const HOUR = 3_600_000;
 
 describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
+  let fakes: StackWithFakes;
   let media: FakeMediaServer;
   let stack: ApiStack;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let memberId = '';
-  let adminToken = '';
-  /** Failed requests of the current test, for its failure report. */
-  const failed: string[] = [];
 
   beforeAll(async () => {
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: MEDIA_KEY,
-      },
-    });
-    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
-    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const created = await apiCall<{ user: { id: string } }>(
-      stack,
-      'POST',
-      '/admin/users',
-      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
-      adminToken,
-    );
-    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
-    memberId = created.body.user.id;
-    const detail = await apiCall<{ media: { mediaUserId: string } }>(
-      stack,
-      'GET',
-      `/admin/users/${memberId}`,
-      undefined,
-      adminToken,
-    );
+    fakes = await startStackWithFakes();
+    ({ media, stack } = fakes);
+    const adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
+    memberId = await createMember(stack, adminToken, MEMBER, MEMBER_PASSWORD);
+    const memberMediaId = await mediaUserId(stack, adminToken, memberId);
     // What Playback Reporting records when the member watches: a few evenings of films and
     // episodes over the last days, in the server's local time.
     const seeded = media.seeded!;
@@ -83,37 +65,23 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
     ];
     const now = Date.now();
     items.forEach((item, i) => {
-      media.state.playback.insert({
-        DateCreated: playbackPluginDate(new Date(now - (i * 26 + 3) * HOUR), media.state.timeZone),
-        UserId: detail.body.media.mediaUserId,
-        ItemId: item.id,
-        ItemType: item.type,
-        ItemName:
-          item.type === 'Episode'
-            ? `Severance - s01e0${item.indexNumber ?? 1} - ${item.name}`
-            : item.name,
-        PlaybackMethod: i % 3 === 0 ? 'Transcode (v:h264 a:aac)' : 'DirectPlay',
-        ClientName: i % 2 ? 'Infuse' : 'Emby Web',
-        DeviceName: i % 2 ? 'Living Room Apple TV' : 'Firefox',
-        PlayDuration: 1800 + i * 600,
-        PauseDuration: 0,
-        RemoteAddress: '192.168.1.30',
-        TranscodeReasons: '',
+      recordPlay(media, {
+        mediaUserId: memberMediaId,
+        item,
+        at: new Date(now - (i * 26 + 3) * HOUR),
+        seconds: 1800 + i * 600,
+        method: i % 3 === 0 ? 'Transcode (v:h264 a:aac)' : 'DirectPlay',
+        client: i % 2 ? 'Infuse' : 'Emby Web',
+        device: i % 2 ? 'Living Room Apple TV' : 'Firefox',
       });
     });
     browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
-    problems = new PageProblems(page);
-    page.on('response', (response) => {
-      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-    });
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
-    await media?.close();
+    await fakes?.stop();
   });
 
   afterEach(() => {
@@ -123,55 +91,24 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
     const imageless = Object.values(media.seeded!.movies)
       .filter((movie) => !movie.hasPrimaryImage)
       .map((movie) => `/api/v1/media/posters/${movie.id}?`);
+    const failed = problems.failedResponses.splice(0);
     const unexpected = failed.filter(
       (line) => !(line.startsWith('404 ') && imageless.some((path) => line.includes(path))),
     );
     const posters404 = failed.length - unexpected.length;
-    failed.length = 0;
     expect(unexpected).toEqual([]);
     expect(problems.expect(/status of 404/)).toBe(posters404);
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expect(problems.takeAll()).toEqual([]);
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
-
-  async function signIn(username: string, password: string, lang: string): Promise<void> {
-    await page.goto(url('/login'));
-    await page.evaluate((value) => {
-      localStorage.clear();
-      localStorage.setItem('usher.lang', value);
-    }, lang);
-    await page.reload();
-    await byTestId('username').fill(username);
-    await byTestId('password').fill(password);
-    await byTestId('sign-in').click();
-    await page.waitForURL(url('/console/overview'));
-  }
-
-  async function signOut(): Promise<void> {
-    await byTestId('user-menu').click();
-    await byTestId('sign-out').click();
-    await page.waitForURL(url('/login'));
-  }
-
-  /** Screenshots at both widths; the page must not scroll sideways on the phone. */
-  async function shoot(name: string, ready: () => Promise<void>): Promise<void> {
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      await ready();
-      await page.waitForLoadState('networkidle');
-      // Charts redraw to the new width (ngx-echarts resizes on a throttled observer).
-      await page.waitForTimeout(400);
-      expect(await horizontalOverflow(page)).toBe(0);
-      // A tall window, so the screenshot shows the whole page (the console scrolls inside).
-      await page.setViewportSize({ width: size.width, height: 2600 });
-      await page.waitForTimeout(400);
-      await screenshot(page, `portrait/${name}-${size.width}`);
-    }
-  }
+  const signIn = (username: string, password: string, lang: string) =>
+    signInAs(page, stack.baseUrl, { username, password }, { lang });
+  const signOut = () => signOutOf(page, stack.baseUrl);
+  /** Screenshots at both widths, the whole page; the page must not scroll sideways. */
+  const shoot = (name: string, ready: () => Promise<void>) =>
+    shootBothWidths(page, `portrait/${name}`, { ready, wholePage: true });
 
   /** The chart of a card, drawn as SVG by ECharts. */
   const chartSvg = (card: string) => byTestId(card).locator('[data-testid="chart"] svg');

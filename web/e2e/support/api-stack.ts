@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   type FakeMediaServer,
   type FakeTmdb,
+  playbackPluginDate,
   startFakeMediaServer,
   startFakeTmdb,
 } from '@usher/testkit';
@@ -183,4 +184,52 @@ export async function startStackWithFakes(
     await tmdb?.close();
     throw error;
   }
+}
+
+/** What a play needs of a seeded film or episode. */
+interface PlayedItem {
+  id: string;
+  type: string;
+  name: string;
+  seriesName?: string;
+  parentIndexNumber?: number;
+  indexNumber?: number;
+}
+
+const pad = (n: number | undefined) => String(n ?? 1).padStart(2, '0');
+
+/**
+ * One play as the fake Emby's Playback Reporting records it: local server time, and episodes
+ * named `Severance - s01e02 - Title` like the plugin does.
+ */
+export function recordPlay(
+  media: FakeMediaServer,
+  play: {
+    mediaUserId: string;
+    item: PlayedItem;
+    at: Date;
+    seconds: number;
+    method?: string;
+    client?: string;
+    device?: string;
+  },
+): void {
+  const { item } = play;
+  media.state.playback.insert({
+    DateCreated: playbackPluginDate(play.at, media.state.timeZone),
+    UserId: play.mediaUserId,
+    ItemId: item.id,
+    ItemType: item.type,
+    ItemName:
+      item.type === 'Episode'
+        ? `${item.seriesName} - s${pad(item.parentIndexNumber)}e${pad(item.indexNumber)} - ${item.name}`
+        : item.name,
+    PlaybackMethod: play.method ?? 'DirectPlay',
+    ClientName: play.client ?? 'Infuse',
+    DeviceName: play.device ?? 'Living Room Apple TV',
+    PlayDuration: play.seconds,
+    PauseDuration: 0,
+    RemoteAddress: '192.168.1.30',
+    TranscodeReasons: '',
+  });
 }
