@@ -289,6 +289,25 @@ describe.each(['emby', 'jellyfin'] as const)(`watch calendar on %s (${ENGINE})`,
     expect(itemsOf(await week(shanghai, member.token, 'global'))[0]!.status).toBe('ready');
   });
 
+  it('should clear ready when the item left the library', async () => {
+    const [row] = await h.t.context.db
+      .select()
+      .from(calendarEpisodes)
+      .where(and(eq(calendarEpisodes.season, 2), eq(calendarEpisodes.episode, 6)));
+    // The file is deleted on the server.
+    h.media.state.items.delete(row!.mediaItemId!);
+    await runSync(shanghai);
+    expect(itemsOf(await week(shanghai, member.token, 'global'))[0]).toMatchObject({
+      episode: 6,
+      status: 'today',
+    });
+    const [after] = await h.t.context.db
+      .select()
+      .from(calendarEpisodes)
+      .where(eq(calendarEpisodes.id, row!.id));
+    expect(after).toMatchObject({ mediaItemId: null, availableAt: null });
+  });
+
   it('should bring a request approved while the webhook was down to INGESTED in one sync', async () => {
     const requester = await h.member();
     const admin = await h.admin();
