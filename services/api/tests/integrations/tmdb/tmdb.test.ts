@@ -70,7 +70,12 @@ describe('TMDB adapter against the fake', () => {
     const searched = await tmdb.searchTv('thrones', 2011);
 
     expect(fake.requests[0]!.query.append_to_response).toBe('external_ids');
-    expect(show).toMatchObject({ name: 'Game of Thrones', tvdbId: 121361, year: 2011 });
+    expect(show).toMatchObject({
+      name: 'Game of Thrones',
+      tvdbId: 121361,
+      year: 2011,
+      posterPath: '/got-poster.jpg',
+    });
     expect(show.seasons[0]).toMatchObject({ seasonNumber: 0 });
     expect(season.episodes.length).toBeGreaterThan(0);
     expect(season.episodes[0]).toMatchObject({ seasonNumber: 1, episodeNumber: 1 });
