@@ -5,64 +5,50 @@
  * rest of the list, the series, the watch-time bars and the history; the admin previews the
  * running day. Screenshots at 390 and 1280 px in both languages go to e2e/artifacts/rankings/.
  */
-import { type FakeMediaServer, playbackPluginDate, startFakeMediaServer } from '@usher/testkit';
+import type { FakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { apiCall, createMember, mediaUserId, readyAdmin } from './support/admin-session.js';
+import {
+  type ApiStack,
+  type StackWithFakes,
+  recordPlay,
+  startStackWithFakes,
+} from './support/api-stack.js';
 import {
   type Browser,
-  PageProblems,
+  DESKTOP,
+  LANGUAGES,
+  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  horizontalOverflow,
   launchBrowser,
+  openPage,
   screenshot,
+  shootBothWidths,
+  signIn as signInAs,
+  signOut as signOutOf,
 } from './support/browser.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-rankings-admin-1';
 const MEMBER = 'juniper';
 const MEMBER_PASSWORD = 'e2e-rankings-member-1';
-const MEDIA_KEY = 'e2eRankingsMediaKey0123456789AB';
-const LANGUAGES = ['en', 'zh-CN'] as const;
 const DAY = 86_400_000;
 
 describeWithChromium('rankings (Chromium)', () => {
+  let fakes: StackWithFakes;
   let media: FakeMediaServer;
   let stack: ApiStack;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let yesterday = '';
-  const failed: string[] = [];
 
   beforeAll(async () => {
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: MEDIA_KEY,
-      },
-    });
+    fakes = await startStackWithFakes();
+    ({ media, stack } = fakes);
     const adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
-    const expiresAt = new Date(Date.now() + 30 * DAY).toISOString();
-    const created = await apiCall<{ user: { id: string } }>(
-      stack,
-      'POST',
-      '/admin/users',
-      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
-      adminToken,
-    );
-    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
-    const detail = await apiCall<{ media: { mediaUserId: string } }>(
-      stack,
-      'GET',
-      `/admin/users/${created.body.user.id}`,
-      undefined,
-      adminToken,
-    );
+    const memberId = await createMember(stack, adminToken, MEMBER, MEMBER_PASSWORD);
+    const memberMediaId = await mediaUserId(stack, adminToken, memberId);
     // Yesterday (UTC, the default SCHEDULE_TIMEZONE): Dune three times, Oppenheimer, Arrival,
     // Mad Max, and two episodes of Severance. Only these plays are in the plugin's table.
     const seeded = media.seeded!;
@@ -82,25 +68,11 @@ describeWithChromium('rankings (Chromium)', () => {
     ];
     media.state.playback.clear();
     plays.forEach(([item, seconds], i) => {
-      media.state.playback.insert({
-        DateCreated: playbackPluginDate(
-          new Date(`${yesterday}T${String(8 + i).padStart(2, '0')}:00:00Z`),
-          media.state.timeZone,
-        ),
-        UserId: detail.body.media.mediaUserId,
-        ItemId: item!.id,
-        ItemType: item!.type,
-        ItemName:
-          item!.type === 'Episode'
-            ? `Severance - s01e0${item!.indexNumber ?? 1} - ${item!.name}`
-            : item!.name,
-        PlaybackMethod: 'DirectPlay',
-        ClientName: 'Infuse',
-        DeviceName: 'Living Room Apple TV',
-        PlayDuration: seconds,
-        PauseDuration: 0,
-        RemoteAddress: '192.168.1.30',
-        TranscodeReasons: '',
+      recordPlay(media, {
+        mediaUserId: memberMediaId,
+        item: item!,
+        at: new Date(`${yesterday}T${String(8 + i).padStart(2, '0')}:00:00Z`),
+        seconds,
       });
     });
     const generated = await apiCall(
@@ -112,63 +84,31 @@ describeWithChromium('rankings (Chromium)', () => {
     );
     if (generated.status !== 201) throw new Error(`ranking: ${JSON.stringify(generated)}`);
     browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
-    problems = new PageProblems(page);
-    page.on('response', (response) => {
-      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
-    });
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
-    await media?.close();
+    await fakes?.stop();
   });
 
   afterEach(() => {
+    const failed = problems.failedResponses.splice(0);
     if (failed.length) process.stdout.write(`failed requests: ${failed.join(', ')}\n`);
-    failed.length = 0;
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expect(problems.takeAll()).toEqual([]);
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
   const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
-
-  async function signIn(username: string, password: string, lang: string): Promise<void> {
-    await page.goto(url('/login'));
-    await page.evaluate((value) => {
-      localStorage.clear();
-      localStorage.setItem('usher.lang', value);
-    }, lang);
-    await page.reload();
-    await byTestId('username').fill(username);
-    await byTestId('password').fill(password);
-    await byTestId('sign-in').click();
-    await page.waitForURL(url('/console/overview'));
-  }
-
-  async function signOut(): Promise<void> {
-    await byTestId('user-menu').click();
-    await byTestId('sign-out').click();
-    await page.waitForURL(url('/login'));
-  }
-
-  /** Screenshots at both widths; the page must not scroll sideways on the phone. */
-  async function shoot(name: string): Promise<void> {
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      await byTestId('movie-podium').waitFor();
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(400);
-      expect(await horizontalOverflow(page)).toBe(0);
-      await page.setViewportSize({ width: size.width, height: 2400 });
-      await page.waitForTimeout(400);
-      await screenshot(page, `rankings/${name}-${size.width}`);
-    }
-  }
+  const signIn = (username: string, password: string, lang: string) =>
+    signInAs(page, stack.baseUrl, { username, password }, { lang });
+  const signOut = () => signOutOf(page, stack.baseUrl);
+  /** Screenshots at both widths, the whole page; the page must not scroll sideways. */
+  const shoot = (name: string) =>
+    shootBothWidths(page, `rankings/${name}`, {
+      ready: () => byTestId('movie-podium').waitFor(),
+      wholePage: true,
+    });
 
   for (const lang of LANGUAGES) {
     it(`shows a member the seeded podium (${lang})`, async () => {
@@ -204,7 +144,7 @@ describeWithChromium('rankings (Chromium)', () => {
       // The overview the sign-in lands on shows the seeded Casablanca, which has no poster (a
       // 404 the browser logs); nothing on the rankings page may fail.
       const casablanca = `/api/v1/media/posters/${media.seeded!.movies.casablanca.id}?`;
-      expect(failed.filter((f) => !f.includes(casablanca))).toEqual([]);
+      expect(problems.failedResponses.filter((f) => !f.includes(casablanca))).toEqual([]);
       problems.expect(/status of 404/);
       // Weekly: nothing generated yet.
       await byTestId('period-weekly').click();
