@@ -143,13 +143,17 @@ export const round = (n: number, digits = 0): number => {
 
 export const ratio = (a: number, b: number): number => (b > 0 ? round(a / b, 2) : Number.NaN);
 
-/** Whether RSS stayed flat: the last third's peak within `tolerance` of the first third's. */
+/**
+ * Whether RSS stayed flat under load: the first third of the samples is warm-up (heap and pools
+ * growing to their working size); the last third's peak must stay within `tolerance` of the
+ * middle third's.
+ */
 export function isFlat(samplesMb: readonly number[], tolerance = 0.1): boolean {
   if (samplesMb.length < 3) return true;
-  const third = Math.max(1, Math.floor(samplesMb.length / 3));
-  const first = Math.max(...samplesMb.slice(0, third));
-  const last = Math.max(...samplesMb.slice(-third));
-  return last <= first * (1 + tolerance);
+  const third = Math.floor(samplesMb.length / 3);
+  const middle = Math.max(...samplesMb.slice(third, 2 * third));
+  const last = Math.max(...samplesMb.slice(2 * third));
+  return last <= middle * (1 + tolerance);
 }
 
 export interface Goal {
