@@ -5,28 +5,30 @@
  * into a low-quality title. Then both pages, in both languages, on a phone and a desktop, for a
  * reviewer in e2e/artifacts/devices-quality/.
  */
-import { type FakeMediaServer, startFakeMediaServer } from '@usher/testkit';
+import type { FakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { createMember, readyAdmin } from './support/admin-session.js';
+import { type ApiStack, type StackWithFakes, startStackWithFakes } from './support/api-stack.js';
 import {
   type Browser,
-  PageProblems,
+  DESKTOP,
+  LANGUAGES,
+  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  horizontalOverflow,
   launchBrowser,
+  openPage,
   screenshot,
+  signIn,
+  visitBothWidths,
 } from './support/browser.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-devices-admin-1';
-const MEDIA_KEY = 'e2eDevicesMediaKey0123456789ABCD';
 const MEMBER = 'wren';
 const MEMBER_PASSWORD = 'e2e-devices-member-1';
 
 describeWithChromium('devices and media quality (Chromium)', () => {
+  let fakes: StackWithFakes;
   let media: FakeMediaServer;
   let stack: ApiStack;
   let browser: Browser;
@@ -36,31 +38,21 @@ describeWithChromium('devices and media quality (Chromium)', () => {
   let adminToken = '';
 
   beforeAll(async () => {
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: MEDIA_KEY,
-      },
-    });
+    fakes = await startStackWithFakes();
+    ({ media, stack } = fakes);
     adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
     browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
-    problems = new PageProblems(page);
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
-    await media?.close();
+    await fakes?.stop();
   });
 
   afterEach(() => {
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    problems.failedResponses.splice(0);
+    expect(problems.takeAll()).toEqual([]);
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
@@ -71,18 +63,14 @@ describeWithChromium('devices and media quality (Chromium)', () => {
 
   /** The fake's own device list: what the media server still has signed in. */
   async function fakeClients(): Promise<string[]> {
-    const response = await fetch(`${media.url}/emby/Devices?api_key=${MEDIA_KEY}`);
+    const response = await fetch(`${media.url}/emby/Devices?api_key=${fakes.mediaKey}`);
     const body = (await response.json()) as { Items: { AppName: string }[] };
     return body.Items.map((d) => d.AppName).sort();
   }
 
   it('signs in as the admin', async () => {
     await page.setViewportSize(DESKTOP);
-    await page.goto(url('/login'));
-    await byTestId('username').fill('admin');
-    await byTestId('password').fill(ADMIN_PASSWORD);
-    await byTestId('sign-in').click();
-    await page.waitForURL(url('/console/overview'));
+    await signIn(page, stack.baseUrl, { username: 'admin', password: ADMIN_PASSWORD });
   });
 
   it('blacklists a client and sees exactly its devices disappear', async () => {
@@ -191,15 +179,7 @@ describeWithChromium('devices and media quality (Chromium)', () => {
   });
 
   it("shows a member's devices on their detail page and logs one out", async () => {
-    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const created = await apiCall<{ user: { id: string } }>(
-      stack,
-      'POST',
-      '/admin/users',
-      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
-      adminToken,
-    );
-    expect(created.status).toBe(201);
+    const memberId = await createMember(stack, adminToken, MEMBER, MEMBER_PASSWORD);
     // The member signs in to the media server from an app: the server now lists that device.
     const signIn = await fetch(`${media.url}/emby/Users/AuthenticateByName`, {
       method: 'POST',
@@ -212,7 +192,7 @@ describeWithChromium('devices and media quality (Chromium)', () => {
     });
     expect(signIn.status).toBe(200);
 
-    await page.goto(url(`/admin/users/${created.body.user.id}?tab=devices`));
+    await page.goto(url(`/admin/users/${memberId}?tab=devices`));
     const row = page.locator('[data-testid="user-devices-table"] tbody tr[data-client="Swiftfin"]');
     await expect(row.textContent()).resolves.toContain('Wren iPad');
     await expect(page.locator('[data-testid="user-devices-table"] tbody tr').count()).resolves.toBe(
@@ -226,10 +206,9 @@ describeWithChromium('devices and media quality (Chromium)', () => {
     expect(await fakeClients()).not.toContain('Swiftfin');
   });
 
-  for (const lang of ['en', 'zh-CN'] as const) {
+  for (const lang of LANGUAGES) {
     it(`shows both pages in ${lang} on a phone and a desktop`, async () => {
       await page.evaluate((value) => localStorage.setItem('usher.lang', value), lang);
-      const failures: string[] = [];
       const visits = [
         { name: 'devices', path: '/admin/devices', ready: '[data-testid="devices-table"]' },
         {
@@ -253,26 +232,17 @@ describeWithChromium('devices and media quality (Chromium)', () => {
           name: 'quality-group',
           path: `/admin/media-quality/${moviesId}`,
           ready: '[data-testid="low-quality-table"] a',
-          then: () => page.locator('[data-testid="low-quality-table"] a').first().click(),
-          after: '[data-testid="group-items"]',
+          then: {
+            act: () => page.locator('[data-testid="low-quality-table"] a').first().click(),
+            shows: '[data-testid="group-items"]',
+          },
         },
       ];
-      for (const size of [PHONE, DESKTOP]) {
-        await page.setViewportSize(size);
-        for (const visit of visits) {
-          await page.goto(url(visit.path));
-          await page.locator(visit.ready).first().waitFor();
-          if (visit.then) {
-            await visit.then();
-            await page.locator(visit.after!).first().waitFor();
-          }
-          await page.waitForLoadState('networkidle');
-          const name = `${visit.name}-${lang}-${size.width}`;
-          await screenshot(page, `devices-quality/${name}`);
-          const overflow = await horizontalOverflow(page);
-          if (overflow > 0) failures.push(`${name}: ${overflow}px sideways`);
-        }
-      }
+      const failures = await visitBothWidths(page, stack.baseUrl, {
+        folder: 'devices-quality',
+        lang,
+        visits,
+      });
       expect(failures).toEqual([]);
     });
   }

@@ -226,6 +226,53 @@ export async function shootBothWidths(
   }
 }
 
+/** A page to screenshot: its address and what it shows once it has its data. */
+export interface Visit {
+  name: string;
+  path: string;
+  ready: string;
+  /** A step taken on the page before the picture (opening a row), and what shows after it. */
+  then?: { act: () => Promise<void>; shows: string };
+}
+
+/**
+ * Opens every visit on a phone, then on a desktop, screenshots each as
+ * `folder/name-lang-width` and returns what is wrong with them: sideways scrolling, and what
+ * `check` finds (after `settle`, which waits for what must be gone before the picture).
+ */
+export async function visitBothWidths(
+  page: Page,
+  baseUrl: string,
+  options: {
+    folder: string;
+    lang: string;
+    visits: Visit[];
+    settle?: () => Promise<void>;
+    check?: (name: string) => Promise<string[]>;
+  },
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    for (const visit of options.visits) {
+      await page.goto(`${baseUrl}${visit.path}`);
+      await page.locator(visit.ready).first().waitFor();
+      if (visit.then) {
+        await visit.then.act();
+        await page.locator(visit.then.shows).first().waitFor();
+      }
+      await page.waitForLoadState('networkidle');
+      await options.settle?.();
+      const name = `${visit.name}-${options.lang}-${size.width}`;
+      await screenshot(page, `${options.folder}/${name}`);
+      const overflow = await horizontalOverflow(page);
+      if (overflow > 0) failures.push(`${name}: ${overflow}px sideways`);
+      failures.push(...((await options.check?.(name)) ?? []));
+    }
+  }
+  return failures;
+}
+
 /** Serious and critical axe findings (WCAG 2.x A/AA) on the current page. */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
