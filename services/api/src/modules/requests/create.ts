@@ -5,12 +5,11 @@ import { recordAudit, type AuditActor } from '../../audit/audit.js';
 import type { Database } from '../../db/client.js';
 import { mediaRequests, users, type MediaRequestRow, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { startOfZonedDay } from '../../http/zoned-day.js';
+import { startOfZonedDay, zonedDay } from '../../http/zoned-day.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { isExpired } from '../membership/index.js';
 import { dispatchAfterApproval } from './dispatch.js';
 import { notifyRequestEvent } from './events.js';
-import { todayIn } from './ingest.js';
 import { checkLibrary, type TitleKey } from './library.js';
 import {
   countPending,
@@ -81,7 +80,7 @@ async function autoReview(ctx: ModuleContext, tx: Database, user: UserRow): Prom
   if (dailyLimit <= 0) return null;
   await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
   const zone = await store.getString('SCHEDULE_TIMEZONE');
-  const dayStart = startOfZonedDay(todayIn(zone, ctx.now()), zone);
+  const dayStart = startOfZonedDay(zonedDay(ctx.now(), zone), zone);
   const used = await countQuotaApprovals(tx, user.id, dayStart);
   if (used >= dailyLimit) return null;
   return { source: 'auto_quota', quota: { usedToday: used + 1, dailyLimit } };

@@ -12,16 +12,7 @@ import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
 import { findRequest } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
-
-/** Today's date (`YYYY-MM-DD`) in the business timezone. */
-export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+import { zonedDay } from '../../http/zoned-day.js';
 
 /** Episodes TMDB lists as aired (air date ≤ today) for season N, or every season ≥ 1 for 0. */
 export async function airedEpisodes(
@@ -29,7 +20,7 @@ export async function airedEpisodes(
   tmdbId: number,
   season: number,
 ): Promise<EpisodeMap> {
-  const today = todayIn(await ctx.settings.store.getString('SCHEDULE_TIMEZONE'), ctx.now());
+  const today = zonedDay(ctx.now(), await ctx.settings.store.getString('SCHEDULE_TIMEZONE'));
   let seasons = [season];
   if (season === 0) {
     const tv = await cachedTv(ctx, tmdbId);
