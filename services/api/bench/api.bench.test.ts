@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -70,24 +70,29 @@ async function startProcess(
   healthPath: string,
 ): Promise<Server> {
   const started = performance.now();
+  // The log goes to a file, as a container runtime drains it: a pipe read by this process, busy
+  // driving autocannon, filled up and held the API's synchronous log writes (the API, unlike the
+  // ceiling, logs a line per request).
+  mkdirSync(join(apiRoot, '.cache'), { recursive: true });
+  const logFile = join(apiRoot, '.cache', `bench-${process.pid}-${port}.log`);
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, args, {
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4000);
+  closeSync(log);
+  const tail = () => {
+    const text = readFileSync(logFile, 'utf8');
+    return text.slice(-4000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   let gone = false;
   void exited.then(() => (gone = true));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (gone) throw new Error(`${args.join(' ')} exited before it was healthy:\n${tail}`);
-    if (performance.now() - started > 90_000) throw new Error(`not healthy after 90 s:\n${tail}`);
+    if (gone) throw new Error(`${args.join(' ')} exited before it was healthy:\n${tail()}`);
+    if (performance.now() - started > 90_000) throw new Error(`not healthy after 90 s:\n${tail()}`);
     try {
       const res = await fetch(`${url}${healthPath}`);
       await res.arrayBuffer();
@@ -105,6 +110,7 @@ async function startProcess(
     stop: async () => {
       if (!gone) child.kill('SIGTERM');
       await exited;
+      rmSync(logFile, { force: true });
     },
   };
 }
