@@ -63,7 +63,7 @@ class Bar {
       testId: 'bar-role',
     },
   ];
-  readonly query = { search: 'bob', from: '2026-02-01', role: 'admin', page: 2 };
+  query: Record<string, unknown> = { search: 'bob', from: '2026-02-01', role: 'admin', page: 2 };
   readonly changes: Record<string, string | null>[] = [];
 }
 
@@ -152,7 +152,7 @@ describe('filter fields', () => {
       { param: 'kind', label: 'common.actions', testId: 'bar-kind' },
       { param: 'sort', label: 'common.actions', testId: 'bar-sort', always: true },
     );
-    fixture.componentInstance.query = { ...fixture.componentInstance.query, sort: 'name' } as never;
+    fixture.componentInstance.query = { ...fixture.componentInstance.query, sort: 'name' };
     await fixture.whenStable();
     const root = fixture.nativeElement as HTMLElement;
     const more = root.querySelector<HTMLButtonElement>('[data-testid="more-filters"]')!;
