@@ -1,4 +1,14 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  ElementRef,
+  afterNextRender,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { NGX_ECHARTS_CONFIG, NgxEchartsDirective, type NgxEchartsConfig } from 'ngx-echarts';
@@ -39,49 +49,59 @@ let nextId = 0;
             type="button"
             data-testid="chart-toggle"
             [attr.aria-pressed]="asTable()"
+            [attr.aria-controls]="bodyId"
             (click)="asTable.set(!asTable())"
           >
             {{ t('chart.showTable') }}
           </button>
         }
       </header>
-      @if (!spec().items.length) {
-        <p class="empty" data-testid="chart-empty">{{ empty() || t('chart.empty') }}</p>
-      } @else if (asTable()) {
-        <div class="table-wrap">
-          <table data-testid="chart-table">
-            <caption class="visually-hidden">
-              {{
-                heading()
-              }}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{{ spec().categoryHeader }}</th>
-                <th scope="col" class="value">{{ spec().valueHeader }}</th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (item of spec().items; track $index) {
+      <div class="body" [id]="bodyId">
+        @if (!spec().items.length) {
+          <p class="empty" data-testid="chart-empty">{{ empty() || t('chart.empty') }}</p>
+        } @else if (asTable()) {
+          <!-- Focusable so a keyboard can scroll a wide table; named by the card's heading. -->
+          <div
+            class="table-wrap"
+            role="region"
+            tabindex="0"
+            data-testid="chart-table-region"
+            [attr.aria-labelledby]="headingId"
+          >
+            <table data-testid="chart-table">
+              <caption class="visually-hidden">
+                {{
+                  heading()
+                }}
+              </caption>
+              <thead>
                 <tr>
-                  <th scope="row">{{ item.label }}</th>
-                  <td class="value">{{ format()(item.value) }}</td>
+                  <th scope="col">{{ spec().categoryHeader }}</th>
+                  <th scope="col" class="value">{{ spec().valueHeader }}</th>
                 </tr>
-              }
-            </tbody>
-          </table>
-        </div>
-      } @else {
-        <div
-          echarts
-          class="chart"
-          data-testid="chart"
-          role="img"
-          [attr.aria-label]="description()"
-          [options]="options()"
-          [style.height.px]="height()"
-        ></div>
-      }
+              </thead>
+              <tbody>
+                @for (item of spec().items; track $index) {
+                  <tr>
+                    <th scope="row">{{ item.label }}</th>
+                    <td class="value">{{ format()(item.value) }}</td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+        } @else {
+          <div
+            echarts
+            class="chart"
+            data-testid="chart"
+            role="img"
+            [attr.aria-label]="description()"
+            [options]="options()"
+            [style.min-height.px]="height()"
+          ></div>
+        }
+      </div>
     </section>
   `,
   styleUrl: './chart-card.scss',
@@ -95,7 +115,11 @@ export class ChartCard {
   /** What to say when there are no items (translated); default "No data for this period". */
   readonly empty = input('');
 
-  protected readonly headingId = `chart-card-${nextId++}`;
+  private readonly id = nextId++;
+  protected readonly headingId = `chart-card-${this.id}`;
+  protected readonly bodyId = `chart-card-${this.id}-body`;
+  /** The drawing width in px (0 until measured): decides how axis labels are laid out. */
+  protected readonly width = signal(0);
   protected readonly asTable = signal(false);
   protected readonly format = computed(() => this.spec().format ?? plainNumber);
   protected readonly description = computed(() => chartDescription(this.heading(), this.spec()));
@@ -104,6 +128,23 @@ export class ChartCard {
     chartOptions(this.spec(), this.palette.colors(), {
       description: this.description(),
       animation: !this.palette.reducedMotion(),
+      width: this.width(),
     }),
   );
+
+  constructor() {
+    const host = inject<ElementRef<HTMLElement>>(ElementRef).nativeElement;
+    const destroyRef = inject(DestroyRef);
+    afterNextRender(() => {
+      // The card's padding and border (2 × 17 px) are not drawn on; steps of 8 px keep a
+      // window being dragged wider from redrawing the chart on every pixel.
+      const measure = () =>
+        this.width.set(Math.max(0, Math.floor((host.clientWidth - 34) / 8) * 8));
+      measure();
+      if (typeof ResizeObserver === 'undefined') return;
+      const observer = new ResizeObserver(measure);
+      observer.observe(host);
+      destroyRef.onDestroy(() => observer.disconnect());
+    });
+  }
 }

@@ -11,7 +11,10 @@ export interface ChartColors {
   readonly gridLine: string;
   readonly axisLine: string;
   readonly surface: string;
+  /** The app's font (the body's, so Chinese falls back like the rest of the page). */
   readonly fontFamily: string;
+  /** The M3 body-small size, in px: axis labels, legend and tooltip. */
+  readonly fontSize: number;
 }
 
 /** Token → the light-scheme value used where the token cannot be resolved (jsdom, old engines). */
@@ -40,6 +43,11 @@ export function resolveColors(document: Document): ChartColors {
     const value = view?.getComputedStyle(probe).color ?? '';
     return /^(rgb|#|hsl|color|oklch)/i.test(value) ? value : fallback;
   };
+  const readSize = (): number => {
+    probe.style.fontSize = 'var(--mat-sys-body-small-size, 12px)';
+    const size = parseFloat(view?.getComputedStyle(probe).fontSize ?? '');
+    return size >= 10 && size <= 20 ? size : 12;
+  };
   try {
     return {
       series: SERIES_TOKENS.map(([token, fallback]) => read(token, fallback)),
@@ -49,6 +57,7 @@ export function resolveColors(document: Document): ChartColors {
       axisLine: read('--mat-sys-outline', '#74777f'),
       surface: read('--mat-sys-surface-container-high', '#e9e7ef'),
       fontFamily: view?.getComputedStyle(document.body).fontFamily || 'Roboto, sans-serif',
+      fontSize: readSize(),
     };
   } finally {
     probe.remove();

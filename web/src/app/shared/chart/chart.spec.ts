@@ -9,7 +9,10 @@ import {
   type ChartSpec,
   chartDescription,
   chartHeight,
+  categoryLabels,
   chartOptions,
+  textWidth,
+  valueSteps,
 } from './chart-options';
 import { type ChartColors, ChartPalette, resolveColors } from './chart-palette';
 import { ECHARTS_LOADER } from './echarts-loader';
@@ -22,6 +25,7 @@ const COLORS: ChartColors = {
   axisLine: '#888888',
   surface: '#ffffff',
   fontFamily: 'Roboto',
+  fontSize: 12,
 };
 
 const hours: ChartSpec = {
@@ -39,8 +43,21 @@ type Axis = {
   type: string;
   data?: string[];
   inverse?: boolean;
-  axisLabel: { formatter?: unknown };
+  axisLabel: {
+    formatter?: unknown;
+    interval?: number;
+    rotate?: number;
+    width?: number;
+    overflow?: string;
+    ellipsis?: string;
+    fontFamily?: string;
+    fontSize?: number;
+  };
 };
+
+const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+const WEEKDAYS_ZH = ['周一', '周二', '周三', '周四', '周五', '周六', '周日'];
+const APPS_ZH = ['安卓电视客户端', 'Jellyfin 网页版', 'Infuse 专业版', '苹果电视 Swiftfin'];
 
 describe('chart options (60-web.md §6.5)', () => {
   it('should draw vertical bars in the given order with the value format on the axis', () => {
@@ -94,6 +111,90 @@ describe('chart options (60-web.md §6.5)', () => {
     expect(tooltip.valueFormatter(2)).toBe('2 plays');
   });
 
+  it('should never let category labels overlap, on a phone or a desktop, in either language', () => {
+    // A phone card draws on about 358 − 34 px; a desktop half-width card on about 470.
+    const phone = 320;
+    // Every label when they fit side by side.
+    expect(categoryLabels(WEEKDAYS_ZH, 470, 12, false)).toMatchObject({ interval: 0, rotate: 0 });
+    expect(categoryLabels(HOURS, 1100, 12, false)).toMatchObject({ interval: 0, rotate: 0 });
+    // 24 hours on a phone: every few hours, upright, and the shown ones do not touch.
+    const hoursPhone = categoryLabels(HOURS, phone, 12, false);
+    expect(hoursPhone.rotate).toBe(0);
+    expect(hoursPhone.interval).toBeGreaterThan(0);
+    const slot = (phone - 56) / 24;
+    expect((hoursPhone.interval + 1) * slot).toBeGreaterThanOrEqual(textWidth('00', 12) + 8);
+    // Long Chinese names on a phone turn 45° and are cut with an ellipsis.
+    const apps = categoryLabels(APPS_ZH, phone / 2, 12, false);
+    expect(apps.rotate).toBe(45);
+    expect(apps.width).toBeLessThanOrEqual(96);
+    // A ranking keeps one label per row, cut to a share of the width.
+    const ranking = categoryLabels(APPS_ZH, phone, 12, true);
+    expect(ranking).toMatchObject({ interval: 0, rotate: 0 });
+    expect(ranking.width).toBeLessThanOrEqual(phone * 0.35);
+    // Short Chinese weekdays stay upright; a label that fits is never cut.
+    expect(categoryLabels(WEEKDAYS_ZH, phone, 12, false)).toMatchObject({ interval: 0, rotate: 0 });
+    expect(categoryLabels(['杜比视界'], 272, 12, true).width).toBeGreaterThan(
+      textWidth('杜比视界', 12),
+    );
+    expect(textWidth('周一', 12)).toBe(24);
+    expect(textWidth('Mon', 10)).toBe(18);
+  });
+
+  it('should space the value labels along the bottom of a ranking on a phone', () => {
+    const hoursZh = (value: number) => `${value}小时`;
+    // Two apps of about 3 h on a phone: "0小时 … 3小时" in 6 steps would collide.
+    const steps = valueSteps([3, 2.5], hoursZh, 320 - 56 - 60, 12);
+    expect(steps).toBeLessThan(5);
+    expect(steps).toBeGreaterThanOrEqual(1);
+    expect(valueSteps([3, 2.5], hoursZh, 900, 12)).toBe(5);
+    const apps: ChartSpec = {
+      ...hours,
+      type: 'bar-horizontal',
+      format: hoursZh,
+      items: [
+        { label: 'Infuse', value: 3 },
+        { label: 'Emby Web', value: 2.5 },
+      ],
+    };
+    const x = chartOptions(apps, COLORS, { description: 'd', width: 320 }).xAxis as Axis & {
+      splitNumber: number;
+      axisLabel: { hideOverlap: boolean };
+    };
+    expect(x.splitNumber).toBeLessThan(5);
+    expect(x.axisLabel.hideOverlap).toBe(true);
+  });
+
+  it('should cut long labels with an ellipsis in the app font, the full text kept for the tooltip', () => {
+    const apps: ChartSpec = {
+      ...hours,
+      type: 'bar-horizontal',
+      items: APPS_ZH.map((label, i) => ({ label, value: i + 1 })),
+    };
+    const options = chartOptions(apps, COLORS, { description: 'd', width: 320 });
+    const y = options.yAxis as Axis;
+    expect(y.data).toEqual(APPS_ZH);
+    expect(y.axisLabel).toMatchObject({
+      overflow: 'truncate',
+      ellipsis: '…',
+      fontFamily: 'Roboto',
+      fontSize: 12,
+      interval: 0,
+    });
+    expect((options.xAxis as Axis).axisLabel.fontFamily).toBe('Roboto');
+    expect(options.grid).toMatchObject({ outerBoundsContain: 'axisLabel' });
+
+    const donut = chartOptions({ ...apps, type: 'donut' }, COLORS, {
+      description: 'd',
+      width: 320,
+    });
+    const legend = donut.legend as {
+      tooltip: { show: boolean };
+      textStyle: Record<string, unknown>;
+    };
+    expect(legend.tooltip.show).toBe(true);
+    expect(legend.textStyle).toMatchObject({ overflow: 'truncate', fontFamily: 'Roboto' });
+  });
+
   it('should describe the chart for screen readers with every formatted value', () => {
     expect(chartDescription('By hour', hours)).toBe('By hour. 00: 1 min; 01: 3 min.');
     expect(chartDescription('By hour', { ...hours, items: [] })).toBe('By hour.');
@@ -107,6 +208,7 @@ describe('ChartPalette', () => {
     const colors = resolveColors(document);
     expect(colors.series[0]).toBe('#005cbb');
     expect(colors.text).toBe('#1a1b20');
+    expect(colors.fontSize).toBe(12);
     expect(document.querySelectorAll('span').length).toBe(0);
   });
 
@@ -205,6 +307,14 @@ describe('ChartCard', () => {
       ['00', '1 min'],
       ['01', '3 min'],
     ]);
+    // The table is reachable by keyboard, named by the heading, and controlled by the toggle.
+    const region = root.querySelector<HTMLElement>('[data-testid="chart-table-region"]')!;
+    expect(region.getAttribute('tabindex')).toBe('0');
+    expect(region.getAttribute('role')).toBe('region');
+    const headingId = root.querySelector('h2')!.id;
+    expect(region.getAttribute('aria-labelledby')).toBe(headingId);
+    const body = root.querySelector(`#${toggle.getAttribute('aria-controls')}`)!;
+    expect(body.contains(region)).toBe(true);
     const headers = [...root.querySelectorAll('thead th')].map((th) => th.textContent!.trim());
     expect(headers).toEqual(['Hour', 'Minutes']);
 
@@ -214,6 +324,22 @@ describe('ChartCard', () => {
       'No data for this period',
     );
     expect(root.querySelector('[data-testid="chart-toggle"]')).toBeNull();
+  });
+
+  it('should lay the labels out for the width the card is drawn at', async () => {
+    // jsdom has no layout: the card reads a phone's width (390 − 2 × 16 page padding).
+    jest.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(358);
+    const { fixture } = await render();
+    fixture.componentInstance.spec.set({
+      ...hours,
+      items: HOURS.map((label, value) => ({ label, value })),
+    });
+    await flushAndRender(fixture);
+    const x = (setOption.mock.calls.at(-1)![0] as ChartOptions).xAxis as Axis;
+    expect(x.data).toEqual(HOURS);
+    expect(x.axisLabel).toMatchObject(categoryLabels(HOURS, 320, 12, false));
+    expect(x.axisLabel.interval).toBeGreaterThan(0);
+    jest.restoreAllMocks();
   });
 
   it('should redraw in the new colours when the theme changes', async () => {
