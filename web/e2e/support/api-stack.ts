@@ -233,3 +233,11 @@ export function recordPlay(
     TranscodeReasons: '',
   });
 }
+
+/**
+ * Ids of the fake's items that have no artwork: their signed poster URLs answer 404 and the page
+ * shows the placeholder (docs/media.md), which Chromium logs as a failed resource.
+ */
+export function itemsWithoutArt(media: FakeMediaServer): string[] {
+  return [...media.state.items.values()].filter((item) => !item.hasPrimaryImage).map((i) => i.id);
+}

@@ -111,6 +111,21 @@ export class PageProblems {
   }
 }
 
+/**
+ * Expects no problem but the poster 404s of items without artwork (`itemsWithoutArt`), one
+ * console line each, and no other failed response; forgets them all.
+ */
+export function expectOnlyPosterMisses(problems: PageProblems, itemIds: string[]): void {
+  const posters = itemIds.map((id) => `/api/v1/media/posters/${id}?`);
+  const failed = problems.failedResponses.splice(0);
+  const unexpected = failed.filter(
+    (line) => !(line.startsWith('404 ') && posters.some((path) => line.includes(path))),
+  );
+  expect(unexpected).toEqual([]);
+  expect(problems.expect(/status of 404/)).toBe(failed.length - unexpected.length);
+  expect(problems.takeAll()).toEqual([]);
+}
+
 /** The browser's page, with a 15 s default timeout and its problems watched. */
 export async function openPage(browser: Browser): Promise<{ page: Page; problems: PageProblems }> {
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
