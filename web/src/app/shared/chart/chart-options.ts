@@ -131,7 +131,7 @@ export function valueSteps(
   if (width <= 0) return 5;
   const max = Math.max(0, ...values);
   const widest = Math.max(...[max, max / 2].map((value) => textWidth(format(value), fontSize)));
-  return Math.max(1, Math.min(5, Math.floor(width / (widest * 1.1 + 16))));
+  return Math.max(1, Math.min(5, Math.floor(width / (widest * 1.1 + 12))));
 }
 
 /** The ECharts option for a spec in the theme's colours (60-web.md §6.5: a pure builder). */
@@ -159,7 +159,7 @@ export function chartOptions(
     },
   };
   if (spec.type === 'donut') {
-    const legendWidth = options.width ? Math.max(64, Math.floor(options.width / 2) - 48) : 120;
+    const legendWidth = options.width ? Math.max(64, Math.floor(options.width / 2)) : 160;
     return {
       ...base,
       legend: {
