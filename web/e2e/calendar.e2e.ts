@@ -5,42 +5,34 @@
  * "Sync now" and sees it run to the end. Screenshots of the week at 390 and 1280 px, both
  * languages, go to e2e/artifacts/calendar/.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  type FakeMediaServer,
-  type FakeTmdb,
-  startFakeMediaServer,
-  startFakeTmdb,
-} from '@usher/testkit';
 import type { Page } from 'playwright-core';
-import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { apiCall, createMember, readyAdmin } from './support/admin-session.js';
+import { type ApiStack, type StackWithFakes, startStackWithFakes } from './support/api-stack.js';
 import {
   type Browser,
-  PageProblems,
+  DESKTOP,
+  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  horizontalOverflow,
   launchBrowser,
+  openPage,
   screenshot,
+  shootBothWidths,
+  signIn as signInAs,
+  signOut as signOutOf,
 } from './support/browser.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const ADMIN_PASSWORD = 'e2e-calendar-admin-1';
 const MEMBER = 'marigold';
 const MEMBER_PASSWORD = 'e2e-calendar-member-1';
-const MEDIA_KEY = 'e2eCalendarKey0123456789ABCDEFGH';
 
 describeWithChromium('watch calendar (Chromium)', () => {
-  let media: FakeMediaServer;
-  let tmdb: FakeTmdb;
+  let fakes: StackWithFakes;
   let stack: ApiStack;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let admin = '';
-  const failedResponses: string[] = [];
 
   /** Runs the calendar sync through the API and waits for its end (the start-up one may run). */
   async function syncNow(): Promise<void> {
@@ -77,54 +69,24 @@ describeWithChromium('watch calendar (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    tmdb = await startFakeTmdb({ apiKey: randomBytes(16).toString('hex') });
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: MEDIA_KEY,
-        TMDB_API_KEY: tmdb.apiKey,
-        TMDB_API_BASE: tmdb.apiBase,
-        TMDB_IMAGE_BASE: tmdb.imageBase,
-      },
-    });
+    fakes = await startStackWithFakes({ tmdb: true });
+    ({ stack } = fakes);
     admin = await readyAdmin(stack, ADMIN_PASSWORD);
-    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const created = await apiCall(
-      stack,
-      'POST',
-      '/admin/users',
-      { username: MEMBER, password: MEMBER_PASSWORD, expiresAt, createMediaUser: true },
-      admin,
-    );
-    if (created.status !== 201) throw new Error(`member not created: ${JSON.stringify(created)}`);
+    await createMember(stack, admin, MEMBER, MEMBER_PASSWORD);
     await syncNow();
     browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
-    problems = new PageProblems(page);
-    // The console says "404" without the address: name it in the failure.
-    page.on('response', (response) => {
-      if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.url()}`);
-    });
+    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
-    await media?.close();
-    await tmdb?.close();
+    await fakes?.stop();
   });
 
   afterEach(() => {
-    const failed = failedResponses.splice(0);
-    const left = problems.list().map((problem, i) => `${problem} ${failed[i] ?? ''}`.trim());
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expect(problems.takeAll()).toEqual([]);
   });
 
-  const url = (path: string) => `${stack.baseUrl}${path}`;
   const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
   const severance = () => byTestId('calendar-item').filter({ hasText: 'Severance' });
 
@@ -132,41 +94,19 @@ describeWithChromium('watch calendar (Chromium)', () => {
    * Signs in straight to the calendar (`?redirect=`): the overview's rail would ask the media
    * server for posters the seeded library has no art for, whose 404s are that page's business.
    */
-  async function signIn(username: string, password: string, lang: string): Promise<void> {
-    await page.goto(url('/login?redirect=%2Fconsole%2Fcalendar'));
-    await page.evaluate((value) => {
-      localStorage.clear();
-      localStorage.setItem('usher.lang', value);
-    }, lang);
-    await page.reload();
-    await byTestId('username').fill(username);
-    await byTestId('password').fill(password);
-    await byTestId('sign-in').click();
-    await page.waitForURL(url('/console/calendar'));
-  }
-
-  async function signOut(): Promise<void> {
-    await byTestId('user-menu').click();
-    await byTestId('sign-out').click();
-    await page.waitForURL(url('/login'));
-  }
+  const signIn = (username: string, password: string, lang: string) =>
+    signInAs(page, stack.baseUrl, { username, password }, { lang, landing: '/console/calendar' });
+  const signOut = () => signOutOf(page, stack.baseUrl);
 
   /** Screenshots at both widths; the week never scrolls sideways. */
-  async function shoot(name: string): Promise<void> {
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      await severance().first().waitFor();
-      // On a desktop the drawer opens beside the page: wait for its entries.
-      if (size.width >= 1280) await page.locator('a[href="/console/calendar"]').first().waitFor();
-      await page.waitForLoadState('networkidle');
-      // The shell's drawer animates from side to over mode after a resize: let it settle.
-      for (let i = 0; i < 20 && (await horizontalOverflow(page)) > 0; i++) {
-        await page.waitForTimeout(250);
-      }
-      expect(await horizontalOverflow(page)).toBe(0);
-      await screenshot(page, `calendar/${name}-${size.width}`);
-    }
-  }
+  const shoot = (name: string) =>
+    shootBothWidths(page, `calendar/${name}`, {
+      ready: async (size) => {
+        await severance().first().waitFor();
+        // On a desktop the drawer opens beside the page: wait for its entries.
+        if (size.width >= 1280) await page.locator('a[href="/console/calendar"]').first().waitFor();
+      },
+    });
 
   it('lets a member follow a series on the calendar and find it in Following', async () => {
     await signIn(MEMBER, MEMBER_PASSWORD, 'en');
