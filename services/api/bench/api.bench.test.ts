@@ -1,6 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,6 +44,7 @@ const outFile = process.env.BENCH_OUT ?? join(apiRoot, '.cache/bench.json');
 const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL_MAX = 10;
+const distCopy = join(apiRoot, '.cache', `bench-dist-${process.pid}`);
 const PASSWORD = 'bench-password-1234';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const load1 = () => round(loadavg()[0]!, 2);
@@ -119,7 +128,7 @@ const secrets = freshSecrets();
 function startApi(db: { url: string } | { dataDir: string }): Promise<Server> {
   return freePort().then((port) =>
     startProcess(
-      [...apiNodeArgs, join(apiRoot, 'dist/main.js')],
+      [...apiNodeArgs, join(distCopy, 'main.js')],
       {
         ...secrets,
         NODE_ENV: 'production',
@@ -204,6 +213,9 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
       ? { status: 0 }
       : spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
     expect(built.status).toBe(0);
+    // Run a copy: another `npm start` or build on this checkout replaces dist/ mid-run.
+    rmSync(distCopy, { recursive: true, force: true });
+    cpSync(join(apiRoot, 'dist'), distCopy, { recursive: true });
 
     const dbName = `usher_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -546,6 +558,7 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
       await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.end();
       rmSync(cacheDir, { recursive: true, force: true });
+      rmSync(distCopy, { recursive: true, force: true });
     }
   });
 });
