@@ -14,6 +14,8 @@ export const metadataResultSchema = z
     overview: safeString(),
     /** TMDB path; the poster URL is `tmdbImageBase` + `/w500` + this path. */
     posterPath: safeString().nullable(),
+    /** TMDB path of the wide backdrop (same image base, e.g. `/w780`); optional, absent in old caches. */
+    backdropPath: safeString().nullable().optional(),
     voteAverage: z.number(),
   })
   .meta({ id: 'MetadataResult' });

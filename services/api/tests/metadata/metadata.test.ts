@@ -26,7 +26,11 @@ describe(`metadata search and seasons (${ENGINE})`, () => {
       mediaType: 'movie',
       year: 2024,
       posterPath: expect.stringMatching(/^\//),
+      // The backdrop passes through for the request sheet's header (issue 14).
+      backdropPath: '/backdrop-693134.jpg',
     });
+    // Without one TMDB sends null, and so does the API (the web draws its fallback).
+    expect(reply.data.find((r) => r.tmdbId === 1170608)?.backdropPath).toBeNull();
     // A person hit exists in TMDB's multi answer for this query but never reaches members.
     expect(reply.data.some((r) => r.title === 'Dune Harrow')).toBe(false);
 

@@ -92,6 +92,8 @@ function toResult(item: TmdbSearchPage['results'][number]): MetadataResult {
     year: item.year,
     overview: item.overview,
     posterPath: item.posterPath,
+    // Search pages cached before backdrops were kept have no field: null, never undefined.
+    backdropPath: item.backdropPath ?? null,
     voteAverage: item.voteAverage,
   };
 }
