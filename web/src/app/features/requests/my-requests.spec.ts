@@ -75,6 +75,30 @@ describe('MyRequests', () => {
     expect(byTestId('reject-reason')!.textContent).toContain('Not available in HD');
     expect(byTestId('resubmit-request')).not.toBeNull();
     expect(byTestId('cancel-request')).toBeNull();
+    // A rejected request says nothing about the title's availability.
+    expect(card.querySelector('[data-testid="poster-badge"]')).toBeNull();
+  });
+
+  it("should badge each poster with the title's availability (icon and text)", async () => {
+    await render();
+    const second = '01936f6e-8a7b-7c3d-9e4f-00000000000b';
+    await flushList(
+      aPage([
+        aRequest({ status: 'PENDING' }),
+        aRequest({
+          id: second,
+          status: 'INGESTED',
+          ingestProgress: { have: 4, total: 10, last: 'S02E04' },
+        }),
+      ]),
+    );
+    const badgeOf = (id: string) =>
+      byTestId(`request-${id}`)!.querySelector<HTMLElement>('[data-testid="poster-badge"]')!;
+    expect(badgeOf(aRequest().id).textContent!.trim()).toBe('Requested');
+    expect(badgeOf(aRequest().id).classList).toContain('tone-warning');
+    expect(badgeOf(aRequest().id).querySelector('mat-icon')).not.toBeNull();
+    expect(badgeOf(second).textContent!.trim()).toBe('Missing episodes');
+    expect(badgeOf(second).classList).toContain('tone-error');
   });
 
   it('should show ingest progress and "All seasons" for a whole series', async () => {

@@ -1,15 +1,8 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
-import { MatIcon } from '@angular/material/icon';
 import { PosterImage } from '../requests/poster-image';
-import type { Tone } from '../status-chip';
+import { type PosterBadge, PosterBadgeView } from './poster-badge';
 
-/** The availability or status badge over a poster: always icon + text + tone (60-web.md §6.6). */
-export interface PosterBadge {
-  tone: Tone;
-  icon: string;
-  /** Already translated. */
-  label: string;
-}
+export type { PosterBadge } from './poster-badge';
 
 /**
  * A poster-first card (issue 14, Seerr-like): the 2:3 poster, an optional badge over its corner,
@@ -21,7 +14,7 @@ export interface PosterBadge {
  */
 @Component({
   selector: 'app-poster-card',
-  imports: [MatIcon, PosterImage],
+  imports: [PosterImage, PosterBadgeView],
   template: `
     @if (loading()) {
       <div class="poster skeleton" aria-hidden="true"></div>
@@ -31,9 +24,7 @@ export interface PosterBadge {
       <div class="poster">
         <app-poster-image [src]="src()" [alt]="alt()" [fallbackIcon]="fallbackIcon()" />
         @if (badge(); as badge) {
-          <span class="corner-badge" [class]="'tone-' + badge.tone" data-testid="poster-badge">
-            <mat-icon aria-hidden="true" [svgIcon]="badge.icon" />{{ badge.label }}
-          </span>
+          <app-poster-badge [badge]="badge" />
         }
       </div>
       <p class="title" [attr.title]="title()">{{ title() }}</p>

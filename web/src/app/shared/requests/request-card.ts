@@ -7,8 +7,15 @@ import type { AdminMediaRequest, MediaRequest } from '@usher/contracts';
 import { SiteStore } from '../../core/site/site-store';
 import { LocalDatePipe } from '../local-date';
 import { StatusChip } from '../status-chip';
+import { PosterBadgeView } from '../poster-card/poster-badge';
 import { PosterImage } from './poster-image';
-import { REQUEST_STATUS_VIEW, posterUrl, seasonText } from './request-status';
+import {
+  AVAILABILITY_VIEW,
+  REQUEST_STATUS_VIEW,
+  posterUrl,
+  requestAvailability,
+  seasonText,
+} from './request-status';
 
 /** A button on a request card. */
 export interface RequestAction {
@@ -39,13 +46,19 @@ export interface RequestAction {
     LocalDatePipe,
     StatusChip,
     PosterImage,
+    PosterBadgeView,
   ],
   template: `
     <article *transloco="let t" class="card" [attr.data-testid]="'request-' + request().id">
-      <app-poster-image
-        [src]="poster()"
-        [fallbackIcon]="request().type === 'TV' ? 'tv' : 'movie'"
-      />
+      <div class="poster">
+        <app-poster-image
+          [src]="poster()"
+          [fallbackIcon]="request().type === 'TV' ? 'tv' : 'movie'"
+        />
+        @if (availability(); as a) {
+          <app-poster-badge [badge]="{ tone: a.tone, icon: a.icon, label: t(a.key) }" />
+        }
+      </div>
       <div class="body">
         <h3 class="title">
           <mat-icon
@@ -147,6 +160,10 @@ export interface RequestAction {
       background: var(--mat-sys-surface-container-low);
       box-sizing: border-box;
     }
+    .poster {
+      position: relative;
+      align-self: start;
+    }
     .body {
       display: flex;
       flex-direction: column;
@@ -216,6 +233,11 @@ export class RequestCard {
 
   protected readonly status = computed(() => REQUEST_STATUS_VIEW[this.request().status]);
   protected readonly season = computed(() => seasonText(this.request()));
+  /** The poster's availability badge (issue 14); none for a rejected request. */
+  protected readonly availability = computed(() => {
+    const availability = requestAvailability(this.request());
+    return availability ? AVAILABILITY_VIEW[availability] : null;
+  });
   protected readonly poster = computed(() =>
     posterUrl(this.site.site().tmdbImageBase, this.request().posterPath),
   );

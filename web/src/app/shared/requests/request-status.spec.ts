@@ -2,13 +2,42 @@ import { TestBed } from '@angular/core/testing';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { provideTestI18n } from '../../../testing/providers';
 import { RequestDialog } from './request-dialog';
-import { parseRequestTab, posterUrl, seasonText } from './request-status';
+import { aRequest } from './request-fixtures';
+import {
+  backdropUrl,
+  parseRequestTab,
+  posterUrl,
+  requestAvailability,
+  seasonText,
+} from './request-status';
 
 describe('request view helpers', () => {
   it('should accept only known status tabs from the URL', () => {
     expect(parseRequestTab('INGESTED')).toBe('INGESTED');
     expect(parseRequestTab('DELETED')).toBe('');
     expect(parseRequestTab(undefined)).toBe('');
+  });
+
+  it("should say a request's availability: requested, approved, in library or missing", () => {
+    expect(requestAvailability(aRequest({ status: 'PENDING' }))).toBe('requested');
+    expect(requestAvailability(aRequest({ status: 'APPROVED' }))).toBe('approved');
+    expect(requestAvailability(aRequest({ status: 'INGESTED' }))).toBe('inLibrary');
+    const full = { have: 10, total: 10, last: 'S02E10' };
+    expect(requestAvailability(aRequest({ status: 'INGESTED', ingestProgress: full }))).toBe(
+      'inLibrary',
+    );
+    const partial = { have: 4, total: 10, last: 'S02E04' };
+    expect(requestAvailability(aRequest({ status: 'INGESTED', ingestProgress: partial }))).toBe(
+      'missing',
+    );
+    expect(requestAvailability(aRequest({ status: 'REJECTED' }))).toBeNull();
+  });
+
+  it('should build wide backdrop URLs, and none without a path', () => {
+    expect(backdropUrl('https://image.tmdb.org/t/p', '/b.jpg')).toBe(
+      'https://image.tmdb.org/t/p/w780/b.jpg',
+    );
+    expect(backdropUrl('https://image.tmdb.org/t/p', undefined)).toBeNull();
   });
 
   it('should build TMDB poster URLs as base + size + path, and none without a path', () => {

@@ -11,6 +11,39 @@ export const REQUEST_STATUS_VIEW: Record<RequestStatus, { tone: Tone; icon: stri
     INGESTED: { tone: 'success', icon: 'check_circle', key: 'requests.status.INGESTED' },
   };
 
+/** What a poster's availability badge says (issue 14, Seerr-like). */
+export type Availability = 'inLibrary' | 'requested' | 'approved' | 'missing';
+
+/** How an availability badge looks: icon + text + tone, like the status chips. */
+export const AVAILABILITY_VIEW: Record<Availability, { tone: Tone; icon: string; key: string }> = {
+  inLibrary: { tone: 'success', icon: 'check_circle', key: 'availability.inLibrary' },
+  requested: { tone: 'warning', icon: 'hourglass_top', key: 'availability.requested' },
+  approved: { tone: 'info', icon: 'downloading', key: 'availability.approved' },
+  missing: { tone: 'error', icon: 'error', key: 'availability.missing' },
+};
+
+/**
+ * A request's availability: PENDING is requested, APPROVED is approved (on its way), INGESTED is
+ * in the library — unless its ingest progress counts fewer episodes than the season has, which
+ * is "missing". A rejected request says nothing about the title's availability: no badge.
+ */
+export function requestAvailability(
+  request: Pick<MediaRequest, 'status' | 'ingestProgress'>,
+): Availability | null {
+  switch (request.status) {
+    case 'PENDING':
+      return 'requested';
+    case 'APPROVED':
+      return 'approved';
+    case 'INGESTED': {
+      const progress = request.ingestProgress;
+      return progress && progress.have < progress.total ? 'missing' : 'inLibrary';
+    }
+    default:
+      return null;
+  }
+}
+
 /** Tabs of both request lists, in the spec's order; `''` is "All". */
 export const REQUEST_TABS = ['', ...REQUEST_STATUSES] as const;
 export type RequestTab = (typeof REQUEST_TABS)[number];
@@ -29,6 +62,14 @@ export function posterUrl(
 ): string | null {
   if (!posterPath) return null;
   return `${imageBase.replace(/\/+$/, '')}/${size}${posterPath}`;
+}
+
+/** TMDB backdrop URL (a wide `w780` image), or null without a path. */
+export function backdropUrl(
+  imageBase: string,
+  backdropPath: string | null | undefined,
+): string | null {
+  return posterUrl(imageBase, backdropPath ?? null, 'w780');
 }
 
 /** "Season N" / "All seasons" / nothing for a movie: the translation key and its parameter. */
