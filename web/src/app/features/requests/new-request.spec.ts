@@ -12,6 +12,8 @@ import NewRequest from './new-request';
 const SEARCH = '/api/v1/metadata/search';
 const CHECK = '/api/v1/media-requests/check-existing';
 const CREATE = '/api/v1/media-requests';
+/** The member's own requests, read for the results' availability badges. */
+const OWN = '/api/v1/media-requests?page=1&pageSize=100';
 const SEASONS = {
   tmdbId: 1399,
   name: 'Winter Harbour',
@@ -91,7 +93,83 @@ describe('NewRequest', () => {
     await fixture.whenStable();
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => {
+    // Tests about something else leave the badge read unanswered: answer it with no requests.
+    for (const own of http.match(OWN)) own.flush({ data: [], total: 0, page: 1, pageSize: 100 });
+    http.verify();
+  });
+
+  it("should badge the results with the availability of the member's own requests", async () => {
+    await render();
+    await search('winter');
+    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
+      data: [
+        aResult(),
+        aResult({ tmdbId: 77, mediaType: 'movie', title: 'Harbour Lights' }),
+        aResult({ tmdbId: 78, mediaType: 'movie', title: 'Harbour Nights' }),
+      ],
+      total: 3,
+      page: 1,
+      pageSize: 20,
+    });
+    await flush(OWN, {
+      data: [
+        // Two seasons of the series: the more available one wins.
+        aRequest({ status: 'PENDING', season: 1 }),
+        aRequest({ id: '01936f6e-8a7b-7c3d-9e4f-00000000000b', status: 'APPROVED' }),
+        aRequest({
+          id: '01936f6e-8a7b-7c3d-9e4f-00000000000c',
+          type: 'MOVIE',
+          tmdbId: 77,
+          season: 0,
+          status: 'INGESTED',
+        }),
+        // A series with tmdbId 78 is not the movie 78.
+        aRequest({ id: '01936f6e-8a7b-7c3d-9e4f-00000000000d', tmdbId: 78, status: 'PENDING' }),
+      ],
+      total: 4,
+      page: 1,
+      pageSize: 100,
+    });
+    const badge = (id: string) =>
+      byTestId(id)!.querySelector<HTMLElement>('[data-testid="poster-badge"]');
+    expect(badge('result-tv-1399')!.textContent!.trim()).toBe('Approved');
+    expect(badge('result-tv-1399')!.classList).toContain('tone-info');
+    expect(badge('result-tv-1399')!.querySelector('mat-icon')).not.toBeNull();
+    expect(badge('result-movie-77')!.textContent!.trim()).toBe('In library');
+    expect(badge('result-movie-78')).toBeNull();
+  });
+
+  it("should draw the picked title's backdrop behind the sheet heading, and the plain one without", async () => {
+    await render();
+    await search('harbour');
+    await flush(`${SEARCH}?query=harbour&type=multi&page=1`, {
+      data: [
+        aResult({ tmdbId: 77, mediaType: 'movie', backdropPath: '/wide.jpg' }),
+        aResult({ tmdbId: 78, mediaType: 'movie', title: 'No Backdrop', backdropPath: null }),
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 20,
+    });
+    byTestId('result-movie-77')!.click();
+    await fixture.whenStable();
+    const img = byTestId('sheet-backdrop') as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe('https://image.tmdb.org/t/p/w780/wide.jpg');
+    expect(img.getAttribute('alt')).toBe('');
+    expect(root.querySelector('.sheet-head')!.classList).toContain('with-backdrop');
+    // A failed image falls back to the plain header.
+    img.dispatchEvent(new Event('error'));
+    await fixture.whenStable();
+    expect(byTestId('sheet-backdrop')).toBeNull();
+    expect(root.querySelector('.sheet-head')!.classList).not.toContain('with-backdrop');
+
+    byTestId('result-movie-78')!.click();
+    await fixture.whenStable();
+    expect(byTestId('sheet-backdrop')).toBeNull();
+    expect(root.querySelector('.sheet-head')!.classList).not.toContain('with-backdrop');
+    expect(root.querySelector('.sheet-head h2')!.textContent).toBe('No Backdrop');
+  });
 
   it('should search only from 2 characters, once per pause in typing', async () => {
     await render();

@@ -32,7 +32,15 @@ import { SessionStore } from '../../core/session/session-store';
 import { SiteStore } from '../../core/site/site-store';
 import { PosterImage } from '../../shared/requests/poster-image';
 import { openRequestDialog } from '../../shared/requests/request-dialog';
-import { parseRequestTab, posterUrl } from '../../shared/requests/request-status';
+import {
+  AVAILABILITY_VIEW,
+  type Availability,
+  backdropUrl,
+  parseRequestTab,
+  posterUrl,
+  requestAvailability,
+} from '../../shared/requests/request-status';
+import { PosterBadgeView } from '../../shared/poster-card/poster-badge';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { existingOf, summaryMessage } from './request-errors';
@@ -47,6 +55,19 @@ type TypeFilter = keyof typeof TYPES;
 const MIN_QUERY = 2;
 const DEBOUNCE_MS = 350;
 const MAX_NOTE = 500;
+/** The member's newest requests the results' badges are drawn from (the API's largest page). */
+const OWN_REQUESTS = 100;
+/** When one title has several requests (seasons), the badge shows the most available one. */
+const AVAILABILITY_RANK: Record<Availability, number> = {
+  requested: 1,
+  approved: 2,
+  missing: 3,
+  inLibrary: 4,
+};
+
+function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
+  return `${mediaType}:${tmdbId}`;
+}
 
 /** `/console/requests/new?q=&type=` (60-web.md §4.2 "New request"). */
 @Component({
@@ -68,6 +89,7 @@ const MAX_NOTE = 500;
     RouterLink,
     TranslocoDirective,
     PosterImage,
+    PosterBadgeView,
     FormError,
     SubmitButton,
   ],
@@ -116,6 +138,34 @@ export default class NewRequest {
   /** The status tab of a request that already exists for the picked title. */
   protected readonly existingTab = signal<string | null>(null);
   private readonly sheet = viewChild<ElementRef<HTMLElement>>('sheet');
+  /** The member's own requests, read once there are results to badge (issue 14). */
+  private readonly ownRead = apiResource({
+    params: () => (this.results() ? true : undefined),
+    load: () => this.api.list(null, 1, OWN_REQUESTS),
+  });
+  /** Titles check-existing found in the library during this visit. */
+  private readonly libraryHits = signal<ReadonlySet<string>>(new Set());
+  /** Availability per result key (`tv:1399`); a title without a badge is not listed. */
+  private readonly availability = computed(() => {
+    const map = new Map<string, Availability>();
+    for (const request of this.ownRead.value()?.data ?? []) {
+      const availability = requestAvailability(request);
+      if (!availability) continue;
+      const key = resultKey(request.type === 'TV' ? 'tv' : 'movie', request.tmdbId);
+      const known = map.get(key);
+      if (!known || AVAILABILITY_RANK[availability] > AVAILABILITY_RANK[known]) {
+        map.set(key, availability);
+      }
+    }
+    for (const key of this.libraryHits()) map.set(key, 'inLibrary');
+    return map;
+  });
+  /** The picked title's backdrop, behind the sheet's heading; null draws the plain header. */
+  protected readonly backdrop = computed(() => {
+    const picked = this.selected();
+    return picked ? backdropUrl(this.site.site().tmdbImageBase, picked.backdropPath) : null;
+  });
+  protected readonly backdropFailed = signal(false);
 
   constructor() {
     effect(() => {
@@ -139,6 +189,12 @@ export default class NewRequest {
     return posterUrl(this.site.site().tmdbImageBase, result.posterPath);
   }
 
+  /** The result's availability badge view, or null when the member knows nothing of it. */
+  protected badgeOf(result: MetadataResult): (typeof AVAILABILITY_VIEW)[Availability] | null {
+    const availability = this.availability().get(resultKey(result.mediaType, result.tmdbId));
+    return availability ? AVAILABILITY_VIEW[availability] : null;
+  }
+
   protected setQuery(event: Event): void {
     this.query.set((event.target as HTMLInputElement).value);
   }
@@ -157,6 +213,7 @@ export default class NewRequest {
     this.note.set('');
     this.submitError.set(null);
     this.existingTab.set(null);
+    this.backdropFailed.set(false);
     setTimeout(() => this.sheet()?.nativeElement.focus());
   }
 
@@ -181,6 +238,7 @@ export default class NewRequest {
       }
       let confirmExisting = false;
       if (check.inLibrary) {
+        this.markInLibrary(picked);
         if (!(await this.confirmExisting(picked, check.summary?.message))) return;
         confirmExisting = true;
       }
@@ -225,6 +283,7 @@ export default class NewRequest {
     season: number,
   ): Promise<void> {
     if (error instanceof ApiError && error.code === 'ALREADY_IN_LIBRARY') {
+      this.markInLibrary(picked);
       // The library changed between the check and the create: ask now.
       if (!(await this.confirmExisting(picked, summaryMessage(error.details)))) return;
       try {
@@ -239,6 +298,12 @@ export default class NewRequest {
       return;
     }
     this.submitError.set(this.errors.describe(error));
+  }
+
+  private markInLibrary(picked: MetadataResult): void {
+    this.libraryHits.update((hits) =>
+      new Set(hits).add(resultKey(picked.mediaType, picked.tmdbId)),
+    );
   }
 
   private async confirmExisting(
