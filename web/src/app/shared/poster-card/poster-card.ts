@@ -23,8 +23,8 @@ export type { PosterBadge } from './poster-badge';
     } @else {
       <div class="poster">
         <app-poster-image [src]="src()" [alt]="alt()" [fallbackIcon]="fallbackIcon()" />
-        @if (badge(); as badge) {
-          <app-poster-badge [badge]="badge" />
+        @if (badge(); as shown) {
+          <app-poster-badge [badge]="shown" />
         }
       </div>
       <p class="title" [attr.title]="title()">{{ title() }}</p>
