@@ -13,12 +13,13 @@ import {
 } from '@usher/testkit';
 import type { Page } from 'playwright-core';
 import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { type ApiStack, itemsWithoutArt, startApiStack } from './support/api-stack.js';
 import {
   type Browser,
   PageProblems,
   accessibilityProblems,
   describeWithChromium,
+  expectOnlyPosterMisses,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -85,10 +86,10 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
     await tmdb?.close();
   });
 
+  // The member lands on the overview, whose "recently added" rail asks for every poster; the
+  // seeded items without artwork answer 404 there (docs/media.md). Nothing else may fail.
   afterEach(() => {
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expectOnlyPosterMisses(problems, itemsWithoutArt(media));
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
