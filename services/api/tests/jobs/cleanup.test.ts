@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/sql.js';
 import { CLEANUP_JOB, runCleanup } from '../../src/modules/retention/index.js';
@@ -92,6 +93,19 @@ describe(`retention cleanup (${ENGINE})`, () => {
     await exec(sql`insert into device_actions (id, action, outcome, note, created_at) values
       (gen_random_uuid(), 'logout', 'ok', 'old', ${ago(90 * DAY + MIN)}),
       (gen_random_uuid(), 'logout', 'ok', 'fresh', ${ago(90 * DAY - MIN)})`);
+    // ranking_batches 400 days (their playback_rankings cascade).
+    for (const [label, day, at] of [
+      ['old', '2024-01-01', ago(400 * DAY + MIN)],
+      ['fresh', '2024-01-02', ago(400 * DAY - MIN)],
+    ]) {
+      const id = randomUUID();
+      await exec(sql`insert into ranking_batches (id, period, period_start, period_end, timezone,
+          cutoff_at, total_duration_s, trigger, generated_at)
+        values (${id}, 'daily', ${day}, ${day}, 'UTC', ${at}, 0, 'schedule', ${at})`);
+      await exec(sql`insert into playback_rankings (id, batch_id, category, rank, item_key,
+          item_name, play_count, duration_s)
+        values (gen_random_uuid(), ${id}, 'movie', 1, ${label}, ${label}, 1, 60)`);
+    }
     // audit_log 365 days.
     for (const [label, at] of [
       ['old', ago(365 * DAY + MIN)],
@@ -124,15 +138,15 @@ describe(`retention cleanup (${ENGINE})`, () => {
         media_server_retry_queue_gave_up: 1,
         audit_log: 1,
         device_actions: 1,
+        ranking_batches: 1,
       },
-      total: 15,
+      total: 16,
       cutoffAt: NOW.toISOString(),
     });
-    // Tables of features this version does not have are left out, not failed.
-    expect(outcome.summary!.removed).not.toHaveProperty('ranking_batches');
     // One statement per rule, plus one more for each table with a full batch (email_codes:
     // 2 + 1 rows, job_runs: 2 + 1 rows).
-    expect(outcome.summary!.statements).toBe(13);
+    expect(outcome.summary!.statements).toBe(14);
+    expect(await labels(sql`select item_key as label from playback_rankings`)).toEqual(['fresh']);
     expect(await labels(sql`select note as label from device_actions`)).toEqual(['fresh']);
 
     expect(await labels(sql`select email as label from email_codes`)).toEqual([

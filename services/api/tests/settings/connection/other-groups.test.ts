@@ -155,10 +155,17 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
         'EXPIRY_CHECK_CRON "0 9 * * *": 2026-03-02 09:00 Mon, 2026-03-03 09:00 Tue, ' +
           '2026-03-04 09:00 Wed (Asia/Shanghai); drives expiry_check',
       );
-      // A key no registered job follows says so instead of implying a timer.
+      // Every preview names the job that follows the key; a switched-off feature says so.
       expect(res.checks[2]!.message).toMatch(
-        /^RANKING_DAILY_CRON .*; rankings are off; no job of this version follows this key yet$/,
+        /^RANKING_DAILY_CRON "0 20 \* \* \*": 2026-03-02 20:00 Mon, .*\(Asia\/Shanghai\); rankings are off; drives ranking_daily$/,
       );
+      expect(res.checks.map((c) => c.message.split(' ')[0])).toEqual([
+        'EXPIRY_CHECK_CRON',
+        'CALENDAR_SYNC_CRON',
+        'RANKING_DAILY_CRON',
+        'RANKING_WEEKLY_CRON',
+        'CLEANUP_CRON',
+      ]);
     });
 
     it('should warn when scheduled runs are switched off', async () => {
