@@ -29,10 +29,12 @@ export interface GuardOptions {
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 /**
- * The signed-in account's row by primary key, built once per database and run as a named
- * prepared statement (node-postgres prepares it once per connection): drizzle no longer rebuilds
- * the query and its selection on every authenticated request (issue 21). The whole row is read,
- * so `GET /me` answers from it without a second query.
+ * The signed-in account's row by primary key, built once per database: drizzle no longer rebuilds
+ * the query and its selection on every authenticated request (issue 21). The statement is left
+ * unnamed (`''`): a named server-side statement outlives the client that prepared it wherever one
+ * server session serves several connections (PGlite over its socket, a transaction-mode pooler),
+ * and the next client's Parse then fails with 42P05 — a 500 on every request after a reconnect.
+ * The whole row is read, so `GET /me` answers from it without a second query.
  */
 const accountQueries = new WeakMap<Database, ReturnType<typeof prepareAccountQuery>>();
 function prepareAccountQuery(db: Database) {
@@ -41,7 +43,7 @@ function prepareAccountQuery(db: Database) {
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('usher_auth_account');
+    .prepare('');
 }
 async function loadAccount(db: Database, id: string): Promise<UserRow | undefined> {
   let query = accountQueries.get(db);
