@@ -62,4 +62,13 @@ describe('ConsoleShell navigation', () => {
     expect(count.querySelector('.visually-hidden')!.textContent!.trim()).toBe('3 pending');
     expect(root.querySelector('[data-testid="nav-count-undecryptableSettings"]')).toBeNull();
   });
+
+  it('should not ask for the counts while the admin must change their password (403)', async () => {
+    storeSession();
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.inject(SessionStore).me.set(aUser({ role: 'admin', mustChangePassword: true }));
+    const fixture = TestBed.createComponent(ConsoleShell);
+    await fixture.whenStable();
+    TestBed.inject(HttpTestingController).expectNone('/api/v1/admin/system/info');
+  });
 });

@@ -109,9 +109,14 @@ export default class ConsoleShell {
       .subscribe(() => {
         // The first NavigationEnd comes before the view exists, hence the optional drawer.
         if (this.compact()) void this.drawer()?.close();
-        if (this.isAdmin()) void this.counts.refresh();
+        this.refreshCounts();
       });
-    if (this.isAdmin()) void this.counts.refresh();
+    this.refreshCounts();
+  }
+
+  /** An admin held on the forced password change may not read the counts yet (403). */
+  private refreshCounts(): void {
+    if (this.isAdmin() && !this.locked()) void this.counts.refresh();
   }
 
   protected skipToMain(event: Event): void {
