@@ -15,13 +15,14 @@ import { join } from 'node:path';
 import { type FakeMediaServer, startFakeMediaServer } from '@usher/testkit';
 import type { Page } from 'playwright-core';
 import { apiCall, readyAdmin } from './support/api-client.js';
-import { type ApiStack, startApiStack } from './support/api-stack.js';
+import { type ApiStack, itemsWithoutArt, startApiStack } from './support/api-stack.js';
 import {
   ARTIFACTS,
   type Browser,
   PageProblems,
   accessibilityProblems,
   describeWithChromium,
+  expectOnlyPosterMisses,
   horizontalOverflow,
   launchBrowser,
   screenshot,
@@ -73,10 +74,10 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await media?.close();
   });
 
+  // The overview's "recently added" rail asks for every poster; the seeded items without artwork
+  // answer 404 there (docs/media.md). Nothing else may fail.
   afterEach(() => {
-    const left = problems.list();
-    problems.expect(/[^]*/);
-    expect(left).toEqual([]);
+    expectOnlyPosterMisses(problems, itemsWithoutArt(media));
   });
 
   const url = (path: string) => `${stack.baseUrl}${path}`;
