@@ -419,6 +419,11 @@ export class JobScheduler {
       throw new AppError('JOB_RUNNING', `Job ${name} is already running`);
     }
     const done = this.execute(job, runId, 'manual', options.params ?? null);
+    // Routes answer 202 and leave `done` alone: a run whose bookkeeping fails (the database went
+    // away under it) is logged here instead of surfacing as an unhandled rejection.
+    done.catch((err: unknown) => {
+      this.options.logger.warn({ err, runId, job: name }, 'could not record the end of a run');
+    });
     return { runId, done };
   }
 

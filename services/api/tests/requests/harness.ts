@@ -180,6 +180,8 @@ export async function startHarness(
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
     close: async () => {
+      // Jobs started by routes (202 + a run) finish before the database closes under them.
+      for (const app of apps) await app.context.scheduler.stop();
       for (const app of apps) await settle(app.context);
       for (const s of servers) {
         (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
