@@ -14,6 +14,7 @@ import {
   requestIdInterceptor,
 } from '../app/core/api/interceptors';
 import { IcuTranspiler } from '../app/core/i18n/icu-transpiler';
+import { ECHARTS_LOADER } from '../app/shared/chart/echarts-loader';
 import en from '../assets/i18n/en.json';
 import zhCN from '../assets/i18n/zh-CN.json';
 
@@ -60,4 +61,17 @@ export function provideTestHttp(): (Provider | EnvironmentProviders)[] {
 
 export function provideTestApp(routes: Routes = []): (Provider | EnvironmentProviders)[] {
   return [...provideTestHttp(), ...provideTestI18n(), provideRouter(routes)];
+}
+
+/** ECharts replaced by an inert chart instance, for pages whose charts are not under test. */
+export function provideFakeCharts(): Provider {
+  const chart = {
+    setOption: () => undefined,
+    isDisposed: () => false,
+    dispose: () => undefined,
+    resize: () => undefined,
+    on: () => undefined,
+    off: () => undefined,
+  };
+  return { provide: ECHARTS_LOADER, useValue: () => Promise.resolve({ init: () => chart }) };
 }

@@ -9,9 +9,8 @@ import type {
 } from '@usher/contracts';
 import { errorBody, storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
-import { provideTestApp } from '../../../testing/providers';
+import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
-import { ECHARTS_LOADER } from '../../shared/chart/echarts-loader';
 import { POLL_FAST_MS } from '../../shared/long-action';
 import LibrariesPage from './libraries-page';
 import { allLibraries, qualityCharts } from './quality.chart';
@@ -215,20 +214,12 @@ describe('media quality pages', () => {
         disconnect(): void {}
       },
     });
-    const chart = {
-      setOption: jest.fn(),
-      isDisposed: () => false,
-      dispose: () => undefined,
-      resize: () => undefined,
-      on: () => undefined,
-      off: () => undefined,
-    };
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),
         NO_MATERIAL_ANIMATIONS,
         { provide: Notifier, useValue: notifier },
-        { provide: ECHARTS_LOADER, useValue: () => Promise.resolve({ init: () => chart }) },
+        provideFakeCharts(),
       ],
     });
     http = TestBed.inject(HttpTestingController);

@@ -4,10 +4,9 @@ import { Router } from '@angular/router';
 import type { RankingBatch, RankingBatchSummary, RankingEntry } from '@usher/contracts';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
 import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
+import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { SessionStore } from '../../core/session/session-store';
-import { ECHARTS_LOADER } from '../../shared/chart/echarts-loader';
 import RankingsPage from './rankings-page';
 import { periodLabel } from './rankings-format';
 
@@ -71,7 +70,9 @@ const page = (data: RankingBatchSummary[], total = data.length) => ({
 describe('periodLabel', () => {
   it('should write the days as the API sent them, whatever the browser zone', () => {
     expect(periodLabel('2026-10-25', '2026-10-25', 'en')).toBe('Sun, Oct 25, 2026');
-    expect(periodLabel('2026-10-19', '2026-10-25', 'en')).toMatch(/^Mon, Oct 19\s–\sSun, Oct 25, 2026$/);
+    expect(periodLabel('2026-10-19', '2026-10-25', 'en')).toMatch(
+      /^Mon, Oct 19\s–\sSun, Oct 25, 2026$/,
+    );
     expect(periodLabel('2026-10-19', '2026-10-25', 'zh-CN')).toContain('10月19日');
   });
 });
@@ -99,20 +100,8 @@ describe('RankingsPage', () => {
     lang: 'en' | 'zh-CN' = 'en',
   ) {
     storeSession();
-    const chart = {
-      setOption: jest.fn(),
-      isDisposed: () => false,
-      dispose: () => undefined,
-      resize: () => undefined,
-      on: () => undefined,
-      off: () => undefined,
-    };
     TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        NO_MATERIAL_ANIMATIONS,
-        { provide: ECHARTS_LOADER, useValue: () => Promise.resolve({ init: () => chart }) },
-      ],
+      providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS, provideFakeCharts()],
     });
     TestBed.inject(SessionStore).me.set(aUser({ role }));
     http = TestBed.inject(HttpTestingController);
@@ -135,7 +124,20 @@ describe('RankingsPage', () => {
     const hist = history();
     expect(hist.request.params.get('period')).toBe('weekly');
     expect(hist.request.params.get('page')).toBe('1');
-    hist.flush(page([aSummary(), aSummary({ id: OLD_ID, periodStart: '2026-10-12', periodEnd: '2026-10-18', topMovie: 'Heat' })], 2));
+    hist.flush(
+      page(
+        [
+          aSummary(),
+          aSummary({
+            id: OLD_ID,
+            periodStart: '2026-10-12',
+            periodEnd: '2026-10-18',
+            topMovie: 'Heat',
+          }),
+        ],
+        2,
+      ),
+    );
     await flushAndRender(fixture);
 
     expect(byTestId(root, 'ranking-period')!.textContent).toContain('Oct 19');
@@ -176,9 +178,11 @@ describe('RankingsPage', () => {
 
   it('should open a past batch from ?batch= and go back to the latest', async () => {
     const root = await render({ batch: OLD_ID });
-    http.expectOne(`/api/v1/rankings/${OLD_ID}`).flush(
-      aBatch({ id: OLD_ID, period: 'daily', periodStart: '2026-10-12', periodEnd: '2026-10-12' }),
-    );
+    http
+      .expectOne(`/api/v1/rankings/${OLD_ID}`)
+      .flush(
+        aBatch({ id: OLD_ID, period: 'daily', periodStart: '2026-10-12', periodEnd: '2026-10-12' }),
+      );
     history().flush(page([]));
     await flushAndRender(fixture);
     expect(byTestId(root, 'ranking-period')!.textContent).toContain('Oct 12');
@@ -209,7 +213,9 @@ describe('RankingsPage', () => {
 
   it('should let an admin preview without storing, then generate without pushing', async () => {
     const root = await render({}, 'admin');
-    latest().flush({ batch: aBatch({ period: 'daily', periodStart: '2026-10-25', periodEnd: '2026-10-25' }) });
+    latest().flush({
+      batch: aBatch({ period: 'daily', periodStart: '2026-10-25', periodEnd: '2026-10-25' }),
+    });
     history().flush(page([aSummary()]));
     await flushAndRender(fixture);
     expect(byTestId(root, 'ranking-push')!.textContent).toContain('Posted');

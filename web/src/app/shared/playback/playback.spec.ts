@@ -4,7 +4,7 @@ import { Router } from '@angular/router';
 import type { PlaybackProfile } from '@usher/contracts';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
 import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
+import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { SessionStore } from '../../core/session/session-store';
 import UserDetail from '../../features/admin-users/user-detail';
 import PortraitPage from '../../features/portrait/portrait-page';
@@ -111,20 +111,8 @@ describe('PortraitPage', () => {
 
   async function render(inputs: Record<string, string> = {}, role: 'user' | 'admin' = 'user') {
     storeSession();
-    const chart = {
-      setOption: jest.fn(),
-      isDisposed: () => false,
-      dispose: () => undefined,
-      resize: () => undefined,
-      on: () => undefined,
-      off: () => undefined,
-    };
     TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        NO_MATERIAL_ANIMATIONS,
-        { provide: ECHARTS_LOADER, useValue: () => Promise.resolve({ init: () => chart }) },
-      ],
+      providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS, provideFakeCharts()],
     });
     TestBed.inject(SessionStore).me.set(aUser({ role }));
     http = TestBed.inject(HttpTestingController);
