@@ -14,6 +14,8 @@ const CHECK = '/api/v1/media-requests/check-existing';
 const CREATE = '/api/v1/media-requests';
 /** The member's own requests, read for the results' availability badges. */
 const OWN = '/api/v1/media-requests?page=1&pageSize=100';
+/** The pause in typing after which the page searches (new-request.ts `DEBOUNCE_MS`). */
+const DEBOUNCE_MS = 350;
 const SEASONS = {
   tmdbId: 1399,
   name: 'Winter Harbour',
@@ -60,14 +62,24 @@ describe('NewRequest', () => {
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  async function search(text: string): Promise<void> {
+  /** Types `text` into the search box (no pause: the debounce clock does not move). */
+  async function type(text: string): Promise<void> {
     const input = byTestId('search-input') as HTMLInputElement;
     input.value = text;
     input.dispatchEvent(new Event('input'));
     await fixture.whenStable();
-    await wait(400);
+  }
+
+  /** Lets `ms` of the fake debounce clock pass, then lets the search it starts go out. */
+  async function pause(ms: number): Promise<void> {
+    jest.advanceTimersByTime(ms);
+    await settle();
+  }
+
+  async function search(text: string): Promise<void> {
+    await type(text);
+    await pause(DEBOUNCE_MS);
   }
 
   async function flush(url: string, body: object | null, status = 200): Promise<void> {
@@ -93,7 +105,13 @@ describe('NewRequest', () => {
     await fixture.whenStable();
   }
 
+  // The search debounce (rxjs debounceTime: setInterval and Date) runs on a fake clock, so no test
+  // sleeps and none depends on how fast a loaded machine gets through the typing. setTimeout and
+  // queueMicrotask stay real: Angular's zoneless scheduler and settle() run on them.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setTimeout', 'queueMicrotask'] }));
+
   afterEach(() => {
+    jest.useRealTimers();
     // Tests about something else leave the badge read unanswered: answer it with no requests.
     for (const own of http.match(OWN)) own.flush({ data: [], total: 0, page: 1, pageSize: 100 });
     http.verify();
@@ -175,13 +193,15 @@ describe('NewRequest', () => {
     await render();
     await search('w');
     http.expectNone((r) => r.url === SEARCH);
-    const input = byTestId('search-input') as HTMLInputElement;
+    // Typing with pauses shorter than the debounce: nothing is searched yet, though more than
+    // the debounce has passed since the first keystroke.
     for (const text of ['wi', 'win', 'wint']) {
-      input.value = text;
-      input.dispatchEvent(new Event('input'));
-      await wait(50);
+      await type(text);
+      await pause(DEBOUNCE_MS - 1);
+      http.expectNone((r) => r.url === SEARCH);
     }
-    await wait(400);
+    // The pause reaches the debounce: the full text is searched, once.
+    await pause(1);
     await flush(`${SEARCH}?query=wint&type=multi&page=1`, {
       data: [],
       total: 0,
@@ -189,6 +209,9 @@ describe('NewRequest', () => {
       pageSize: 20,
     });
     expect(byTestId('search-empty')!.textContent).toContain('Try the original title or the year');
+    // A longer pause with nothing typed searches nothing more.
+    await pause(DEBOUNCE_MS * 3);
+    http.expectNone((r) => r.url === SEARCH);
   });
 
   it('should close the sheet when a new search no longer lists the picked title', async () => {
