@@ -6,7 +6,7 @@ import { NO_MATERIAL_ANIMATIONS, byTestId, clickOn, flushAndRender } from '../..
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
-import { CheckoutReturn, POLL_FAST_MS } from './checkout-return';
+import { CheckoutReturn, POLL_FAST_MS, POLL_SLOW_MS } from './checkout-return';
 import { PaymentHistory } from './payment-history';
 import { BrowserLocation, CHECKOUT_STORAGE_KEY } from './payments-api';
 import { PlansTab } from './plans-tab';
@@ -68,7 +68,10 @@ describe('Renewal payments', () => {
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(SessionStore).me.set(aUser());
   }
-  afterEach(() => http.verify());
+  afterEach(() => {
+    jest.useRealTimers();
+    http.verify();
+  });
 
   async function plansTab(reply: MemberPlans) {
     setUp();
@@ -143,6 +146,9 @@ describe('Renewal payments', () => {
   });
 
   it('should poll the stored payment after Stripe until it is completed, then show the new expiry', async () => {
+    // The poll interval passes on a fake clock (which also creeps on with real time, so the
+    // zero-delay waits of flushAndRender still run): no real two-second sleeps.
+    jest.useFakeTimers({ advanceTimers: true });
     setUp();
     sessionStorage.setItem(CHECKOUT_STORAGE_KEY, PAYMENT_ID);
     const session = TestBed.inject(SessionStore);
@@ -155,7 +161,8 @@ describe('Renewal payments', () => {
     await flushAndRender(fixture);
     expect(byTestId(root, 'checkout-confirming')).not.toBeNull();
 
-    await new Promise((r) => setTimeout(r, POLL_FAST_MS + 100));
+    jest.advanceTimersByTime(POLL_FAST_MS);
+    await flushAndRender(fixture);
     http
       .expectOne(`/api/v1/me/payments/${PAYMENT_ID}`)
       .flush(
@@ -169,7 +176,8 @@ describe('Renewal payments', () => {
     expect(byTestId(root, 'checkout-completed')?.textContent).toContain('2027');
     expect(refresh).toHaveBeenCalled();
     expect(sessionStorage.getItem(CHECKOUT_STORAGE_KEY)).toBeNull();
-    await new Promise((r) => setTimeout(r, POLL_FAST_MS + 100));
+    jest.advanceTimersByTime(POLL_SLOW_MS * 2);
+    await flushAndRender(fixture);
     http.expectNone(`/api/v1/me/payments/${PAYMENT_ID}`); // polling stopped
   });
 
