@@ -46,7 +46,7 @@ import type { Integrations, ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { metadataRoutes } from './modules/metadata/index.js';
-import { requestRoutes } from './modules/requests/index.js';
+import { requestRoutes, searchAvailability } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
@@ -193,7 +193,9 @@ export function createApp(deps: AppDeps): UsherApp {
     ...settingsRoutes(context, { connectionTestDeadlineMs: deps.connectionTestDeadlineMs }),
     ...redeemRoutes(context),
     ...paymentRoutes(context, { checkoutDeadlineMs: deps.checkoutDeadlineMs }),
-    ...metadataRoutes(context),
+    ...metadataRoutes(context, {
+      availability: (userId, titles) => searchAvailability(context.db, userId, titles),
+    }),
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),
     ...mediaRoutes(context),

@@ -1,8 +1,34 @@
 import { z } from 'zod';
-import { safeString } from './common.js';
+import { safeString, uuidSchema } from './common.js';
 import { MEDIA_TYPES, METADATA_PAGE_SIZE, METADATA_SEARCH_TYPES } from './values.js';
 
 /** Metadata search (TMDB) as the API exposes it (20-api.md §2 `MetadataResult`, §4). */
+
+/**
+ * How far a title has come on this site, from every member's active requests (issue 14):
+ * `in_library` (a request was ingested with all its episodes), `missing` (ingested, episodes
+ * still missing), `approved`, `requested` (pending), `none`.
+ */
+export const TITLE_AVAILABILITIES = [
+  'in_library',
+  'missing',
+  'approved',
+  'requested',
+  'none',
+] as const;
+export type TitleAvailability = (typeof TITLE_AVAILABILITIES)[number];
+
+/**
+ * A search result's availability for the signed-in caller. Never says who asked for a title:
+ * `ownRequestId` is only ever the caller's own active request (else null).
+ */
+export const resultAvailabilitySchema = z
+  .object({
+    state: z.enum(TITLE_AVAILABILITIES),
+    ownRequestId: uuidSchema.nullable(),
+  })
+  .meta({ id: 'ResultAvailability' });
+export type ResultAvailability = z.infer<typeof resultAvailabilitySchema>;
 
 export const metadataResultSchema = z
   .object({
@@ -17,6 +43,8 @@ export const metadataResultSchema = z
     /** TMDB path of the wide backdrop (same image base, e.g. `/w780`); optional, absent in old caches. */
     backdropPath: safeString().nullable().optional(),
     voteAverage: z.number(),
+    /** Present when the caller sent a valid bearer token (members and admins); absent otherwise. */
+    availability: resultAvailabilitySchema.optional(),
   })
   .meta({ id: 'MetadataResult' });
 export type MetadataResult = z.infer<typeof metadataResultSchema>;

@@ -56,6 +56,8 @@ const requestFields = {
   name: safeString(),
   year: z.number().int().nullable(),
   posterPath: safeString().nullable(),
+  /** TMDB backdrop path stored at creation (issue 14); optional, older rows and the bot send none. */
+  backdropPath: safeString().nullable().optional(),
   note: safeString(),
   status: z.enum(REQUEST_STATUSES),
   reviewSource: z.enum(REVIEW_SOURCES).nullable(),
@@ -140,6 +142,8 @@ const createFields = {
   name: safeString().trim().min(1).max(200),
   year: z.number().int().min(1800).max(3000).nullable().optional(),
   posterPath: posterPathSchema.nullable().optional(),
+  /** The result's `backdropPath`, kept for the pages where the request is the subject. */
+  backdropPath: posterPathSchema.nullable().optional(),
   note: safeString().trim().max(500).optional(),
   /** Whether the member confirmed after `ALREADY_IN_LIBRARY`. */
   confirmExisting: z.boolean().optional(),

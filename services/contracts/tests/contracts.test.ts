@@ -5,6 +5,9 @@ import {
   pageOf,
   paginationQuerySchema,
   userSchema,
+  createRequestBodySchema,
+  metadataResultSchema,
+  TITLE_AVAILABILITIES,
 } from '../src/index.js';
 import { z } from 'zod';
 
@@ -86,9 +89,58 @@ describe('user', () => {
       messenger: { bound: false, messengerId: null, boundAt: null },
     };
     expect(userSchema.safeParse(user).success).toBe(true);
-    expect(userSchema.safeParse({ ...user, expiresAt: '2026-05-01T10:00:00Z' }).success).toBe(false);
+    expect(userSchema.safeParse({ ...user, expiresAt: '2026-05-01T10:00:00Z' }).success).toBe(
+      false,
+    );
+    expect(userSchema.safeParse({ ...user, media: { ...user.media, state: 'gone' } }).success).toBe(
+      false,
+    );
+  });
+});
+
+describe('metadata result availability and backdrops (issue 14)', () => {
+  const spec = {
+    tmdbId: 603,
+    mediaType: 'movie',
+    title: 'The Matrix',
+    originalTitle: 'The Matrix',
+    year: 1999,
+    overview: '',
+    posterPath: '/p.jpg',
+    voteAverage: 8.2,
+  };
+
+  it("should still parse the spec's shape, without backdrop or availability", () => {
+    expect(metadataResultSchema.parse(spec)).toEqual(spec);
+  });
+
+  it('should accept a known state with the own request id or null, and nothing else', () => {
+    const own = { state: 'requested', ownRequestId: '0190f3a2-7c4e-7b2a-9c1d-1234567890ab' };
+    expect(metadataResultSchema.parse({ ...spec, availability: own }).availability).toEqual(own);
+    for (const state of TITLE_AVAILABILITIES) {
+      expect(
+        metadataResultSchema.safeParse({ ...spec, availability: { state, ownRequestId: null } })
+          .success,
+      ).toBe(true);
+    }
+    for (const bad of [
+      { state: 'downloading', ownRequestId: null },
+      { state: 'requested' },
+      { state: 'requested', ownRequestId: 'not-a-uuid' },
+    ]) {
+      expect(metadataResultSchema.safeParse({ ...spec, availability: bad }).success).toBe(false);
+    }
+  });
+
+  it('should take a backdrop path on create like the poster path, and refuse a URL', () => {
+    const body = { type: 'MOVIE', tmdbId: 603, season: 0, name: 'The Matrix' };
+    expect(createRequestBodySchema.safeParse({ ...body, backdropPath: '/b-603.jpg' }).success).toBe(
+      true,
+    );
+    expect(createRequestBodySchema.safeParse({ ...body, backdropPath: null }).success).toBe(true);
     expect(
-      userSchema.safeParse({ ...user, media: { ...user.media, state: 'gone' } }).success,
+      createRequestBodySchema.safeParse({ ...body, backdropPath: 'https://x.example/b.jpg' })
+        .success,
     ).toBe(false);
   });
 });

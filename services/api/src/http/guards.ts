@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { TokenSigner } from '../auth/tokens.js';
 import type { Database } from '../db/client.js';
 import { users, type UserRow } from '../db/schema/index.js';
-import type { AppEnv } from './context.js';
+import type { AppEnv, AuthContext } from './context.js';
 import { AppError } from './errors.js';
 
 /** Constant-time equality of two secrets of any length (hash first, then compare digests). */
@@ -103,4 +103,26 @@ export function guardFor(
         await next();
       };
   }
+}
+
+/**
+ * The signed-in caller of a `public` route that reads better with one (metadata search's
+ * availability, issue 14), or undefined: never throws. A missing, malformed, expired or revoked
+ * token, a deactivated account and one that must change its password all count as anonymous,
+ * by the same checks as the `user` guard.
+ */
+export async function optionalCaller(
+  header: string | undefined,
+  deps: Pick<GuardDeps, 'db' | 'tokens'>,
+): Promise<Pick<AuthContext, 'userId' | 'role'> | undefined> {
+  const match = header ? BEARER.exec(header.trim()) : null;
+  if (!match) return undefined;
+  const claims = await deps.tokens.verify(match[1]!);
+  if (!claims) return undefined;
+  const row = await loadAccount(deps.db, claims.sub);
+  if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
+    return undefined;
+  }
+  if (row.mustChangePassword) return undefined;
+  return { userId: row.id, role: row.role as 'admin' | 'user' };
 }

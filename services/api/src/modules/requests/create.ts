@@ -24,6 +24,7 @@ export interface NewRequestInput extends TitleKey {
   name: string;
   year?: number | null;
   posterPath?: string | null;
+  backdropPath?: string | null;
   note?: string;
   confirmExisting?: boolean;
 }
@@ -141,6 +142,7 @@ export async function createRequest(
         name: input.name,
         year: input.year ?? null,
         posterPath: input.posterPath ?? null,
+        backdropPath: input.backdropPath ?? null,
         note: input.note ?? '',
         status: review ? 'APPROVED' : 'PENDING',
         reviewSource: review?.source ?? null,

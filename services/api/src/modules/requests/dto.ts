@@ -38,6 +38,7 @@ export function toMediaRequest(view: RequestView): MediaRequest {
     name: r.name,
     year: r.year,
     posterPath: r.posterPath,
+    backdropPath: r.backdropPath,
     note: r.note,
     status: r.status as RequestStatus,
     reviewSource: r.reviewSource as MediaRequest['reviewSource'],

@@ -17,3 +17,4 @@ export {
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {
   return [...memberRequestRoutes(ctx), ...adminRequestRoutes(ctx), ...internalRequestRoutes(ctx)];
 }
+export { searchAvailability, titleKey, type SearchTitle } from './availability.js';

@@ -1,3 +1,4 @@
+import type { IngestProgress } from '@usher/contracts';
 import {
   and,
   count,
@@ -165,4 +166,50 @@ export async function editableAdminMessages(db: Database, requestId: string) {
     )
     .orderBy(requestAdminMessages.createdAt);
   return rows.map((r) => ({ chatId: r.chatId, messageId: r.messageId!, hasPhoto: r.hasPhoto }));
+}
+
+/** One active request of a title, as search availability reads it (no requester fields). */
+export interface ActiveTitleRow {
+  id: string;
+  userId: string | null;
+  type: string;
+  tmdbId: number;
+  status: string;
+  ingestProgress: IngestProgress | null;
+}
+
+/**
+ * Every active (PENDING, APPROVED, INGESTED) request of the given titles, all members, in ONE
+ * select (issue 14: a search page's availability, never a query per result). Only what the
+ * badge needs is read: never the requester's name.
+ */
+export async function activeRequestsForTitles(
+  db: Database,
+  titles: { movies: number[]; series: number[] },
+): Promise<ActiveTitleRow[]> {
+  const byType: SQL[] = [];
+  if (titles.movies.length > 0) {
+    byType.push(
+      and(eq(mediaRequests.type, 'MOVIE'), inArray(mediaRequests.tmdbId, titles.movies))!,
+    );
+  }
+  if (titles.series.length > 0) {
+    byType.push(and(eq(mediaRequests.type, 'TV'), inArray(mediaRequests.tmdbId, titles.series))!);
+  }
+  if (byType.length === 0) return [];
+  const rows = await db
+    .select({
+      id: mediaRequests.id,
+      userId: mediaRequests.userId,
+      type: mediaRequests.type,
+      tmdbId: mediaRequests.tmdbId,
+      status: mediaRequests.status,
+      ingestProgress: mediaRequests.ingestProgress,
+    })
+    .from(mediaRequests)
+    .where(and(or(...byType), inArray(mediaRequests.status, ['PENDING', 'APPROVED', 'INGESTED'])));
+  return rows.map((r) => ({
+    ...r,
+    ingestProgress: (r.ingestProgress as IngestProgress | null) ?? null,
+  }));
 }

@@ -124,6 +124,7 @@ export async function resubmitOwn(
       name: old.name,
       year: old.year,
       posterPath: old.posterPath,
+      backdropPath: old.backdropPath,
       note: input.note,
       confirmExisting: input.confirmExisting,
     },

@@ -45,6 +45,8 @@ export const mediaRequests = pgTable(
     name: text('name').notNull(),
     year: integer('year'),
     posterPath: text('poster_path'),
+    /** TMDB backdrop of the title, taken from the search result at creation (issue 14). */
+    backdropPath: text('backdrop_path'),
     note: text('note').notNull().default(''),
     status: text('status').notNull().default('PENDING'),
     reviewSource: text('review_source'),
@@ -110,6 +112,10 @@ export const mediaRequests = pgTable(
     check(
       'media_requests_poster_path_ck',
       sql`${t.posterPath} is null or ${t.posterPath} ~ '^/[A-Za-z0-9._-]+$'`,
+    ),
+    check(
+      'media_requests_backdrop_path_ck',
+      sql`${t.backdropPath} is null or ${t.backdropPath} ~ '^/[A-Za-z0-9._-]+$'`,
     ),
   ],
 );

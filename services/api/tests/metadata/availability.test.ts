@@ -1,0 +1,144 @@
+import { metadataSearchReplySchema, type MetadataResult } from '@usher/contracts';
+import { eq } from 'drizzle-orm';
+import { jest } from '@jest/globals';
+import { mediaRequests } from '../../src/db/schema/index.js';
+import { searchAvailability } from '../../src/modules/requests/index.js';
+import { ENGINE } from '../support/database.js';
+import { startHarness, type Harness } from '../requests/harness.js';
+
+// Search results' availability (issue 14, docs/requests.md "Availability badges"): every member's
+// active requests, never who made them; the caller's own request id only.
+describe(`metadata search availability (${ENGINE})`, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  async function search(query: string, token?: string): Promise<MetadataResult[]> {
+    const res = await h.t.call('get', `/api/v1/metadata/search?${query}`, { token });
+    expect(res.status).toBe(200);
+    return metadataSearchReplySchema.parse(await res.json()).data;
+  }
+  const find = (data: MetadataResult[], tmdbId: number) => data.find((r) => r.tmdbId === tmdbId)!;
+
+  async function request(token: string, body: Record<string, unknown>): Promise<string> {
+    // confirmExisting: the fake library already holds some of these titles.
+    const res = await h.t.call('post', '/api/v1/media-requests', {
+      token,
+      body: { ...body, confirmExisting: true },
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { request: { id: string } }).request.id;
+  }
+  const setRow = (id: string, values: Partial<typeof mediaRequests.$inferInsert>) =>
+    h.t.context.db.update(mediaRequests).set(values).where(eq(mediaRequests.id, id));
+
+  it("should badge another member's request as requested without naming the requester", async () => {
+    const alice = await h.member();
+    const bob = await h.member();
+    const id = await request(alice.token, {
+      type: 'MOVIE',
+      tmdbId: 693134,
+      season: 0,
+      name: 'Dune: Part Two',
+    });
+
+    const res = await h.t.call('get', '/api/v1/metadata/search?query=dune', { token: bob.token });
+    const text = await res.text();
+    const data = metadataSearchReplySchema.parse(JSON.parse(text)).data;
+    expect(find(data, 693134).availability).toEqual({ state: 'requested', ownRequestId: null });
+    // Nobody else asked for these: "none", for every result of the page.
+    expect(find(data, 438631).availability).toEqual({ state: 'none', ownRequestId: null });
+    expect(data.every((r) => r.availability !== undefined)).toBe(true);
+    // Neither who asked nor which request it is reaches another member.
+    for (const secret of [alice.username, alice.id, id]) expect(text).not.toContain(secret);
+
+    // The requester sees the same state and their own request's id.
+    expect(find(await search('query=dune', alice.token), 693134).availability).toEqual({
+      state: 'requested',
+      ownRequestId: id,
+    });
+  });
+
+  it('should leave anonymous, bad-token and bot searches in the spec shape', async () => {
+    const anonymous = await search('query=dune');
+    expect(anonymous.some((r) => 'availability' in r)).toBe(false);
+    const forged = await search('query=dune', 'aaa.bbb.ccc');
+    expect(forged.some((r) => 'availability' in r)).toBe(false);
+    const res = await h.t.call('get', '/api/v1/internal/metadata/search?query=dune', {
+      headers: { 'x-internal-secret': h.t.config.INTERNAL_API_SECRET },
+    });
+    const bot = metadataSearchReplySchema.parse(await res.json()).data;
+    expect(bot.some((r) => 'availability' in r)).toBe(false);
+  });
+
+  it('should tell approved, in library and missing episodes apart, the most available winning', async () => {
+    const alice = await h.member();
+    const bob = await h.member();
+    const movie = await request(alice.token, {
+      type: 'MOVIE',
+      tmdbId: 1170608,
+      season: 0,
+      name: 'Dune: Part Three',
+    });
+    await setRow(movie, { status: 'APPROVED' });
+    expect(find(await search('query=dune', bob.token), 1170608).availability?.state).toBe(
+      'approved',
+    );
+    await setRow(movie, { status: 'INGESTED', ingestedAt: new Date() });
+    expect(find(await search('query=dune', bob.token), 1170608).availability).toEqual({
+      state: 'in_library',
+      ownRequestId: null,
+    });
+
+    // A series: alice's season 1 is pending, bob's season 2 came in with episodes missing.
+    const s1 = await request(alice.token, { type: 'TV', tmdbId: 95396, season: 1, name: 'S' });
+    const s2 = await request(bob.token, { type: 'TV', tmdbId: 95396, season: 2, name: 'S' });
+    await setRow(s2, {
+      status: 'INGESTED',
+      ingestedAt: new Date(),
+      ingestProgress: { have: 3, total: 10, last: 'S02E03' },
+    });
+    const forAlice = find(await search('query=severance&type=tv', alice.token), 95396);
+    // The state is the most available request's; the id is alice's own (season 1), not bob's.
+    expect(forAlice.availability).toEqual({ state: 'missing', ownRequestId: s1 });
+    const forBob = find(await search('query=severance&type=tv', bob.token), 95396);
+    expect(forBob.availability).toEqual({ state: 'missing', ownRequestId: s2 });
+  });
+
+  it('should not count a rejected request', async () => {
+    const alice = await h.member();
+    const id = await request(alice.token, {
+      type: 'MOVIE',
+      tmdbId: 438631,
+      season: 0,
+      name: 'Dune',
+    });
+    await setRow(id, { status: 'REJECTED', rejectReason: 'no' });
+    expect(find(await search('query=dune', alice.token), 438631).availability).toEqual({
+      state: 'none',
+      ownRequestId: null,
+    });
+  });
+
+  it('should read a whole page with one select', async () => {
+    const member = await h.member();
+    const titles = Array.from({ length: 20 }, (_, i) => ({
+      mediaType: i % 2 === 0 ? ('movie' as const) : ('tv' as const),
+      tmdbId: 5_000_000 + i,
+    }));
+    const db = h.t.context.db;
+    const select = jest.spyOn(db, 'select');
+    try {
+      const states = await searchAvailability(db, member.id, titles);
+      expect(states.size).toBe(20);
+      expect(select).toHaveBeenCalledTimes(1);
+      select.mockClear();
+      await searchAvailability(db, member.id, []);
+      expect(select).not.toHaveBeenCalled();
+    } finally {
+      select.mockRestore();
+    }
+  });
+});
