@@ -16,6 +16,7 @@ import type { AdminMediaRequest, AutomationCandidate } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LocalDatePipe } from '../../shared/local-date';
+import { TitleBackdrop } from '../../shared/requests/title-backdrop';
 import { AdminRequestsApi } from './admin-requests-api';
 
 /** How the dialog ended: sent a candidate, learned search is unsupported, or nothing. */
@@ -48,9 +49,11 @@ export function formatSize(bytes: number | null, lang: string): string | null {
     MatProgressBar,
     TranslocoDirective,
     LocalDatePipe,
+    TitleBackdrop,
   ],
   template: `
     <ng-container *transloco="let t; currentLang as lang">
+      <app-title-backdrop [art]="request" />
       <h2 mat-dialog-title>{{ t('adminRequests.candidates.title', { name: request.name }) }}</h2>
       <mat-dialog-content>
         @if (needsSeason) {

@@ -166,6 +166,7 @@ export default class RequestReview {
       inputLabelKey: 'adminRequests.reject.reason',
       confirmKey: 'adminRequests.reject.confirm',
       destructive: true,
+      art: request,
     });
     if (typeof reason !== 'string') return;
     await this.act(request, async () => {
@@ -221,6 +222,7 @@ export default class RequestReview {
       params: { name: request.name, user: request.requester.username },
       confirmKey: 'adminRequests.delete.confirm',
       destructive: true,
+      art: request,
     });
     if (!confirmed) return;
     await this.act(request, async () => {

@@ -105,6 +105,7 @@ export default class MyRequests {
       params: { name: request.name },
       confirmKey: 'requests.cancel.confirm',
       destructive: true,
+      art: request,
     });
     if (!confirmed) return;
     await this.act(request, async () => {
@@ -120,6 +121,7 @@ export default class MyRequests {
       params: { name: request.name },
       inputLabelKey: 'requests.resubmit.note',
       confirmKey: 'requests.resubmit.confirm',
+      art: request,
     });
     if (typeof note !== 'string') return;
     await this.act(request, async () => {

@@ -12,8 +12,6 @@ import NewRequest from './new-request';
 const SEARCH = '/api/v1/metadata/search';
 const CHECK = '/api/v1/media-requests/check-existing';
 const CREATE = '/api/v1/media-requests';
-/** The member's own requests, read for the results' availability badges. */
-const OWN = '/api/v1/media-requests?page=1&pageSize=100';
 /** The pause in typing after which the page searches (new-request.ts `DEBOUNCE_MS`). */
 const DEBOUNCE_MS = 350;
 const SEASONS = {
@@ -112,42 +110,35 @@ describe('NewRequest', () => {
 
   afterEach(() => {
     jest.useRealTimers();
-    // Tests about something else leave the badge read unanswered: answer it with no requests.
-    for (const own of http.match(OWN)) own.flush({ data: [], total: 0, page: 1, pageSize: 100 });
     http.verify();
   });
 
-  it("should badge the results with the availability of the member's own requests", async () => {
+  it('should badge the results with the availability the search answered', async () => {
     await render();
     await search('winter');
+    const own = '01936f6e-8a7b-7c3d-9e4f-00000000000b';
     await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
       data: [
-        aResult(),
-        aResult({ tmdbId: 77, mediaType: 'movie', title: 'Harbour Lights' }),
-        aResult({ tmdbId: 78, mediaType: 'movie', title: 'Harbour Nights' }),
-      ],
-      total: 3,
-      page: 1,
-      pageSize: 20,
-    });
-    await flush(OWN, {
-      data: [
-        // Two seasons of the series: the more available one wins.
-        aRequest({ status: 'PENDING', season: 1 }),
-        aRequest({ id: '01936f6e-8a7b-7c3d-9e4f-00000000000b', status: 'APPROVED' }),
-        aRequest({
-          id: '01936f6e-8a7b-7c3d-9e4f-00000000000c',
-          type: 'MOVIE',
+        aResult({ availability: { state: 'approved', ownRequestId: own } }),
+        // Another member's request: the state only, no id and no name (issue 14).
+        aResult({
           tmdbId: 77,
-          season: 0,
-          status: 'INGESTED',
+          mediaType: 'movie',
+          title: 'Harbour Lights',
+          availability: { state: 'in_library', ownRequestId: null },
         }),
-        // A series with tmdbId 78 is not the movie 78.
-        aRequest({ id: '01936f6e-8a7b-7c3d-9e4f-00000000000d', tmdbId: 78, status: 'PENDING' }),
+        aResult({
+          tmdbId: 78,
+          mediaType: 'movie',
+          title: 'Harbour Nights',
+          availability: { state: 'none', ownRequestId: null },
+        }),
+        // Signed-out answers carry no availability: no badge, no other request for it.
+        aResult({ tmdbId: 79, mediaType: 'movie', title: 'Harbour Days' }),
       ],
       total: 4,
       page: 1,
-      pageSize: 100,
+      pageSize: 20,
     });
     const badge = (id: string) =>
       byTestId(id)!.querySelector<HTMLElement>('[data-testid="poster-badge"]');
@@ -156,6 +147,29 @@ describe('NewRequest', () => {
     expect(badge('result-tv-1399')!.querySelector('mat-icon')).not.toBeNull();
     expect(badge('result-movie-77')!.textContent!.trim()).toBe('In library');
     expect(badge('result-movie-78')).toBeNull();
+    expect(badge('result-movie-79')).toBeNull();
+  });
+
+  it("should send the picked result's backdrop with the request", async () => {
+    await render();
+    await search('winter');
+    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
+      data: [aResult({ tmdbId: 77, mediaType: 'movie', backdropPath: '/wide.jpg' })],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    });
+    byTestId('result-movie-77')!.click();
+    await fixture.whenStable();
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({ inLibrary: false, detection: 'ok' });
+    await settle();
+    await settle();
+    const create = http.expectOne(CREATE);
+    expect(create.request.body).toMatchObject({ tmdbId: 77, backdropPath: '/wide.jpg' });
+    create.flush({ outcome: 'created', request: aRequest() });
+    await settle();
   });
 
   it("should draw the picked title's backdrop behind the sheet heading, and the plain one without", async () => {

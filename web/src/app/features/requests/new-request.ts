@@ -38,7 +38,7 @@ import {
   backdropUrl,
   parseRequestTab,
   posterUrl,
-  requestAvailability,
+  resultAvailability,
 } from '../../shared/requests/request-status';
 import { PosterBadgeView } from '../../shared/poster-card/poster-badge';
 import { FormError } from '../../shared/form-error';
@@ -55,15 +55,6 @@ type TypeFilter = keyof typeof TYPES;
 const MIN_QUERY = 2;
 const DEBOUNCE_MS = 350;
 const MAX_NOTE = 500;
-/** The member's newest requests the results' badges are drawn from (the API's largest page). */
-const OWN_REQUESTS = 100;
-/** When one title has several requests (seasons), the badge shows the most available one. */
-const AVAILABILITY_RANK: Record<Availability, number> = {
-  requested: 1,
-  approved: 2,
-  missing: 3,
-  inLibrary: 4,
-};
 
 function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
   return `${mediaType}:${tmdbId}`;
@@ -138,28 +129,8 @@ export default class NewRequest {
   /** The status tab of a request that already exists for the picked title. */
   protected readonly existingTab = signal<string | null>(null);
   private readonly sheet = viewChild<ElementRef<HTMLElement>>('sheet');
-  /** The member's own requests, read once there are results to badge (issue 14). */
-  private readonly ownRead = apiResource({
-    params: () => (this.results() ? true : undefined),
-    load: () => this.api.list(null, 1, OWN_REQUESTS),
-  });
-  /** Titles check-existing found in the library during this visit. */
+  /** Titles check-existing found in the library during this visit (beats the search's badge). */
   private readonly libraryHits = signal<ReadonlySet<string>>(new Set());
-  /** Availability per result key (`tv:1399`); a title without a badge is not listed. */
-  private readonly availability = computed(() => {
-    const map = new Map<string, Availability>();
-    for (const request of this.ownRead.value()?.data ?? []) {
-      const availability = requestAvailability(request);
-      if (!availability) continue;
-      const key = resultKey(request.type === 'TV' ? 'tv' : 'movie', request.tmdbId);
-      const known = map.get(key);
-      if (!known || AVAILABILITY_RANK[availability] > AVAILABILITY_RANK[known]) {
-        map.set(key, availability);
-      }
-    }
-    for (const key of this.libraryHits()) map.set(key, 'inLibrary');
-    return map;
-  });
   /** The picked title's backdrop, behind the sheet's heading; null draws the plain header. */
   protected readonly backdrop = computed(() => {
     const picked = this.selected();
@@ -189,9 +160,16 @@ export default class NewRequest {
     return posterUrl(this.site.site().tmdbImageBase, result.posterPath);
   }
 
-  /** The result's availability badge view, or null when the member knows nothing of it. */
+  /**
+   * The result's availability badge view, or null without one: the API's availability from every
+   * member's requests (issue 14), or "In library" once check-existing found it this visit.
+   */
   protected badgeOf(result: MetadataResult): (typeof AVAILABILITY_VIEW)[Availability] | null {
-    const availability = this.availability().get(resultKey(result.mediaType, result.tmdbId));
+    const availability: Availability | null = this.libraryHits().has(
+      resultKey(result.mediaType, result.tmdbId),
+    )
+      ? 'inLibrary'
+      : resultAvailability(result);
     return availability ? AVAILABILITY_VIEW[availability] : null;
   }
 
@@ -264,6 +242,8 @@ export default class NewRequest {
       name: picked.title,
       year: picked.year,
       posterPath: picked.posterPath,
+      // Kept with the request for the dialogs where it is the subject (issue 14).
+      ...(picked.backdropPath ? { backdropPath: picked.backdropPath } : {}),
       ...(note ? { note } : {}),
       ...(confirmExisting ? { confirmExisting: true } : {}),
     });

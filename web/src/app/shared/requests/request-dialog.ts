@@ -13,6 +13,7 @@ import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/for
 import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { firstValueFrom } from 'rxjs';
+import { TitleBackdrop, type TitleArt } from './title-backdrop';
 
 /** What a request dialog says; texts are translation keys, `detail` is shown as given. */
 export interface RequestDialogData {
@@ -25,6 +26,8 @@ export interface RequestDialogData {
   inputLabelKey?: string;
   confirmKey: string;
   destructive?: boolean;
+  /** The request's title art: its backdrop band tops the dialog when it has one (issue 14). */
+  art?: TitleArt;
 }
 
 const MAX_TEXT = 500;
@@ -44,9 +47,13 @@ const MAX_TEXT = 500;
     MatLabel,
     MatInput,
     TranslocoDirective,
+    TitleBackdrop,
   ],
   template: `
     <ng-container *transloco="let t">
+      @if (data.art; as art) {
+        <app-title-backdrop [art]="art" />
+      }
       <h2 mat-dialog-title>{{ t(data.titleKey, data.params ?? {}) }}</h2>
       <mat-dialog-content>
         @if (data.messageKey) {

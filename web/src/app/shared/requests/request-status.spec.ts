@@ -1,13 +1,14 @@
 import { TestBed } from '@angular/core/testing';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
-import { provideTestI18n } from '../../../testing/providers';
+import { provideTestHttp, provideTestI18n } from '../../../testing/providers';
 import { RequestDialog } from './request-dialog';
-import { aRequest } from './request-fixtures';
+import { aRequest, aResult } from './request-fixtures';
 import {
   backdropUrl,
   parseRequestTab,
   posterUrl,
   requestAvailability,
+  resultAvailability,
   seasonText,
 } from './request-status';
 
@@ -31,6 +32,18 @@ describe('request view helpers', () => {
       'missing',
     );
     expect(requestAvailability(aRequest({ status: 'REJECTED' }))).toBeNull();
+  });
+
+  it("should badge a search result from the API's availability, and not without one", () => {
+    const badge = (state: 'in_library' | 'missing' | 'approved' | 'requested' | 'none') =>
+      resultAvailability(aResult({ availability: { state, ownRequestId: null } }));
+    expect(badge('in_library')).toBe('inLibrary');
+    expect(badge('missing')).toBe('missing');
+    expect(badge('approved')).toBe('approved');
+    expect(badge('requested')).toBe('requested');
+    expect(badge('none')).toBeNull();
+    // A signed-out search has no availability at all.
+    expect(resultAvailability(aResult())).toBeNull();
   });
 
   it('should build wide backdrop URLs, and none without a path', () => {
@@ -93,5 +106,52 @@ describe('RequestDialog', () => {
     await fixture.whenStable();
     confirm.click();
     expect(ref.close).toHaveBeenCalledWith('Not in HD');
+  });
+
+  function openWith(art?: { backdropPath?: string | null; posterPath: string | null }) {
+    TestBed.configureTestingModule({
+      providers: [
+        ...provideTestI18n(),
+        ...provideTestHttp(),
+        { provide: MatDialogRef, useValue: { close: jest.fn() } },
+        {
+          provide: MAT_DIALOG_DATA,
+          useValue: {
+            titleKey: 'requests.cancel.title',
+            confirmKey: 'requests.cancel.confirm',
+            params: { name: 'X' },
+            ...(art ? { art: { ...art, type: 'MOVIE' } } : {}),
+          },
+        },
+      ],
+    });
+    return TestBed.createComponent(RequestDialog);
+  }
+
+  it("should top the dialog with the request's backdrop band and poster (issue 14)", async () => {
+    const fixture = openWith({ backdropPath: '/wide.jpg', posterPath: '/p.jpg' });
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const band = root.querySelector<HTMLElement>('[data-testid="title-backdrop"]')!;
+    expect(band.querySelector('img')!.getAttribute('src')).toMatch(/\/w780\/wide\.jpg$/);
+    expect(root.querySelector('app-poster-image img')!.getAttribute('src')).toMatch(
+      /\/w342\/p\.jpg$/,
+    );
+    // A failed image takes the band away: the plain heading stays.
+    band.querySelector('img')!.dispatchEvent(new Event('error'));
+    await fixture.whenStable();
+    expect(root.querySelector('[data-testid="title-backdrop"]')).toBeNull();
+    expect(root.querySelector('app-poster-image')).toBeNull();
+  });
+
+  it('should draw no band for a request without a backdrop', async () => {
+    for (const art of [{ backdropPath: null, posterPath: '/p.jpg' }, undefined]) {
+      TestBed.resetTestingModule();
+      const fixture = openWith(art);
+      await fixture.whenStable();
+      const root = fixture.nativeElement as HTMLElement;
+      expect(root.querySelector('[data-testid="title-backdrop"]')).toBeNull();
+      expect(root.querySelector('h2')!.textContent).toContain('Cancel this request?');
+    }
   });
 });

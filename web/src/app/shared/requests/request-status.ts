@@ -1,4 +1,9 @@
-import type { MediaRequest, RequestStatus } from '@usher/contracts';
+import type {
+  MediaRequest,
+  MetadataResult,
+  RequestStatus,
+  TitleAvailability,
+} from '@usher/contracts';
 import { REQUEST_STATUSES } from '@usher/contracts/values';
 import type { Tone } from '../status-chip';
 
@@ -42,6 +47,26 @@ export function requestAvailability(
     default:
       return null;
   }
+}
+
+/** The API's search-result availability as a badge; `none` (nobody asked) has no badge. */
+const RESULT_AVAILABILITY: Record<TitleAvailability, Availability | null> = {
+  in_library: 'inLibrary',
+  missing: 'missing',
+  approved: 'approved',
+  requested: 'requested',
+  none: null,
+};
+
+/**
+ * A search result's badge from the availability the API computed from every member's requests
+ * (issue 14, docs/requests.md); null when there is none, or when the API sent none (signed out).
+ */
+export function resultAvailability(
+  result: Pick<MetadataResult, 'availability'>,
+): Availability | null {
+  const state = result.availability?.state;
+  return state ? (RESULT_AVAILABILITY[state] ?? null) : null;
 }
 
 /** Tabs of both request lists, in the spec's order; `''` is "All". */
