@@ -51,6 +51,12 @@ export function itemDto(
     if (jf) dto['VideoType'] = 'VideoFile';
   }
   dto['ImageTags'] = item.hasPrimaryImage ? { Primary: imageTag(item.id) } : {};
+  // Episodes and seasons carry their show's poster tag, when the show has one (both servers send
+  // it with the image info, no `Fields` needed): clients draw a 2:3 poster, not the 16:9 still.
+  const series = item.seriesId ? state.items.get(item.seriesId) : undefined;
+  if (series?.hasPrimaryImage && (item.type === 'Episode' || item.type === 'Season')) {
+    dto['SeriesPrimaryImageTag'] = imageTag(series.id);
+  }
   dto['BackdropImageTags'] = [];
   dto['LocationType'] = item.locationType;
   if (isVideo) dto['MediaType'] = 'Video';

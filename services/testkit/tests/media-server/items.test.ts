@@ -218,6 +218,41 @@ describe('media-server fake: libraries and items (§1.4, §1.6)', () => {
     }
   });
 
+  it("should tag images like the servers: own Primary in ImageTags, the show's on its episodes", async () => {
+    for (const s of [emby, jf]) {
+      const { movies, series } = s.seeded!;
+      const ids = [
+        movies.dune.id,
+        movies.casablanca.id,
+        series.severance.series.id,
+        series.severance.seasons[0]!.id,
+        series.severance.episodes[0]!.id,
+      ];
+      const page = await adminGet<Page>(s, `/Items?Ids=${ids.join(',')}&Recursive=true`);
+      const byId = new Map(page.Items.map((i) => [i['Id'], i]));
+      const dto = (n: number) => byId.get(ids[n]) as Dto;
+      const [dune, casablanca, show, season, episode] = [dto(0), dto(1), dto(2), dto(3), dto(4)];
+      const showTag = (show['ImageTags'] as Dto)['Primary'];
+      expect(showTag).toEqual(expect.any(String));
+      expect((dune['ImageTags'] as Dto)['Primary']).toEqual(expect.any(String));
+      expect(casablanca['ImageTags']).toEqual({});
+      expect(episode).toMatchObject({ SeriesId: show['Id'], SeriesPrimaryImageTag: showTag });
+      expect((episode['ImageTags'] as Dto)['Primary']).not.toBe(showTag);
+      expect(season).toMatchObject({ SeriesPrimaryImageTag: showTag });
+      for (const own of [dune, casablanca, show]) {
+        expect(own).not.toHaveProperty('SeriesPrimaryImageTag');
+      }
+      // A show without a poster gives its episodes no tag.
+      s.state.items.get(series.severance.series.id)!.hasPrimaryImage = false;
+      try {
+        const bare = await adminGet<Page>(s, `/Items?Ids=${ids[4]}&Recursive=true`);
+        expect(bare.Items[0]).not.toHaveProperty('SeriesPrimaryImageTag');
+      } finally {
+        s.state.items.get(series.severance.series.id)!.hasPrimaryImage = true;
+      }
+    }
+  });
+
   it('should serve real PNG posters anonymously and 404 when an item has none', async () => {
     for (const s of [emby, jf]) {
       const dune = s.seeded?.movies.dune.id;
