@@ -227,7 +227,7 @@ export function createApp(deps: AppDeps): UsherApp {
     const requestId = resolveRequestId(c.req.header('x-request-id'));
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     c.set('requestId', requestId);
-    c.set('logger', deps.logger.child({ requestId }));
+    c.set('appLogger', deps.logger);
     c.set(
       'clientIp',
       resolveClientIp(
@@ -237,7 +237,10 @@ export function createApp(deps: AppDeps): UsherApp {
       ),
     );
     await next();
-    c.header('X-Request-Id', requestId);
+    // Set on the reply's own headers, as the two header middlewares below do: `c.header()` after
+    // the handler rebuilds the reply as a WHATWG Response, which takes @hono/node-server off its
+    // lightweight path (an undici Response and a stream read per reply; issue 21).
+    c.res.headers.set('X-Request-Id', requestId);
     const route = c.get('routeTemplate') ?? '(unmatched)';
     const status = c.res.status;
     const seconds = (performance.now() - started) / 1000;

@@ -1,4 +1,5 @@
 import type { Role } from '@usher/contracts';
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { AuditActor } from '../audit/audit.js';
 import type { UserRow } from '../db/schema/index.js';
@@ -30,7 +31,10 @@ export interface Caller {
 
 export interface AppVariables {
   requestId: string;
-  logger: Logger;
+  /** The request's logger (a child carrying `requestId`) once made; read it via `requestLogger`. */
+  logger?: Logger;
+  /** The app's logger, from which `requestLogger` makes the request's child on first use. */
+  appLogger?: Logger;
   clientIp: string | null;
   /** The route template (`/api/v1/users/:id`) once a route matched; metrics and logs use it. */
   routeTemplate?: string;
@@ -41,4 +45,18 @@ export interface AppVariables {
 
 export interface AppEnv {
   Variables: AppVariables;
+}
+
+/**
+ * The request's logger, a child of the app's logger carrying `requestId`, made on first use: most
+ * requests log nothing but their access line, and a pino child runs the redacting serializer over
+ * its bindings (issue 21).
+ */
+export function requestLogger(c: Context<AppEnv>): Logger | undefined {
+  let logger = c.get('logger');
+  if (!logger) {
+    logger = c.get('appLogger')?.child({ requestId: c.get('requestId') });
+    if (logger) c.set('logger', logger);
+  }
+  return logger;
 }

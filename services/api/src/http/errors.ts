@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
 import { driverMessage, isDatabaseUnavailable } from '../db/errors.js';
-import type { AppEnv } from './context.js';
+import { requestLogger, type AppEnv } from './context.js';
 
 /** Seconds a client is asked to wait while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -109,7 +109,7 @@ export function zodDetails(error: ZodError): { path: string; message: string }[]
  */
 export function handleError(err: unknown, c: Context<AppEnv>): Response {
   const requestId = c.get('requestId') ?? 'unknown';
-  const logger = c.get('logger');
+  const logger = requestLogger(c);
   let appError: AppError;
   const known = asAppError(err);
   if (known) {
