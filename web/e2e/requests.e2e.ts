@@ -312,4 +312,56 @@ describeWithChromium('request → approve → ingest (Chromium)', () => {
     await byTestId('search-empty').waitFor();
     expect(await sheet.count()).toBe(0);
   });
+
+  // Issue 14: search results are badged from every member's requests (never naming who asked),
+  // and a dialog about one request is topped by the title's backdrop; both languages, phone and
+  // desktop.
+  it("badges another member's request in search and shows the backdrop, in en and zh-CN", async () => {
+    await signOut();
+    await signIn('admin', ADMIN_PASSWORD);
+    const requested = { en: 'Requested', 'zh-CN': '已求片' } as const;
+    const backdropsLoaded = () =>
+      page.waitForFunction(() =>
+        [
+          ...document.querySelectorAll<HTMLImageElement>(
+            '.backdrop, [data-testid="title-backdrop"] img',
+          ),
+        ].every((img) => img.complete && img.naturalWidth > 0),
+      );
+    for (const lang of ['en', 'zh-CN'] as const) {
+      if (lang === 'zh-CN') {
+        await byTestId('language-menu').first().click();
+        await byTestId('language-zh-CN').click();
+        await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      }
+      for (const size of [{ width: 390, height: 844 }, DESKTOP]) {
+        await page.setViewportSize(size);
+        await page.goto(url('/console/requests/new?q=Dune&type=movie'));
+        const result = byTestId(`result-movie-${DUNE}`);
+        // The member's resubmitted Dune request is pending: the admin's search says so.
+        await expect(
+          result.locator('[data-testid="poster-badge"]').textContent(),
+        ).resolves.toContain(requested[lang]);
+        await result.click();
+        await byTestId('sheet-backdrop').waitFor();
+        await backdropsLoaded();
+        expect(await page.locator('main').textContent()).not.toContain(MEMBER);
+        await screenshot(page, `issue-14/new-request-${size.width}-${lang}`);
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        expect(await accessibilityProblems(page)).toEqual([]);
+
+        await page.goto(url('/admin/requests?status=PENDING'));
+        const card = page.locator('app-request-card', { hasText: 'Dune' });
+        await card.locator('[data-testid="reject-request"]').click();
+        await byTestId('title-backdrop').waitFor();
+        await backdropsLoaded();
+        await screenshot(page, `issue-14/reject-dialog-${size.width}-${lang}`);
+        expect(await accessibilityProblems(page)).toEqual([]);
+        await byTestId('dialog-cancel').click();
+      }
+    }
+    await byTestId('language-menu').first().click();
+    await byTestId('language-en').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+  });
 });

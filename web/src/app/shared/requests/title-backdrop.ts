@@ -59,13 +59,14 @@ export interface TitleArt {
     .poster {
       position: absolute;
       left: 24px;
-      bottom: -16px;
+      bottom: 0;
       width: clamp(56px, 14%, 88px);
       box-shadow: var(--mat-sys-level2);
     }
-    /* Room for the poster's foot below the band, so the heading never runs under it. */
+    /* Room for the poster's foot below the band: the poster ends where the host does, so the
+       heading never runs under it. */
     :host:has(.band) {
-      padding-bottom: 24px;
+      padding-bottom: 40px;
     }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
