@@ -86,6 +86,60 @@ describe.each(FLAVOURS)('media home on %s', (flavour) => {
     expect(series).toEqual({ state: 'ok', items: [] });
   });
 
+  it("should show a new episode with its show's poster, and keep a URL for an item with no image", async () => {
+    const alice = await w.member('alice');
+    const token = await w.token(alice);
+    const lib = w.fake.seeded!.libraries.shows;
+    const base = { libraryId: lib.id, providerIds: {}, dateCreated: w.clock.now };
+    const show = addMediaItem(w.fake.state, {
+      ...base,
+      type: 'Series',
+      name: 'Night Ferry',
+      parentId: lib.id,
+    });
+    const episode = addMediaItem(w.fake.state, {
+      ...base,
+      type: 'Episode',
+      name: 'Crossing',
+      parentId: show.id,
+      seriesId: show.id,
+      seriesName: show.name,
+      parentIndexNumber: 1,
+      indexNumber: 1,
+    });
+    const series = mediaLatestSchema.parse(
+      await (await w.get('/api/v1/media/latest?type=series', token)).json(),
+    );
+    // One new episode comes as the episode itself; its card shows the show's 2:3 poster.
+    const entry = series.items.find((i) => i.itemId === episode.id)!;
+    expect(entry).toMatchObject({ name: 'Crossing', type: 'Episode', seriesName: 'Night Ferry' });
+    expect(entry.posterUrl).toMatch(
+      new RegExp(`^/api/v1/media/posters/${show.id}\\?u=${alice.id}&exp=\\d+&sig=`),
+    );
+    expect((await w.get(entry.posterUrl)).status).toBe(200);
+    // A show without a poster: the episode's own image.
+    show.hasPrimaryImage = false;
+    try {
+      const bare = mediaLatestSchema.parse(
+        await (await w.get('/api/v1/media/latest?type=series', token)).json(),
+      );
+      expect(bare.items.find((i) => i.itemId === episode.id)!.posterUrl).toContain(
+        `/posters/${episode.id}?`,
+      );
+    } finally {
+      show.hasPrimaryImage = true;
+    }
+    // The contract wants a string: a film with no image keeps its own URL, which 404s to the
+    // placeholder.
+    const movies = mediaLatestSchema.parse(
+      await (await w.get('/api/v1/media/latest?type=movie&limit=50', token)).json(),
+    );
+    const casablanca = w.fake.seeded!.movies.casablanca;
+    const bare = movies.items.find((i) => i.itemId === casablanca.id)!;
+    expect(bare.posterUrl).toContain(`/posters/${casablanca.id}?`);
+    expect((await errorOf(await w.get(bare.posterUrl))).code).toBe('POSTER_NOT_FOUND');
+  });
+
   it('should say why there is nothing: unlinked, expired or disabled', async () => {
     const loner = await w.user(`loner_${flavour}`);
     const expired = await w.user(`late_${flavour}`, {

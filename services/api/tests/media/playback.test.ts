@@ -228,6 +228,43 @@ describe.each(FLAVOURS)('playback on %s', (flavour) => {
     expect(history.data.every((r) => r.posterUrl?.includes(`u=${w.admin.id}`))).toBe(true);
   });
 
+  it("should show an episode's play with its show's poster, and give a play without any image none", async () => {
+    const alice = await w.member('alice');
+    const token = await w.token(alice);
+    const s = w.fake.seeded!;
+    const portrait = async () =>
+      playbackProfileSchema.parse(
+        await (await w.get('/api/v1/me/playback?range=7d', token)).json(),
+      );
+    const episode = (await portrait()).recent.find((r) => r.itemType === 'Episode')!;
+    expect(episode.itemId).toBe(s.series.severance.episodes[0]!.id);
+    // The 2:3 poster of Severance, not the episode's 16:9 still; alice's libraries hold the show.
+    expect(episode.posterUrl).toMatch(
+      new RegExp(`^/api/v1/media/posters/${s.series.severance.series.id}\\?u=${alice.id}&`),
+    );
+    const image = await w.get(episode.posterUrl!);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+
+    // Oppenheimer loses its image; once the 10-minute memory of the lookup has run out, its play
+    // carries no URL that could only 404.
+    const film = w.fake.state.items.get(s.movies.oppenheimer.id)!;
+    film.hasPrimaryImage = false;
+    const saved = w.clock.now;
+    w.clock.now = new Date(saved.getTime() + 11 * 60_000);
+    try {
+      const later = await portrait();
+      const play = later.recent.find((r) => r.itemId === s.movies.oppenheimer.id)!;
+      expect(play).not.toHaveProperty('posterUrl');
+      expect(later.recent.find((r) => r.itemId === s.movies.dune.id)!.posterUrl).toContain(
+        `/posters/${s.movies.dune.id}?`,
+      );
+    } finally {
+      film.hasPrimaryImage = true;
+      w.clock.now = saved;
+    }
+  });
+
   it('should list history newest first, filtered by user and keyword, names linked', async () => {
     const alice = await w.member('alice');
     const res = await w.get(

@@ -103,13 +103,16 @@ describe.each(FLAVOURS)('live sessions on %s', (flavour) => {
         playState: null,
       },
     ];
-    // Posters are signed for the asking admin and work without a token (a plain <img src>).
+    // Posters are signed for the asking admin and work without a token (a plain <img src>). The
+    // episode shows its show's 2:3 poster, not its 16:9 still.
     const posters = list.data.map((x) => x.nowPlaying?.posterUrl ?? null);
     expect(posters[0]).toMatch(
       new RegExp(
-        `^/api/v1/media/posters/${bobRow.nowPlaying.itemId}\\?u=${w.admin.id}&exp=\\d+&sig=`,
+        `^/api/v1/media/posters/${s.series.bear.series.id}\\?u=${w.admin.id}&exp=\\d+&sig=`,
       ),
     );
+    expect((await w.get(posters[0]!)).status).toBe(200);
+    expect(posters[1]).toContain(`/posters/${s.movies.dune.id}?`);
     expect(posters[2]).toBeNull();
     const image = await w.get(posters[1]!);
     expect(image.status).toBe(200);
@@ -118,6 +121,27 @@ describe.each(FLAVOURS)('live sessions on %s', (flavour) => {
       x.nowPlaying ? { ...x, nowPlaying: { ...x.nowPlaying, posterUrl: undefined } } : x,
     );
     expect(withoutPosters).toEqual([bobRow, aliceRow, idleRow]);
+  });
+
+  it('should fall back to the episode image without a show poster, and omit a poster no item has', async () => {
+    const s = w.fake.seeded!;
+    const show = w.fake.state.items.get(s.series.bear.series.id)!;
+    const film = w.fake.state.items.get(s.movies.dune.id)!;
+    show.hasPrimaryImage = false;
+    film.hasPrimaryImage = false;
+    try {
+      const list = sessionListSchema.parse(
+        await (await w.get('/api/v1/admin/sessions', w.adminToken)).json(),
+      );
+      const playing = (deviceId: string) => list.data.find((x) => x.deviceId === deviceId)!;
+      const episode = playing('bob-appletv').nowPlaying!;
+      expect(episode.posterUrl).toContain(`/posters/${episode.itemId}?`);
+      // Dune has no image at all: no URL that could only 404.
+      expect(playing('alice-firefox').nowPlaying).not.toHaveProperty('posterUrl');
+    } finally {
+      show.hasPrimaryImage = true;
+      film.hasPrimaryImage = true;
+    }
   });
 
   it('should widen the window on request, within 60–3600 s', async () => {

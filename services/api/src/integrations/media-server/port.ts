@@ -73,6 +73,8 @@ export interface MediaSession {
     season?: number;
     episode?: number;
     runtimeSeconds?: number;
+    /** The item whose Primary image is the poster (see `MediaItem.posterItemId`). */
+    posterItemId?: string;
   };
   playState?: { positionSeconds: number; isPaused: boolean; playMethod?: PlayMethod };
   /** Whether the server is transcoding this stream. */
@@ -124,6 +126,11 @@ export interface MediaItem {
   tmdbId?: string;
   providerIds: Record<string, string>;
   primaryImageTag?: string;
+  /**
+   * The item whose Primary image is this item's 2:3 poster: the show for an episode whose show
+   * has one, else the item itself when it has a Primary image; absent when neither has.
+   */
+  posterItemId?: string;
   /** Set on grouped "latest" entries: how many new episodes the series entry stands for. */
   childCount?: number;
   /** Whether the server only knows the item from metadata (`LocationType: Virtual`). */

@@ -40,7 +40,15 @@ export const AuthResultSchema = z.object({
   AccessToken: z.string(),
 });
 
+/** The image fields of a BaseItemDto that choose its poster (sent by default, no `Fields`). */
+const imageFields = {
+  ImageTags: z.record(z.string(), z.string().nullish()).nullish(),
+  SeriesId: str,
+  SeriesPrimaryImageTag: str,
+};
+
 const NowPlayingSchema = z.object({
+  ...imageFields,
   Id: z.string(),
   Name: str,
   Type: str,
@@ -71,11 +79,11 @@ export const SessionSchema = z.object({
 });
 
 export const ItemSchema = z.object({
+  ...imageFields,
   Id: z.string(),
   Name: str,
   Type: str,
   ParentId: str,
-  SeriesId: str,
   SeriesName: str,
   SeasonId: str,
   ParentIndexNumber: num,
@@ -87,7 +95,6 @@ export const ItemSchema = z.object({
   Path: str,
   RunTimeTicks: num,
   ProviderIds: z.record(z.string(), z.string().nullish()).nullish(),
-  ImageTags: z.record(z.string(), z.string()).nullish(),
   ChildCount: num,
   LocationType: str,
   Genres: z.array(z.string()).nullish(),
@@ -127,6 +134,24 @@ export function ticksToSeconds(ticks: number | null | undefined): number | undef
 }
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+/**
+ * The item whose Primary image is this item's poster, or undefined when there is none (the poster
+ * URL would only 404). An episode shows its show's poster (2:3, `SeriesPrimaryImageTag`), as the
+ * servers' own clients do, rather than its 16:9 still; anything else its own Primary image.
+ */
+export function posterItemOf(dto: {
+  Id: string;
+  Type?: string | null;
+  ImageTags?: Record<string, string | null | undefined> | null;
+  SeriesId?: string | null;
+  SeriesPrimaryImageTag?: string | null;
+}): string | undefined {
+  if (dto.Type === 'Episode' && dto.SeriesId && dto.SeriesPrimaryImageTag) {
+    return normaliseId(dto.SeriesId);
+  }
+  return dto.ImageTags?.['Primary'] ? normaliseId(dto.Id) : undefined;
+}
 
 export function toMediaUser(dto: UserDto): MediaUser {
   const policy = dto.Policy ?? {};
@@ -172,6 +197,7 @@ export function toMediaSession(
             ...defined('season', opt(np.ParentIndexNumber)),
             ...defined('episode', opt(np.IndexNumber)),
             ...defined('runtimeSeconds', ticksToSeconds(np.RunTimeTicks)),
+            ...defined('posterItemId', posterItemOf(np)),
           },
           playState: {
             positionSeconds: ticksToSeconds(ps?.PositionTicks) ?? 0,
@@ -214,6 +240,7 @@ export function toMediaItem(dto: ItemDto, withStreams = false): MediaItem {
     ...defined('tmdbId', tmdbOf(providerIds)),
     providerIds,
     ...defined('primaryImageTag', opt(dto.ImageTags?.['Primary'])),
+    ...defined('posterItemId', posterItemOf(dto)),
     ...defined('childCount', opt(dto.ChildCount)),
     virtual: dto.LocationType === 'Virtual',
     ...defined('genres', opt(dto.Genres)),

@@ -12,7 +12,11 @@ import type { UserRow } from '../../db/schema/index.js';
 import { secretsEqual } from '../../http/guards.js';
 import { AppError } from '../../http/errors.js';
 import { IntegrationError } from '../../integrations/errors.js';
-import type { ItemImage, MediaServer } from '../../integrations/media-server/index.js';
+import {
+  normaliseId,
+  type ItemImage,
+  type MediaServer,
+} from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
 import { isExpired } from '../membership/index.js';
 import { findUser } from './queries.js';
@@ -49,6 +53,7 @@ export class MediaHomeCache {
   private counts?: { server: MediaServer; at: number; value: MediaStats };
   private statsInFlight?: Promise<MediaStats>;
   private readonly access = new Map<string, { visible: boolean; until: number }>();
+  private readonly posters = new Map<string, { posterItemId: string | null; until: number }>();
   private readonly images = new Map<string, { image: ItemImage; until: number }>();
   private imageBytes = 0;
 
@@ -93,6 +98,47 @@ export class MediaHomeCache {
     if (this.access.size >= ACCESS_CACHE_MAX) this.access.clear();
     this.access.set(key, { visible, until: now + ACCESS_TTL_MS });
     return visible;
+  }
+
+  /**
+   * For plays (a Playback Reporting row has only the item id): normalised item id → the item whose
+   * Primary image is its poster (`MediaItem.posterItemId`), null when there is none or the server
+   * no longer knows the item. Asked upstream in one `/Items?Ids=` read, remembered 10 min. When
+   * that read fails, each play keeps its own item (the URL may 404 to a placeholder) rather than
+   * the plays failing for want of posters.
+   */
+  async posterItems(
+    ctx: ModuleContext,
+    server: MediaServer,
+    itemIds: string[],
+  ): Promise<Map<string, string | null>> {
+    const now = ctx.now().getTime();
+    const out = new Map<string, string | null>();
+    const missing: string[] = [];
+    for (const raw of new Set(itemIds.map(normaliseId))) {
+      // Only ids the server could have issued: a damaged plugin row must not fail the read.
+      if (!/^[0-9a-f]{32}$|^\d{1,20}$/i.test(raw)) continue;
+      const hit = this.posters.get(`${server.kind}:${raw}`);
+      if (hit && hit.until > now) out.set(raw, hit.posterItemId);
+      else missing.push(raw);
+    }
+    if (missing.length === 0) return out;
+    let items;
+    try {
+      ({ items } = await server.items({ ids: missing }));
+    } catch (err) {
+      if (!(err instanceof IntegrationError)) throw err;
+      for (const id of missing) out.set(id, id);
+      return out;
+    }
+    const found = new Map(items.map((i) => [i.id, i.posterItemId ?? null]));
+    if (this.posters.size >= ACCESS_CACHE_MAX) this.posters.clear();
+    for (const id of missing) {
+      const posterItemId = found.get(id) ?? null;
+      out.set(id, posterItemId);
+      this.posters.set(`${server.kind}:${id}`, { posterItemId, until: now + ACCESS_TTL_MS });
+    }
+    return out;
   }
 
   async image(ctx: ModuleContext, server: MediaServer, itemId: string, width: number) {
@@ -183,7 +229,9 @@ export async function latestForUser(
       year: i.year ?? null,
       ...(i.seriesName ? { seriesName: i.seriesName } : {}),
       addedAt: i.createdAt ?? null,
-      posterUrl: signer.url(row.id, i.id, now),
+      // The contract wants a URL for every item: one with no image at all keeps its own, which
+      // answers 404 and the page draws the placeholder (docs/media.md "Posters").
+      posterUrl: signer.url(row.id, i.posterItemId ?? i.id, now),
     })),
   };
 }

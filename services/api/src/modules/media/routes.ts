@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { guardFor } from '../../http/guards.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { normaliseId } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
 import {
   latestForUser,
@@ -28,6 +29,7 @@ import {
   mediaServerPublic,
   PosterSigner,
   posterFor,
+  serverOrNull,
 } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
 import { listSessions } from './sessions.js';
@@ -45,15 +47,28 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
     { db: ctx.db, tokens: ctx.tokens, internalApiSecret: '' },
     { allowDuringPasswordChange: true },
   )!;
-  /** Plays with their posters signed for the caller (an admin's URL shows any item). */
-  const withPosters = <T extends { recent?: PlaybackRecord[]; data?: PlaybackRecord[] }>(
+  /**
+   * Plays with their posters signed for the caller (an admin's URL shows any item): an episode's
+   * is its show's, and a play whose item has no image (or is gone) has none (docs/media.md).
+   */
+  const withPosters = async <T extends { recent?: PlaybackRecord[]; data?: PlaybackRecord[] }>(
     reply: T,
     callerId: string,
-  ): T => {
-    const sign = (r: PlaybackRecord) => ({
-      ...r,
-      posterUrl: signer.url(callerId, r.itemId, ctx.now()),
-    });
+  ): Promise<T> => {
+    const plays = [...(reply.recent ?? []), ...(reply.data ?? [])];
+    const server = plays.length > 0 ? await serverOrNull(ctx) : null;
+    const posters = server
+      ? await cache.posterItems(
+          ctx,
+          server,
+          plays.map((r) => r.itemId),
+        )
+      : new Map<string, string | null>();
+    const now = ctx.now();
+    const sign = (r: PlaybackRecord): PlaybackRecord => {
+      const posterItemId = posters.get(normaliseId(r.itemId));
+      return posterItemId ? { ...r, posterUrl: signer.url(callerId, posterItemId, now) } : r;
+    };
     return {
       ...reply,
       ...(reply.recent ? { recent: reply.recent.map(sign) } : {}),
@@ -144,7 +159,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: PLAYBACK_ERRORS,
       handler: async (c, { query, auth }) =>
-        c.json(withPosters(await userPortrait(ctx, auth.userId, query), auth.userId)),
+        c.json(await withPosters(await userPortrait(ctx, auth.userId, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
@@ -156,7 +171,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
       handler: async (c, { params, query, auth }) =>
-        c.json(withPosters(await userPortrait(ctx, params.id, query), auth.userId)),
+        c.json(await withPosters(await userPortrait(ctx, params.id, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
@@ -168,7 +183,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
       handler: async (c, { query, auth }) =>
-        c.json(withPosters(await playbackHistory(ctx, query), auth.userId)),
+        c.json(await withPosters(await playbackHistory(ctx, query), auth.userId)),
     }),
     defineRoute({
       method: 'get',
@@ -191,20 +206,13 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Sessions', schema: sessionListSchema } },
       errors: UPSTREAM_ERRORS,
       handler: async (c, { query, auth }) => {
-        const list = await listSessions(ctx, query.activeWithinSeconds);
         // Posters signed for the admin, so the live page can put them in a plain <img src>.
-        const data = list.data.map((s) =>
-          s.nowPlaying
-            ? {
-                ...s,
-                nowPlaying: {
-                  ...s.nowPlaying,
-                  posterUrl: signer.url(auth.userId, s.nowPlaying.itemId, ctx.now()),
-                },
-              }
-            : s,
+        const now = ctx.now();
+        return c.json(
+          await listSessions(ctx, query.activeWithinSeconds, (posterItemId) =>
+            signer.url(auth.userId, posterItemId, now),
+          ),
         );
-        return c.json({ ...list, data });
       },
     }),
   ];

@@ -5,7 +5,15 @@ import type { MediaSession } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
 import { usersByMediaId, type LinkedUser } from './queries.js';
 
-export function toSession(s: MediaSession, linked: LinkedUser | undefined): Session {
+/**
+ * `posterUrl` signs the item whose Primary image is the poster (an episode: its show's); a
+ * playing item without any image gets no `posterUrl`.
+ */
+export function toSession(
+  s: MediaSession,
+  linked: LinkedUser | undefined,
+  posterUrl?: (posterItemId: string) => string,
+): Session {
   const np = s.nowPlaying;
   const ps = s.playState;
   const transcoding = s.transcoding || ps?.playMethod === 'Transcode';
@@ -33,6 +41,7 @@ export function toSession(s: MediaSession, linked: LinkedUser | undefined): Sess
           season: np.season ?? null,
           episode: np.episode ?? null,
           runtimeSeconds: runtime ?? null,
+          ...(posterUrl && np.posterItemId ? { posterUrl: posterUrl(np.posterItemId) } : {}),
         }
       : null,
     playState:
@@ -52,6 +61,7 @@ export function toSession(s: MediaSession, linked: LinkedUser | undefined): Sess
 export async function listSessions(
   ctx: ModuleContext,
   activeWithinSeconds: number,
+  posterUrl?: (posterItemId: string) => string,
 ): Promise<SessionList> {
   const server = await ctx.integrations.mediaServer.get();
   const sessions = await server.listSessions();
@@ -66,7 +76,7 @@ export async function listSessions(
     recent.map((s) => s.userId ?? ''),
   );
   const data = recent
-    .map((s) => toSession(s, s.userId ? linked.get(s.userId) : undefined))
+    .map((s) => toSession(s, s.userId ? linked.get(s.userId) : undefined, posterUrl))
     // Playing first, then by last activity.
     .sort(
       (a, b) =>

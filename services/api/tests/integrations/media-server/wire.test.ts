@@ -2,6 +2,7 @@
 import { isGuid, normaliseId, usherDeviceId } from '../../../src/integrations/media-server/port.js';
 import {
   isoUtc,
+  posterItemOf,
   ticksToSeconds,
   toMediaItem,
 } from '../../../src/integrations/media-server/wire.js';
@@ -53,5 +54,31 @@ describe('media-server normalisation', () => {
       providerIds: { Tmdb: '1' },
       virtual: true,
     });
+  });
+
+  it("should take an episode's poster from its show, else the item's own Primary image", () => {
+    const show = 'ABCDEF01-2345-6789-ABCD-EF0123456789';
+    const episode = { Id: '1042', Type: 'Episode', SeriesId: show, ImageTags: { Primary: 'e' } };
+    expect(posterItemOf({ ...episode, SeriesPrimaryImageTag: 's' })).toBe(
+      'abcdef0123456789abcdef0123456789',
+    );
+    expect(toMediaItem({ ...episode, SeriesPrimaryImageTag: 's' }).posterItemId).toBe(
+      'abcdef0123456789abcdef0123456789',
+    );
+    // A show without a poster: the episode's still, which beats a placeholder.
+    expect(posterItemOf({ ...episode, SeriesPrimaryImageTag: null })).toBe('1042');
+    // A season keeps its own poster; an item without any image has none.
+    expect(
+      posterItemOf({
+        Id: '7',
+        Type: 'Season',
+        SeriesId: show,
+        SeriesPrimaryImageTag: 's',
+        ImageTags: { Primary: 't' },
+      }),
+    ).toBe('7');
+    expect(posterItemOf({ Id: '8', Type: 'Movie', ImageTags: {} })).toBeUndefined();
+    expect(posterItemOf({ Id: '9', Type: 'Movie', ImageTags: { Primary: null } })).toBeUndefined();
+    expect(posterItemOf({ Id: '9', Type: 'Movie' })).toBeUndefined();
   });
 });
