@@ -87,8 +87,8 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
   });
 
   afterEach(() => {
-    // The seed has a film without a poster (Casablanca); the overview rail and the history
-    // show it, its poster URL answers 404 (the browser logs that) and the placeholder shows.
+    // The seed has a film without a poster (Casablanca): the overview rail's URL for it answers
+    // 404 (the browser logs that) and the placeholder shows; its plays get no poster URL at all.
     // Any other failed request is a failure.
     expectOnlyPosterMisses(problems, itemsWithoutArt(media));
   });
