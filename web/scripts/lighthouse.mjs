@@ -19,7 +19,7 @@
 // and the 1-minute load average of each run, and writes the JSON reports to
 // $TMPDIR/usher-lighthouse/.
 /* global fetch, WebSocket */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -302,7 +302,9 @@ try {
       } else {
         browser = [`--chrome-path=${CHROMIUM}`, `--chrome-flags=${HEADLESS.join(' ')}`];
       }
-      const lh = spawnSync(
+      // Not spawnSync: the stub API answers from this process, whose event loop must keep
+      // running (with it blocked, /public/site never answered and the page stayed on the splash).
+      const lh = spawn(
         'npx',
         [
           '--yes',
@@ -316,12 +318,20 @@ try {
         ],
         { stdio: ['ignore', 'ignore', 'inherit'] },
       );
-      if (lh.status !== 0) throw new Error(`lighthouse exited ${lh.status}`);
+      const status = await new Promise((ok) => lh.once('exit', ok));
+      if (status !== 0) throw new Error(`lighthouse exited ${status}`);
       const lhr = JSON.parse(readFileSync(report, 'utf8'));
       const { categories: c, audits: a } = lhr;
       // A signed-in page that ended up on /login (a refused session) measured the wrong page.
       const landed = new URL(lhr.finalDisplayedUrl).pathname;
       if (landed !== path) throw new Error(`${path} ended on ${landed}`);
+      // A request left unanswered means the page did not get to render what it should.
+      const unanswered = a['network-requests'].details.items.filter(
+        (item) => item.networkEndTime == null || item.statusCode === -1,
+      );
+      if (unanswered.length > 0) {
+        throw new Error(`${path}: no answer to ${unanswered.map((item) => item.url).join(', ')}`);
+      }
       results.push({
         performance: Math.round(c.performance.score * 100),
         accessibility: Math.round(c.accessibility.score * 100),
