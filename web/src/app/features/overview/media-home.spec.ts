@@ -123,6 +123,37 @@ describe('MediaLibrary (overview rails and counts)', () => {
     );
   });
 
+  it('should fetch the first screenful of posters at once and the rest lazily', async () => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    http.expectOne('/api/v1/media/stats').flush(STATS);
+    const items = Array.from({ length: 5 }, (_, i) =>
+      anItem({ itemId: `m${i}`, posterUrl: `/api/v1/media/posters/m${i}?u=u1&exp=1&sig=s` }),
+    );
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'ok', items });
+    }
+    await flushAndRender(fixture);
+    for (const type of ['movie', 'series']) {
+      const imgs = [...root.querySelectorAll(`[data-testid="rail-${type}"] img`)];
+      // The overview's largest paint is one of the first posters (issue 14, Lighthouse).
+      expect(imgs.map((img) => img.getAttribute('fetchpriority'))).toEqual([
+        'high',
+        'high',
+        'high',
+        null,
+        null,
+      ]);
+      expect(imgs.map((img) => img.getAttribute('loading'))).toEqual([
+        null,
+        null,
+        null,
+        'lazy',
+        'lazy',
+      ]);
+    }
+  });
+
   it('should take a show name over its episode and a film over its year', () => {
     expect(cardLines(anItem({ year: null }))).toEqual({ title: 'Winter Harbour', subtitle: null });
     expect(cardLines(anItem({ seriesName: 'Severance', name: 'Hello' }))).toEqual({

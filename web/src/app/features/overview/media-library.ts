@@ -87,6 +87,11 @@ export class MediaLibrary {
     return state && state !== 'ok' ? STATE_VIEW[state] : null;
   });
   protected readonly cardLines = cardLines;
+  /**
+   * Posters per rail a phone's first screen can show (140 px cards, issue 14): fetched at once,
+   * as the overview's largest paint, rather than lazily after layout.
+   */
+  protected readonly firstScreen = 3;
 
   private latest(type: LatestType) {
     return apiResource({

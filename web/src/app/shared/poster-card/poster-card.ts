@@ -22,7 +22,12 @@ export type { PosterBadge } from './poster-badge';
       <div class="line short skeleton" aria-hidden="true"></div>
     } @else {
       <div class="poster">
-        <app-poster-image [src]="src()" [alt]="alt()" [fallbackIcon]="fallbackIcon()" />
+        <app-poster-image
+          [src]="src()"
+          [alt]="alt()"
+          [fallbackIcon]="fallbackIcon()"
+          [priority]="priority()"
+        />
         @if (badge(); as shown) {
           <app-poster-badge [badge]="shown" />
         }
@@ -46,4 +51,6 @@ export class PosterCard {
   readonly fallbackIcon = input('movie');
   readonly badge = input<PosterBadge | null>(null);
   readonly loading = input(false);
+  /** The poster is in the first screenful: fetched at once (see `PosterImage`). */
+  readonly priority = input(false);
 }

@@ -4,13 +4,25 @@ import { MatIcon } from '@angular/material/icon';
 /**
  * A poster in a fixed 2:3 box (60-web.md §1 `PosterImage`): lazy, and a neutral placeholder when
  * there is no poster or it fails to load, so a card never collapses or shows a broken image.
+ * `priority` is for the few posters in the first screenful, the page's largest paint: fetched at
+ * once and ahead of the rest instead of after layout (Lighthouse's "lcp-lazy-loaded").
  */
 @Component({
   selector: 'app-poster-image',
   imports: [MatIcon],
   template: `
     @if (src() && !failed()) {
-      <img [src]="src()" [alt]="alt()" loading="lazy" decoding="async" (error)="failed.set(true)" />
+      @if (priority()) {
+        <img [src]="src()" [alt]="alt()" fetchpriority="high" (error)="failed.set(true)" />
+      } @else {
+        <img
+          [src]="src()"
+          [alt]="alt()"
+          loading="lazy"
+          decoding="async"
+          (error)="failed.set(true)"
+        />
+      }
     } @else {
       <mat-icon aria-hidden="true" [svgIcon]="fallbackIcon()" />
     }
@@ -45,5 +57,7 @@ export class PosterImage {
   /** Already translated; empty when the title is printed next to the poster anyway. */
   readonly alt = input('');
   readonly fallbackIcon = input('movie');
+  /** Eager, high fetch priority: for the posters the first screen shows. */
+  readonly priority = input(false);
   protected readonly failed = signal(false);
 }
