@@ -58,6 +58,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs a load and adds the server's CPU microseconds per answered request (`cpuUs`). */
+async function withCpu(pid: number, run: () => Promise<LoadFigures>): Promise<LoadFigures> {
+  const before = cpuSeconds(pid);
+  const t0 = performance.now();
+  const figures = await run();
+  const requests = figures.rps * ((performance.now() - t0) / 1000);
+  return { ...figures, cpuUs: round(((cpuSeconds(pid) - before) * 1e6) / Math.max(requests, 1)) };
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
@@ -296,8 +313,14 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         for (const connections of [10, 100]) {
           const loads: number[] = [];
           const samples = await interleave(options.rounds, {
-            api: () => get(me, connections, token).finally(() => loads.push(load1())),
-            ceiling: () => get(`${ceiling.url}/me`, connections).finally(() => loads.push(load1())),
+            api: () =>
+              withCpu(api.child.pid!, () => get(me, connections, token)).finally(() =>
+                loads.push(load1()),
+              ),
+            ceiling: () =>
+              withCpu(ceiling.child.pid!, () => get(`${ceiling.url}/me`, connections)).finally(() =>
+                loads.push(load1()),
+              ),
           });
           const a = medianFigures(samples.api);
           const c = medianFigures(samples.ceiling);
@@ -306,11 +329,18 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
           print(formatFigures(`usher   /me  ${connections} conn`, a));
           print(formatFigures(`ceiling /me  ${connections} conn`, c));
           print(`ratio req/s ${r}, p99 ${p99r} × ceiling, load avg ${round(median(loads), 2)}`);
+          // CPU per request moves far less with the machine's load than req/s does.
+          const cpuUs = {
+            api: round(median(samples.api.map((f) => f.cpuUs ?? 0))),
+            ceiling: round(median(samples.ceiling.map((f) => f.cpuUs ?? 0))),
+          };
+          print(`CPU µs per request: usher ${cpuUs.api}, ceiling ${cpuUs.ceiling}`);
           section[`c${connections}`] = {
             api: a,
             ceiling: c,
             ratio: r,
             p99Ratio: p99r,
+            cpuUs,
             load1: round(median(loads), 2),
           };
           if (connections === 100) {

@@ -103,6 +103,8 @@ export interface LoadFigures {
   p99: number;
   /** Replies that were not 2xx, and socket errors/timeouts: a run with any is suspect. */
   errors: number;
+  /** The server's CPU microseconds (user + system) per request, where measured. */
+  cpuUs?: number;
 }
 
 /** The median of each figure over the rounds of one case. */

@@ -220,8 +220,15 @@ export function createApp(deps: AppDeps): UsherApp {
 
   const app = new Hono<AppEnv>();
 
-  // Request id, client address, one log line and one metric sample per request.
+  // Request id, client address, the headers every reply carries, one log line and one metric
+  // sample per request: one middleware, not three (each level of hono's chain is an async call
+  // and a promise per request; issue 21).
   const logRequest = accessLog(deps.logger);
+  const secure = secureHeaders({
+    crossOriginResourcePolicy: 'same-origin',
+    referrerPolicy: 'no-referrer',
+  });
+  const nothingMore = async () => {};
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = resolveRequestId(c.req.header('x-request-id'));
@@ -237,10 +244,18 @@ export function createApp(deps: AppDeps): UsherApp {
       ),
     );
     await next();
-    // Set on the reply's own headers, as the two header middlewares below do: `c.header()` after
-    // the handler rebuilds the reply as a WHATWG Response, which takes @hono/node-server off its
-    // lightweight path (an undici Response and a stream read per reply; issue 21).
-    c.res.headers.set('X-Request-Id', requestId);
+    // Headers are set on the reply's own headers: `c.header()` after the handler rebuilds the
+    // reply as a WHATWG Response, which takes @hono/node-server off its lightweight path (an
+    // undici Response and a stream read per reply; issue 21).
+    const headers = c.res.headers;
+    // API replies are data: nothing may load or frame them. Pages that render HTML (the docs page,
+    // the web app) set their own policy, which must not be overwritten.
+    if (!headers.has('Content-Security-Policy')) {
+      headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    }
+    // Hono's secure headers, applied to the reply as it stands (they overwrite a handler's own).
+    await secure(c, nothingMore);
+    headers.set('X-Request-Id', requestId);
     const route = c.get('routeTemplate') ?? '(unmatched)';
     const status = c.res.status;
     const seconds = (performance.now() - started) / 1000;
@@ -256,19 +271,6 @@ export function createApp(deps: AppDeps): UsherApp {
       durationMs: Math.round(seconds * 100_000) / 100,
       ip: c.get('clientIp'),
     });
-  });
-
-  app.use(
-    '*',
-    secureHeaders({ crossOriginResourcePolicy: 'same-origin', referrerPolicy: 'no-referrer' }),
-  );
-  // API replies are data: nothing may load or frame them. Pages that render HTML (the docs page,
-  // the web app) set their own policy, which must not be overwritten.
-  app.use('*', async (c, next) => {
-    await next();
-    if (!c.res.headers.has('Content-Security-Policy')) {
-      c.res.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-    }
   });
 
   const tooLarge = () => {

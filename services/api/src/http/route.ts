@@ -118,16 +118,16 @@ const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
 /** Mounts routes on the app: route template → guard → validators → handler. */
 export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDeps): void {
   for (const route of routes) {
-    const chain: MiddlewareHandler<AppEnv>[] = [
-      async (c, next) => {
-        c.set('routeTemplate', route.path);
-        await next();
-      },
-    ];
     const guard = guardFor(route.auth, deps, {
       allowDuringPasswordChange: route.allowDuringPasswordChange,
     });
-    if (guard) chain.push(guard);
+    // The route template and the guard share one level of hono's chain (issue 21).
+    const chain: MiddlewareHandler<AppEnv>[] = [
+      (c, next) => {
+        c.set('routeTemplate', route.path);
+        return guard ? guard(c, next) : next();
+      },
+    ];
     const req = route.request;
     if (req?.params) chain.push(zValidator('param', req.params, throwOnInvalid) as never);
     if (req?.query) chain.push(zValidator('query', req.query, throwOnInvalid) as never);
