@@ -135,4 +135,56 @@ describe('TokenSigner', () => {
       expect(await signer.verify(bad)).toBeNull();
     }
   });
+
+  describe('remembered verifications', () => {
+    const key = new Uint8Array(hkdfSync('sha256', secret, '', 'usher/jwt/v1', 32));
+    const signed = (payload: object) => {
+      const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(payload))}`;
+      return `${head}.${b64url(createHmac('sha256', key).update(head).digest())}`;
+    };
+    const t0 = Date.parse('2026-03-01T12:00:00Z');
+    const at = (ms: number) => Math.floor(ms / 1000);
+    const claims = {
+      sub: 'u1',
+      role: 'user',
+      ver: 2,
+      iss: 'usher',
+      aud: 'usher-api',
+      iat: at(t0),
+      nbf: at(t0) + 10,
+      exp: at(t0) + 60,
+    };
+
+    it('should answer a repeated token as a fresh verification would: expiry and nbf by the clock of each call', () => {
+      const signer = new TokenSigner(secret);
+      const token = signed(claims);
+      expect(signer.verifySync(token, t0 + 20_000)).toEqual({ sub: 'u1', role: 'user', ver: 2 });
+      expect(signer.verifiedCount).toBe(1);
+      expect(signer.verifySync(token, t0 + 30_000)).toEqual({ sub: 'u1', role: 'user', ver: 2 });
+      expect(signer.verifySync(token, t0 + 5_000)).toBeNull();
+      expect(signer.verifySync(token, t0 + 60_000)).toBeNull();
+      expect(signer.verifySync(token, t0 + 59_000)).toEqual({ sub: 'u1', role: 'user', ver: 2 });
+    });
+
+    it('should not let a remembered token vouch for an altered one, nor hand out its claims to be changed', () => {
+      const signer = new TokenSigner(secret);
+      const token = signed(claims);
+      const first = signer.verifySync(token, t0 + 20_000)!;
+      first.role = 'admin';
+      expect(signer.verifySync(token, t0 + 20_000)).toEqual({ sub: 'u1', role: 'user', ver: 2 });
+      const [h, , s] = token.split('.');
+      const altered = `${h}.${b64url(JSON.stringify({ ...claims, role: 'admin' }))}.${s}`;
+      expect(signer.verifySync(altered, t0 + 20_000)).toBeNull();
+      expect(signer.verifySync(`${token}x`, t0 + 20_000)).toBeNull();
+      expect(new TokenSigner('f'.repeat(64)).verifySync(token, t0 + 20_000)).toBeNull();
+    });
+
+    it(`should remember at most ${TokenSigner.VERIFIED_CACHE_SIZE} tokens`, () => {
+      const signer = new TokenSigner(secret);
+      for (let i = 0; i < TokenSigner.VERIFIED_CACHE_SIZE + 50; i++) {
+        expect(signer.verifySync(signed({ ...claims, sub: `u${i}` }), t0 + 20_000)).not.toBeNull();
+      }
+      expect(signer.verifiedCount).toBe(TokenSigner.VERIFIED_CACHE_SIZE);
+    });
+  });
 });
