@@ -28,6 +28,7 @@ import { SessionStore } from './core/session/session-store';
 import { TranslatedTitleStrategy } from './core/shell/title-strategy';
 import { SiteStore } from './core/site/site-store';
 import { ThemeSwitch } from './core/theme/theme';
+import { MediaHomeApi } from './features/overview/media-home-api';
 
 /**
  * Before the first render: the language file (so nothing flashes untranslated), the site
@@ -84,6 +85,22 @@ export function prefetchFirstPage(path: string): number {
   return chunks.length;
 }
 
+/**
+ * The first page's own reads that can start before its code is in: on the member overview the
+ * "recently added" rails, whose posters are its largest paint. Only with a session `/me`
+ * accepted (a refused token must not fire more refused reads). Returns whether it started any.
+ */
+export function startFirstReads(
+  path: string,
+  session: Pick<SessionStore, 'me'>,
+  media: Pick<MediaHomeApi, 'prefetchLatest'>,
+): boolean {
+  const me = session.me();
+  if (path !== '/console/overview' || !me || me.mustChangePassword) return false;
+  media.prefetchLatest();
+  return true;
+}
+
 async function bootstrapState(): Promise<void> {
   inject(ThemeSwitch);
   const registry = inject(MatIconRegistry);
@@ -91,12 +108,18 @@ async function bootstrapState(): Promise<void> {
   const language = inject(LanguageSwitch);
   const site = inject(SiteStore);
   const session = inject(SessionStore);
+  const media = inject(MediaHomeApi);
   // The startup calls are asked for first: the page's chunks (twenty or so) would otherwise
   // take HTTP/1.1's six connections ahead of them (issue 14, measured on /login).
   // A language file that fails to load must not stop the app: it then shows keys, not nothing.
   const translated = language.init().catch(() => undefined);
-  const calls = [translated, site.load(), session.bootstrap()];
-  prefetchFirstPage(location.pathname);
+  const path = location.pathname;
+  const calls = [
+    translated,
+    site.load(),
+    session.bootstrap().then(() => startFirstReads(path, session, media)),
+  ];
+  prefetchFirstPage(path);
   // Material Symbols as SVG, only those the app names (issue 14; 60-web.md §1). Their own
   // chunk, fetched alongside the calls above rather than parsed with the first bundle.
   const icons = import('./core/icons/icons')

@@ -1,4 +1,7 @@
-import { preloadFirstPage, prefetchFirstPage } from './app.config';
+import { signal } from '@angular/core';
+import type { User } from '@usher/contracts';
+import { aUser } from '../testing/fixtures';
+import { preloadFirstPage, prefetchFirstPage, startFirstReads } from './app.config';
 
 /** The first page's code is fetched alongside the startup calls (issue 14, /login's LCP). */
 describe('prefetchFirstPage', () => {
@@ -30,5 +33,18 @@ describe('prefetchFirstPage', () => {
       '<meta name="usher-preload" data-path="/login" content="//evil.example/x.js ../a.js chunk-A.js">';
     expect(preloadFirstPage('/login', doc)).toBe(1);
     expect(doc.head.querySelector('link')!.getAttribute('href')).toBe('chunk-A.js');
+  });
+
+  it("should start the overview's rails with a session /me accepted, and nothing else", () => {
+    const media = { prefetchLatest: jest.fn() };
+    const me = signal<User | null>(aUser());
+    expect(startFirstReads('/console/overview', { me }, media)).toBe(true);
+    expect(media.prefetchLatest).toHaveBeenCalledTimes(1);
+    expect(startFirstReads('/console/requests', { me }, media)).toBe(false);
+    me.set(aUser({ mustChangePassword: true }));
+    expect(startFirstReads('/console/overview', { me }, media)).toBe(false);
+    me.set(null);
+    expect(startFirstReads('/console/overview', { me }, media)).toBe(false);
+    expect(media.prefetchLatest).toHaveBeenCalledTimes(1);
   });
 });
