@@ -42,6 +42,7 @@ const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const options = parseBenchArgs(JSON.parse(process.env.BENCH_ARGS ?? '[]') as string[]);
 const outFile = process.env.BENCH_OUT ?? join(apiRoot, '.cache/bench.json');
 const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const ceilingNodeArgs = (process.env.BENCH_CEILING_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL_MAX = 10;
 const distCopy = join(apiRoot, '.cache', `bench-dist-${process.pid}`);
@@ -293,7 +294,7 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
 
       const ceiling = await freePort().then((port) =>
         startProcess(
-          [join(apiRoot, 'bench/ceiling.mjs')],
+          [...ceilingNodeArgs, join(apiRoot, 'bench/ceiling.mjs')],
           { DATABASE_URL: dbUrl.href, POOL_MAX: String(POOL_MAX), USER_ID: member.rows[0]!.id },
           port,
           '/health',

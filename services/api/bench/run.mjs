@@ -5,7 +5,8 @@
 // `BENCH {json}` line holding every figure. Options (see bench/harness.ts):
 //   npm run bench -- --duration=5 --rounds=3 --users=100000 --soak=60 --starts=3 --only=me,search
 // BENCH_NO_BUILD=1 reuses dist/ as it is; BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'
-// passes node flags to the API processes (profiles are written when they stop).
+// passes node flags to the API processes (profiles are written when they stop);
+// BENCH_CEILING_NODE_ARGS does the same for the ceiling.
 // Not part of `npm test`: jest.config.js ignores *.bench.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
