@@ -1,4 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
@@ -92,11 +95,55 @@ export function connectPostgres(options: PostgresOptions): DatabaseHandle {
   };
 }
 
-/** Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. */
+/**
+ * How the embedded PGlite starts (issue 21, docs/performance.md "PGlite RSS"). Its WebAssembly
+ * build allocates PostgreSQL's shared memory with malloc and zero-fills it, so every shared buffer
+ * is resident from the first query: PostgreSQL's default `shared_buffers` of 128 MB cost ~120 MB
+ * of RSS (the WebAssembly memory grew to 189 MB, 151 MB resident). 16 MB (2 048 pages) holds the
+ * working set of a household's database; a page not in it is a read from the OS page cache.
+ * pg_trgm backs the admin user search's trigram indexes (migration 0006), as on PostgreSQL.
+ */
+export const PGLITE_OPTIONS = {
+  extensions: { pg_trgm },
+  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
+};
+
+/**
+ * Runs initdb on an empty `dataDir` in a throwaway Node process. In this process it would leave
+ * its peak behind for the process's lifetime: a second WebAssembly instance, the data directory
+ * copied through a tarball and the compilers' memory, which V8 and malloc keep (RSS stayed at
+ * ~480 MB after a first start against ~300 MB after a restart on the same folder).
+ */
+export function initdbApart(dataDir: string): Promise<void> {
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const code = `require(${JSON.stringify(pglite)}).PGlite.create(${JSON.stringify(dataDir)})
+  .then((db) => db.close())
+  .then(() => process.exit(0), (err) => { process.stderr.write(String(err?.message ?? err)); process.exit(1); });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(`PGlite initdb failed (${signal ?? `exit ${code}`}): ${stderr.slice(-2000)}`),
+          ),
+    );
+  });
+}
+
+/**
+ * Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. A folder without
+ * a database gets one from a throwaway process first (see initdbApart).
+ */
 export async function openPglite(dataDir?: string): Promise<DatabaseHandle & { client: PGlite }> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm backs the admin user search's trigram indexes (migration 0006), as on PostgreSQL.
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
+  }
+  const client = await PGlite.create(dataDir, PGLITE_OPTIONS);
   return wrapPglite(client);
 }
 
