@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,21 +60,18 @@ function pgliteVersion(): string {
     .version;
 }
 
-let pgliteTemplate: Promise<Blob> | undefined;
+let pgliteTemplate: Promise<string> | undefined;
 
 /**
- * The data directory of a migrated PGlite, as a tarball: initdb and the migrations take ~1.5 s
- * per database, loading the tarball ~0.3 s. Built once per machine and migrations (a file in the
- * temp folder, written atomically) and kept in memory per test file.
+ * The data directory of a migrated PGlite, as a tarball file: initdb and the migrations take
+ * ~1.5 s per database, loading the tarball ~0.3 s. Built once per machine and migrations, in the
+ * temp folder (written atomically), and read again for each database rather than kept in memory:
+ * jest keeps every test file's modules alive, and a 40 MB tarball per file adds up to gigabytes.
  */
-function migratedPgliteTemplate(): Promise<Blob> {
+async function migratedPgliteTemplate(): Promise<Blob> {
   pgliteTemplate ??= (async () => {
     const file = join(tmpdir(), `usher-test-pglite-${migrationsKey()}.tar`);
-    try {
-      return new Blob([readFileSync(file)]);
-    } catch {
-      // not built yet on this machine
-    }
+    if (existsSync(file)) return file;
     const handle = await openPglite();
     await migrate(handle.db, MIGRATIONS);
     const dump = await handle.client.dumpDataDir('none');
@@ -82,9 +79,9 @@ function migratedPgliteTemplate(): Promise<Blob> {
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
     renameSync(partial, file);
-    return dump;
+    return file;
   })();
-  return pgliteTemplate;
+  return new Blob([readFileSync(await pgliteTemplate)]);
 }
 
 /**
