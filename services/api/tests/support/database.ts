@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import {
   connectPostgres,
   openPglite,
+  PGLITE_OPTIONS,
   wrapPglite,
   type DatabaseHandle,
 } from '../../src/db/client.js';
@@ -161,8 +161,8 @@ export async function createTestDatabase(
         ? await openPglite()
         : wrapPglite(
             await PGlite.create({
+              ...PGLITE_OPTIONS,
               loadDataDir: await migratedPgliteTemplate(),
-              extensions: { pg_trgm },
             }),
           );
     // PGlite is one process-local engine: a "second replica" shares the same instance.
