@@ -36,13 +36,6 @@ const result = spawnSync(
 );
 if (result.status !== 0) process.exit(result.status ?? 1);
 
-// Each common first page's lazy chunks, listed in index.html for one-round-trip preloading.
-const preloads = spawnSync(process.execPath, [join(web, 'scripts/first-pages.mjs')], {
-  cwd: web,
-  stdio: 'inherit',
-});
-if (preloads.status !== 0) process.exit(preloads.status ?? 1);
-
 const report = spawnSync(process.execPath, [join(web, 'scripts/bundle-size.mjs')], {
   cwd: web,
   stdio: 'inherit',

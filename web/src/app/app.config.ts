@@ -53,32 +53,8 @@ const FIRST_PAGE: Record<string, () => Promise<unknown>[]> = {
   ],
 };
 
-/** A chunk file name as the build writes them, nothing else. */
-const CHUNK_FILE = /^[\w-]+\.js$/;
-
-/**
- * `<link rel="modulepreload">` for each chunk the built index.html lists for `path`
- * (scripts/first-pages.mjs: the whole import closure of the page): the imports below only name
- * the first level, whose own imports the browser would discover one round trip later each.
- * Returns how many it added; none without a list (`ng serve`, pages without one).
- */
-export function preloadFirstPage(path: string, doc: Document = document): number {
-  const list = Array.from(doc.querySelectorAll<HTMLMetaElement>('meta[name="usher-preload"]'));
-  const files = (list.find((meta) => meta.dataset['path'] === path)?.content ?? '')
-    .split(' ')
-    .filter((file) => CHUNK_FILE.test(file));
-  for (const file of files) {
-    const link = doc.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = file;
-    doc.head.appendChild(link);
-  }
-  return files.length;
-}
-
 /** Starts fetching the code of `path`'s page; returns how many chunks it asked for. */
 export function prefetchFirstPage(path: string): number {
-  preloadFirstPage(path);
   const chunks = [import('./features/public/routes'), ...(FIRST_PAGE[path]?.() ?? [])];
   // A failed prefetch is retried by the router, which reports it properly.
   for (const chunk of chunks) chunk.catch(() => undefined);
@@ -109,23 +85,21 @@ async function bootstrapState(): Promise<void> {
   const site = inject(SiteStore);
   const session = inject(SessionStore);
   const media = inject(MediaHomeApi);
-  // The startup calls are asked for first: the page's chunks (twenty or so) would otherwise
-  // take HTTP/1.1's six connections ahead of them (issue 14, measured on /login).
-  // A language file that fails to load must not stop the app: it then shows keys, not nothing.
-  const translated = language.init().catch(() => undefined);
   const path = location.pathname;
-  const calls = [
-    translated,
-    site.load(),
-    session.bootstrap().then(() => startFirstReads(path, session, media)),
-  ];
   prefetchFirstPage(path);
   // Material Symbols as SVG, only those the app names (issue 14; 60-web.md §1). Their own
-  // chunk, fetched alongside the calls above rather than parsed with the first bundle.
+  // chunk, fetched alongside the calls below rather than parsed with the first bundle.
   const icons = import('./core/icons/icons')
     .then((m) => m.registerIcons(registry, sanitizer))
     .catch(() => undefined);
-  await Promise.all([...calls, icons]);
+  // A language file that fails to load must not stop the app: it then shows keys, not nothing.
+  const translated = language.init().catch(() => undefined);
+  await Promise.all([
+    translated,
+    site.load(),
+    session.bootstrap().then(() => startFirstReads(path, session, media)),
+    icons,
+  ]);
 }
 
 export const appConfig: ApplicationConfig = {

@@ -1,7 +1,7 @@
 import { signal } from '@angular/core';
 import type { User } from '@usher/contracts';
 import { aUser } from '../testing/fixtures';
-import { preloadFirstPage, prefetchFirstPage, startFirstReads } from './app.config';
+import { prefetchFirstPage, startFirstReads } from './app.config';
 
 /** The first page's code is fetched alongside the startup calls (issue 14, /login's LCP). */
 describe('prefetchFirstPage', () => {
@@ -11,28 +11,6 @@ describe('prefetchFirstPage', () => {
     expect(prefetchFirstPage('/console/overview')).toBe(4);
     // The router loads the public routes (the first `''` route) to match any URL.
     expect(prefetchFirstPage('/admin/users')).toBe(1);
-  });
-
-  it("should preload the chunks index.html lists for the page, and only that page's", () => {
-    const doc = document.implementation.createHTMLDocument('');
-    doc.head.innerHTML =
-      '<meta name="usher-preload" data-path="/login" content="chunk-A1.js chunk-b_2.js">' +
-      '<meta name="usher-preload" data-path="/" content="chunk-C3.js">';
-    expect(preloadFirstPage('/login', doc)).toBe(2);
-    const links = Array.from(doc.head.querySelectorAll('link'));
-    expect(links.map((l) => [l.rel, l.getAttribute('href')])).toEqual([
-      ['modulepreload', 'chunk-A1.js'],
-      ['modulepreload', 'chunk-b_2.js'],
-    ]);
-    expect(preloadFirstPage('/admin/users', doc)).toBe(0);
-  });
-
-  it('should take nothing but chunk file names from the list', () => {
-    const doc = document.implementation.createHTMLDocument('');
-    doc.head.innerHTML =
-      '<meta name="usher-preload" data-path="/login" content="//evil.example/x.js ../a.js chunk-A.js">';
-    expect(preloadFirstPage('/login', doc)).toBe(1);
-    expect(doc.head.querySelector('link')!.getAttribute('href')).toBe('chunk-A.js');
   });
 
   it("should start the overview's rails with a session /me accepted, and nothing else", () => {
