@@ -1,5 +1,10 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
+import {
+  type ComponentFixture,
+  DeferBlockBehavior,
+  DeferBlockState,
+  TestBed,
+} from '@angular/core/testing';
 import { aUser, settle, storeSession } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { aSystemInfo } from '../../../testing/system-info';
@@ -9,14 +14,42 @@ import { ADMIN_NAV, CONSOLE_NAV } from './nav';
 
 /** The shell shows the admin group to admins only (60-web.md §1 "Shell"). */
 describe('ConsoleShell navigation', () => {
+  /** The navigation and the user menu load after the first render (issue 14): load them now. */
+  async function loadDeferred(fixture: ComponentFixture<unknown>): Promise<void> {
+    for (const block of await fixture.getDeferBlocks())
+      await block.render(DeferBlockState.Complete);
+    await fixture.whenStable();
+  }
+
   async function render(role: 'user' | 'admin'): Promise<HTMLElement> {
     storeSession();
-    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.configureTestingModule({
+      providers: provideTestApp(),
+      deferBlockBehavior: DeferBlockBehavior.Manual,
+    });
     TestBed.inject(SessionStore).me.set(aUser({ role }));
     const fixture = TestBed.createComponent(ConsoleShell);
     await fixture.whenStable();
+    await loadDeferred(fixture);
     return fixture.nativeElement as HTMLElement;
   }
+
+  it('should render the page frame before the navigation list has loaded', async () => {
+    storeSession();
+    TestBed.configureTestingModule({
+      providers: provideTestApp(),
+      deferBlockBehavior: DeferBlockBehavior.Manual,
+    });
+    TestBed.inject(SessionStore).me.set(aUser());
+    const fixture = TestBed.createComponent(ConsoleShell);
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    expect(root.querySelector('main#main')).not.toBeNull();
+    expect(root.querySelector('[data-testid="user-menu"]')).not.toBeNull();
+    expect(root.querySelector('nav')).toBeNull();
+    await loadDeferred(fixture);
+    expect(root.querySelector('nav a[href="/console/overview"]')).not.toBeNull();
+  });
 
   const hrefs = (root: HTMLElement, selector: string) =>
     [...root.querySelectorAll<HTMLAnchorElement>(`${selector} a`)].map((a) =>
@@ -54,7 +87,7 @@ describe('ConsoleShell navigation', () => {
       .expectOne('/api/v1/admin/system/info')
       .flush(aSystemInfo({ requests: { pending: 3, automationErrors: 1 } }));
     await settle();
-    await fixture.whenStable();
+    await loadDeferred(fixture);
     const root = fixture.nativeElement as HTMLElement;
     const count = root.querySelector('[data-testid="nav-count-pendingRequests"]')!;
     expect(count.closest('a')!.getAttribute('href')).toBe('/admin/requests');

@@ -21,6 +21,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { SessionStore } from '../session/session-store';
 import { SiteStore } from '../site/site-store';
 import { AdminCounts } from './admin-counts';
+import { openOnLoad } from './deferred-menu';
 import { LanguageMenu } from './language-menu';
 import { ADMIN_NAV, CONSOLE_NAV } from './nav';
 import { ThemeMenu } from './theme-menu';
@@ -62,6 +63,9 @@ const COMPACT = '(max-width: 959.98px)';
 export default class ConsoleShell {
   private readonly session = inject(SessionStore);
   private readonly drawer = viewChild<MatSidenav>('drawer');
+  private readonly userTrigger = viewChild<MatMenuTrigger>('userTrigger');
+  /** A click on the user menu's stand-in opens the menu once its code is in. */
+  protected readonly openUserMenuOnLoad = openOnLoad(this.userTrigger);
   protected readonly site = inject(SiteStore).site;
   protected readonly me = this.session.me;
   protected readonly isAdmin = this.session.isAdmin;

@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, viewChild } from '@angular/core';
 import { MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
@@ -6,6 +6,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { Language } from '../i18n/languages';
 import { LanguageSwitch } from '../i18n/language';
 import { SessionStore } from '../session/session-store';
+import { openOnLoad } from './deferred-menu';
 
 /** "English / 简体中文" switch, on public pages and in the console top bar (60-web.md §6.4). */
 @Component({
@@ -13,36 +14,54 @@ import { SessionStore } from '../session/session-store';
   imports: [MatIconButton, MatIcon, MatMenu, MatMenuItem, MatMenuTrigger, TranslocoDirective],
   template: `
     <ng-container *transloco="let t">
-      <button
-        mat-icon-button
-        type="button"
-        [matMenuTriggerFor]="menu"
-        [attr.aria-label]="t('shell.language')"
-        data-testid="language-menu"
-      >
-        <mat-icon aria-hidden="true" svgIcon="translate" />
-      </button>
-      <mat-menu #menu="matMenu">
-        @for (lang of language.languages; track lang) {
-          <button
-            mat-menu-item
-            type="button"
-            role="menuitemradio"
-            [attr.aria-checked]="language.active() === lang"
-            [attr.lang]="lang"
-            [attr.data-testid]="'language-' + lang"
-            (click)="choose(lang)"
-          >
-            <mat-icon aria-hidden="true" [svgIcon]="language.active() === lang ? 'check' : ''" />
-            <span>{{ t('languages.' + lang) }}</span>
-          </button>
-        }
-      </mat-menu>
+      <!-- The menu's code (Material menu, CDK overlay) loads once the first page is up, not
+           before it (issue 14: Lighthouse); until then the same button stands in. -->
+      @defer (on idle; on interaction) {
+        <button
+          mat-icon-button
+          type="button"
+          [matMenuTriggerFor]="menu"
+          #trigger="matMenuTrigger"
+          [attr.aria-label]="t('shell.language')"
+          data-testid="language-menu"
+        >
+          <mat-icon aria-hidden="true" svgIcon="translate" />
+        </button>
+        <mat-menu #menu="matMenu">
+          @for (lang of language.languages; track lang) {
+            <button
+              mat-menu-item
+              type="button"
+              role="menuitemradio"
+              [attr.aria-checked]="language.active() === lang"
+              [attr.lang]="lang"
+              [attr.data-testid]="'language-' + lang"
+              (click)="choose(lang)"
+            >
+              <mat-icon aria-hidden="true" [svgIcon]="language.active() === lang ? 'check' : ''" />
+              <span>{{ t('languages.' + lang) }}</span>
+            </button>
+          }
+        </mat-menu>
+      } @placeholder {
+        <button
+          mat-icon-button
+          type="button"
+          (click)="openOnLoad.set(true)"
+          [attr.aria-label]="t('shell.language')"
+          data-testid="language-menu"
+        >
+          <mat-icon aria-hidden="true" svgIcon="translate" />
+        </button>
+      }
     </ng-container>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class LanguageMenu {
+  /** A click on the stand-in before the menu's code is in opens it once loaded. */
+  private readonly trigger = viewChild<MatMenuTrigger>('trigger');
+  protected readonly openOnLoad = openOnLoad(this.trigger);
   protected readonly language = inject(LanguageSwitch);
   private readonly session = inject(SessionStore);
 

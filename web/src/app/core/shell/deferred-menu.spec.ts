@@ -1,0 +1,62 @@
+import { DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/testing';
+import { provideTestApp } from '../../../testing/providers';
+import { LanguageMenu } from './language-menu';
+import { ThemeMenu } from './theme-menu';
+
+/**
+ * The top-bar menus load their code after the first render (issue 14) behind a stand-in button;
+ * a click on the stand-in must still open the menu once the code is in.
+ */
+describe('deferred top-bar menus', () => {
+  async function render<T>(component: new (...args: never[]) => T) {
+    TestBed.configureTestingModule({
+      providers: provideTestApp(),
+      deferBlockBehavior: DeferBlockBehavior.Manual,
+    });
+    const fixture = TestBed.createComponent(component);
+    await fixture.whenStable();
+    const [block] = await fixture.getDeferBlocks();
+    return { fixture, block: block!, root: fixture.nativeElement as HTMLElement };
+  }
+
+  const menuItems = () => document.querySelectorAll('[role="menuitemradio"]');
+
+  afterEach(() => document.querySelector('.cdk-overlay-container')?.remove());
+
+  it('should show a labelled stand-in button until the menu code is in', async () => {
+    const { root } = await render(LanguageMenu);
+    const button = root.querySelector<HTMLButtonElement>('[data-testid="language-menu"]')!;
+    expect(button.getAttribute('aria-label')).toBe('Language');
+    expect(button.getAttribute('aria-haspopup')).toBeNull();
+    expect(menuItems()).toHaveLength(0);
+  });
+
+  it('should open the language menu once loaded when its stand-in was clicked', async () => {
+    const { fixture, block, root } = await render(LanguageMenu);
+    root.querySelector<HTMLButtonElement>('[data-testid="language-menu"]')!.click();
+    await block.render(DeferBlockState.Complete);
+    await fixture.whenStable();
+    expect(root.querySelector('[data-testid="language-menu"]')!.getAttribute('aria-haspopup')).toBe(
+      'menu',
+    );
+    expect(document.querySelector('[data-testid="language-zh-CN"]')).not.toBeNull();
+  });
+
+  it('should open the theme menu once loaded when its stand-in was clicked', async () => {
+    const { fixture, block, root } = await render(ThemeMenu);
+    root.querySelector<HTMLButtonElement>('[data-testid="theme-menu"]')!.click();
+    await block.render(DeferBlockState.Complete);
+    await fixture.whenStable();
+    expect(document.querySelector('[data-testid="theme-dark"]')).not.toBeNull();
+  });
+
+  it('should leave the menu closed when it loaded without a click', async () => {
+    const { fixture, block, root } = await render(ThemeMenu);
+    await block.render(DeferBlockState.Complete);
+    await fixture.whenStable();
+    expect(root.querySelector('[data-testid="theme-menu"]')!.getAttribute('aria-haspopup')).toBe(
+      'menu',
+    );
+    expect(menuItems()).toHaveLength(0);
+  });
+});
