@@ -66,6 +66,35 @@ describe('SessionStore', () => {
     expect(session.unreachable()).toBe(false);
   });
 
+  it('should reuse a me loaded moments ago and fetch an older one again', async () => {
+    jest.useFakeTimers({ now: Date.parse('2030-01-01T00:00:00Z'), doNotFake: ['queueMicrotask'] });
+    try {
+      storeSession('stored-token');
+      const session = setUp();
+      const done = session.bootstrap();
+      http.expectOne('/api/v1/me').flush(aUser({ username: 'alice' }));
+      await done;
+      jest.setSystemTime(Date.parse('2030-01-01T00:00:09Z'));
+      await expect(session.freshMe(10_000)).resolves.toMatchObject({ username: 'alice' });
+      http.expectNone('/api/v1/me');
+      jest.setSystemTime(Date.parse('2030-01-01T00:00:10Z'));
+      const again = session.freshMe(10_000);
+      http.expectOne('/api/v1/me').flush(aUser({ username: 'alice2' }));
+      await expect(again).resolves.toMatchObject({ username: 'alice2' });
+      expect(session.me()?.username).toBe('alice2');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('should fetch me when it was set without a load', async () => {
+    const session = setUp();
+    session.me.set(aUser());
+    const fresh = session.freshMe(10_000);
+    http.expectOne('/api/v1/me').flush(aUser({ username: 'bob' }));
+    await expect(fresh).resolves.toMatchObject({ username: 'bob' });
+  });
+
   it('should clear the stored token when the start-up check answers 401, without navigating', async () => {
     storeSession();
     const session = setUp();

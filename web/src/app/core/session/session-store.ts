@@ -46,6 +46,8 @@ export class SessionStore {
 
   readonly token = computed(() => this.stored()?.token ?? null);
   readonly me = signal<User | null>(null);
+  /** When `me` last came from the API (`Date.now()`), 0 when never: see `freshMe`. */
+  private meLoadedAt = 0;
   readonly signedIn = computed(() => this.stored() !== null);
   readonly isAdmin = computed(() => this.me()?.role === 'admin');
   readonly mustChangePassword = computed(() => this.me()?.mustChangePassword ?? false);
@@ -78,6 +80,7 @@ export class SessionStore {
     if (!this.signedIn()) return;
     try {
       this.me.set(await this.api.meAtStartup());
+      this.meLoadedAt = Date.now();
       this.unreachable.set(false);
     } catch (error) {
       if (isOutage(error)) this.unreachable.set(true);
@@ -124,7 +127,19 @@ export class SessionStore {
   async refreshMe(): Promise<User> {
     const user = await this.api.me();
     this.me.set(user);
+    this.meLoadedAt = Date.now();
     return user;
+  }
+
+  /**
+   * `me` as loaded within the last `maxAgeMs`, else fetched again. The overview wants a fresh
+   * record (an admin may have renewed it), but not a second `GET /me` right after the one the
+   * app start made (issue 14: it was asked for twice on every first visit to the overview).
+   */
+  async freshMe(maxAgeMs: number): Promise<User> {
+    const me = this.me();
+    if (me && Date.now() - this.meLoadedAt < maxAgeMs) return me;
+    return this.refreshMe();
   }
 
   /** Signs out: tells the API (best effort, it may be down), then forgets the session. */

@@ -1,6 +1,6 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
-import { aUser, settle } from '../../../testing/fixtures';
+import { aUser, settle, storeSession } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { SessionStore } from '../../core/session/session-store';
 import { aRequest } from '../../shared/requests/request-fixtures';
@@ -78,6 +78,23 @@ describe('Overview', () => {
     );
     expect(root.querySelector('[data-testid="overview-renew-membership"]')).toBeNull();
     http.verify();
+  });
+
+  it('should not ask for me again right after the app start loaded it', async () => {
+    storeSession();
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const session = TestBed.inject(SessionStore);
+    const http = TestBed.inject(HttpTestingController);
+    const started = session.bootstrap();
+    http.expectOne('/api/v1/me').flush(aUser({ username: 'lila' }));
+    await started;
+    const fixture = TestBed.createComponent(Overview);
+    await fixture.whenStable();
+    await settle();
+    http.expectNone('/api/v1/me');
+    expect((fixture.nativeElement as HTMLElement).querySelector('h1')!.textContent).toContain(
+      'lila',
+    );
   });
 
   it('should show admins the setup checklist first, and members no checklist', async () => {

@@ -20,6 +20,9 @@ import { MediaLibrary } from './media-library';
 import { MediaServerCard } from './media-server-card';
 import { SetupChecklist } from './setup-checklist';
 
+/** A record loaded this recently (at app start, say) is shown as is, without another `GET /me`. */
+export const ME_MAX_AGE_MS = 10_000;
+
 /**
  * `/console/overview` (60-web.md §4.2): the member's own record from `GET /me` (membership,
  * media link, messenger), the latest requests, the media server's address and connection help,
@@ -88,7 +91,7 @@ export default class Overview {
     this.loading.set(true);
     this.error.set(null);
     try {
-      await this.session.refreshMe();
+      await this.session.freshMe(ME_MAX_AGE_MS);
     } catch (error) {
       this.error.set(this.errors.describe(error));
     } finally {
