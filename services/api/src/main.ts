@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
+import { stopArgon2Threads } from './auth/passwords.js';
 import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
 import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
@@ -181,6 +182,7 @@ async function main(argv: string[]): Promise<void> {
         stopWatching();
         // Jobs, then work that outlived its reply and pushes to the bot: at most 10 s together.
         await finishWork(context);
+        await stopArgon2Threads();
         await database.close();
         logger.info('stopped');
         clearTimeout(force);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { Worker } from 'node:worker_threads';
 
 /** argon2id with OWASP's minimum parameters (10-data.md §2: m=19456 KiB, t=2, p=1). */
 const ARGON2_OPTIONS = {
@@ -12,12 +13,111 @@ const ARGON2_OPTIONS = {
 } as const;
 
 /**
- * How many argon2 computations run at once: one less than the cores (at least one). Each takes a
- * libuv pool thread and ~19 MiB for tens of milliseconds; unbounded, a storm of 50 logins kept
+ * How many argon2 computations run at once: one less than the cores (at least one). Each takes an
+ * argon2 thread (below) and ~19 MiB for tens of milliseconds; unbounded, a storm of 50 logins kept
  * every core busy hashing, so `/health` and signed-in reads waited behind it (issue 21). The
  * rest wait their turn in order, which costs a login queueing time but never starves the loop.
  */
 export const ARGON2_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+/** How much argon2's threads raise their nice value (at most to 19); the event loop keeps its. */
+export const ARGON2_NICE = 10;
+
+/**
+ * The argon2 thread: lowers its own priority (on Linux setpriority(PRIO_PROCESS, 0) applies to the
+ * calling thread only), then hashes and verifies synchronously, one message at a time. On libuv's
+ * pool argon2 ran at the event loop's priority, so on 2 cores the loop waited behind it for the
+ * CPU and `/health` p99 tripled during a login storm (issue 21). Evaluated source, not a file:
+ * the bundle (build.mjs) and jest both run it as it is; @node-rs/argon2 is required by the path
+ * the main thread resolved, so it is the same external package either way.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+try {
+  const os = require('node:os');
+  os.setPriority(0, Math.min(19, os.getPriority(0) + workerData.nice));
+} catch {
+  // No permission in some containers: run at normal priority.
+}
+const argon2 = require(workerData.argon2);
+parentPort.on('message', ({ op, password, passwordHash, options }) => {
+  try {
+    const value =
+      op === 'hash' ? argon2.hashSync(password, options) : argon2.verifySync(passwordHash, password);
+    parentPort.postMessage({ value });
+  } catch (error) {
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+type Job = { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string };
+
+interface Argon2Thread {
+  worker: Worker;
+  /** The call it is computing; a thread computes one at a time (`bounded` sees to it). */
+  pending?: { resolve: (value: unknown) => void; reject: (error: Error) => void };
+}
+
+/** Started on first use, so a process that never hashes keeps its memory (~10 MB a thread). */
+const idle: Argon2Thread[] = [];
+const threads = new Set<Argon2Thread>();
+let argon2Path: string | undefined;
+
+/** The thread computing a call died (or was stopped): a server failure, never a wrong password. */
+export class Argon2ThreadError extends Error {
+  constructor(cause: Error) {
+    super(`argon2 thread failed: ${cause.message}`, { cause });
+    this.name = 'Argon2ThreadError';
+  }
+}
+
+function startThread(): Argon2Thread {
+  argon2Path ??= createRequire(import.meta.url).resolve('@node-rs/argon2');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    name: 'argon2',
+    workerData: { argon2: argon2Path, nice: ARGON2_NICE },
+  });
+  // Idle threads never keep the process alive; a busy one does until its reply (see `run`).
+  worker.unref();
+  const thread: Argon2Thread = { worker };
+  threads.add(thread);
+  const fail = (cause: Error) => {
+    const error = new Argon2ThreadError(cause);
+    if (!threads.delete(thread)) return;
+    const at = idle.indexOf(thread);
+    if (at >= 0) idle.splice(at, 1);
+    // The next call starts a replacement; the one under way fails (a login answers 500).
+    thread.pending?.reject(error);
+    thread.pending = undefined;
+  };
+  worker.on('message', (reply: { value?: unknown; error?: string }) => {
+    const pending = thread.pending;
+    thread.pending = undefined;
+    worker.unref();
+    idle.push(thread);
+    if (reply.error === undefined) pending?.resolve(reply.value);
+    else pending?.reject(new Error(reply.error));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`argon2 thread exited (${code})`)));
+  return thread;
+}
+
+function run(job: Job): Promise<unknown> {
+  const thread = idle.pop() ?? startThread();
+  return new Promise((resolve, reject) => {
+    thread.pending = { resolve, reject };
+    thread.worker.ref();
+    thread.worker.postMessage({ ...job, options: ARGON2_OPTIONS });
+  });
+}
+
+/** Ends the argon2 threads (shutdown); calls under way fail, a later call starts new ones. */
+export async function stopArgon2Threads(): Promise<void> {
+  await Promise.all([...threads].map((t) => t.worker.terminate()));
+}
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -40,14 +140,15 @@ export function argon2Load(): { running: number; waiting: number } {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return bounded(() => hash(password, ARGON2_OPTIONS));
+  return bounded(() => run({ op: 'hash', password }) as Promise<string>);
 }
 
 /** Whether `password` matches the PHC `passwordHash`; a malformed hash counts as no match. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await bounded(() => verify(passwordHash, password));
-  } catch {
+    return await bounded(() => run({ op: 'verify', passwordHash, password }) as Promise<boolean>);
+  } catch (error) {
+    if (error instanceof Argon2ThreadError) throw error;
     // A corrupt or foreign hash format must read as "wrong password", never as a 500.
     return false;
   }
@@ -59,7 +160,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
  */
 let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(generatePassword());
+  // A failed hash (its thread died) is not kept: the next login tries again.
+  dummyHash ??= hashPassword(generatePassword()).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
 
