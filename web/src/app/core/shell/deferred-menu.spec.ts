@@ -1,3 +1,4 @@
+import type { Type } from '@angular/core';
 import { DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/testing';
 import { provideTestApp } from '../../../testing/providers';
 import { LanguageMenu } from './language-menu';
@@ -8,7 +9,7 @@ import { ThemeMenu } from './theme-menu';
  * a click on the stand-in must still open the menu once the code is in.
  */
 describe('deferred top-bar menus', () => {
-  async function render<T>(component: new (...args: never[]) => T) {
+  async function render<T>(component: Type<T>) {
     TestBed.configureTestingModule({
       providers: provideTestApp(),
       deferBlockBehavior: DeferBlockBehavior.Manual,
