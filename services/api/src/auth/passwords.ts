@@ -51,7 +51,8 @@ parentPort.on('message', ({ op, password, passwordHash, options }) => {
 });
 `;
 
-type Job = { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string };
+type Job =
+  { op: 'hash'; password: string } | { op: 'verify'; passwordHash: string; password: string };
 
 interface Argon2Thread {
   worker: Worker;
@@ -118,6 +119,7 @@ function run(job: Job): Promise<unknown> {
 export async function stopArgon2Threads(): Promise<void> {
   await Promise.all([...threads].map((t) => t.worker.terminate()));
 }
+
 let running = 0;
 const waiting: (() => void)[] = [];
 
