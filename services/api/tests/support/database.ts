@@ -84,6 +84,11 @@ async function migratedPgliteTemplate(): Promise<Blob> {
   return new Blob([readFileSync(await pgliteTemplate)]);
 }
 
+/** A migrated in-memory PGlite, loaded from the template (the app's PGlite options). */
+export async function createMigratedPglite(): Promise<PGlite> {
+  return PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: await migratedPgliteTemplate() });
+}
+
 /**
  * The name of a migrated template database on the PostgreSQL server named by TEST_DATABASE_URL,
  * created on first use (under an advisory lock, as suites may run in parallel); each test
@@ -157,14 +162,7 @@ export async function createTestDatabase(
     };
   } else {
     const handle =
-      options.migrate === false
-        ? await openPglite()
-        : wrapPglite(
-            await PGlite.create({
-              ...PGLITE_OPTIONS,
-              loadDataDir: await migratedPgliteTemplate(),
-            }),
-          );
+      options.migrate === false ? await openPglite() : wrapPglite(await createMigratedPglite());
     // PGlite is one process-local engine: a "second replica" shares the same instance.
     db = { handle, connectAnother: async () => handle, close: () => handle.close() };
   }
