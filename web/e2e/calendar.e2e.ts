@@ -110,8 +110,8 @@ describeWithChromium('watch calendar (Chromium)', () => {
 
   it('lets a member follow a series on the calendar and find it in Following', async () => {
     await signIn(MEMBER, MEMBER_PASSWORD, 'en');
-    // The navigation offers the page to members.
-    expect(await page.locator('a[href="/console/calendar"]').count()).toBeGreaterThan(0);
+    // The navigation offers the page to members (the list renders once the page is idle).
+    await page.locator('a[href="/console/calendar"]').first().waitFor();
     await severance().first().waitFor();
     const tile = severance().first();
     expect(await tile.textContent()).toContain('S02E06');

@@ -155,8 +155,13 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
       // The table alternative of a chart.
       const toggle = byTestId('chart-clients').locator('[data-testid="chart-toggle"]');
       await toggle.click();
-      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+      // Change detection runs after the click's task (zoneless), possibly behind the shell's
+      // deferred menus loading on idle: wait for the pressed state as a user would see it.
+      await byTestId('chart-clients')
+        .locator('[data-testid="chart-toggle"][aria-pressed="true"]')
+        .waitFor();
       const rows = byTestId('chart-clients').locator('[data-testid="chart-table"] tbody tr');
+      await rows.first().waitFor();
       expect(await rows.count()).toBe(2);
       expect(await rows.first().textContent()).toMatch(/Emby Web|Infuse/);
 
