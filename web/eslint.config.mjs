@@ -36,7 +36,14 @@ export default tseslint.config(
     files: ['public/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { document: 'readonly', localStorage: 'readonly' },
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        localStorage: 'readonly',
+        location: 'readonly',
+        navigator: 'readonly',
+        window: 'readonly',
+      },
     },
   },
   {

@@ -322,9 +322,9 @@ describeWithTool(
         }
       });
 
-      it('should revalidate unhashed files (theme-init.js, i18n, favicon) with no-cache and an ETag', async () => {
+      it('should revalidate unhashed files (boot.js, i18n, favicon) with no-cache and an ETag', async () => {
         for (const path of [
-          '/theme-init.js',
+          '/boot.js',
           '/i18n/en.json',
           '/i18n/zh-CN.json',
           '/favicon.svg',

@@ -86,6 +86,42 @@ describeWithChromium('media home and live sessions (Chromium)', () => {
   }
 
   for (const lang of LANGUAGES) {
+    /**
+     * Issue 14: opened directly, the overview's code and first reads start in public/boot.js
+     * before Angular loads; the app takes each read once (none is asked twice) and the page's
+     * chunks were preloaded.
+     */
+    async function expectEarlyStart(): Promise<void> {
+      const asked = new Map<string, number>();
+      const count = (request: { url(): string }) => {
+        const { pathname, search } = new URL(request.url());
+        asked.set(pathname + search, (asked.get(pathname + search) ?? 0) + 1);
+      };
+      page.on('request', count);
+      try {
+        await page.reload();
+        await byTestId('rail-movie').locator('[data-testid="latest-item"]').first().waitFor();
+        await page.waitForLoadState('networkidle');
+      } finally {
+        page.off('request', count);
+      }
+      const early = [
+        '/api/v1/me',
+        '/api/v1/public/site',
+        '/api/v1/media/latest?type=movie&limit=20',
+        '/api/v1/media/latest?type=series&limit=20',
+      ];
+      expect(early.map((path) => [path, asked.get(path)])).toEqual(early.map((path) => [path, 1]));
+      // Every read boot.js started was taken by the app.
+      expect(
+        await page.evaluate(() => (window as { usherEarlyReads?: unknown }).usherEarlyReads),
+      ).toEqual({});
+      const preloaded = await page.evaluate(
+        () => document.querySelectorAll('link[rel="modulepreload"]').length,
+      );
+      expect(preloaded).toBeGreaterThan(10);
+    }
+
     it(`shows the member the recently added rail with posters (${lang})`, async () => {
       await signIn(MEMBER, MEMBER_PASSWORD, lang);
       const rail = byTestId('rail-movie');
@@ -115,6 +151,7 @@ describeWithChromium('media home and live sessions (Chromium)', () => {
       await shoot(`overview-${lang}`, async () => {
         await rail.locator('img').first().waitFor();
       });
+      if (lang === 'en') await expectEarlyStart();
       await signOut();
     });
   }

@@ -1,5 +1,6 @@
 // `nx run web:build`: the production bundle in dist/web/browser, stamped with the version and
-// commit (footer, i18n cache key), then the bundle-size report with its gzip budget.
+// commit (footer, i18n cache key), the landing pages' preload lists written into boot.js, then
+// the bundle-size report with its gzip budget.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,8 +37,12 @@ const result = spawnSync(
 );
 if (result.status !== 0) process.exit(result.status ?? 1);
 
-const report = spawnSync(process.execPath, [join(web, 'scripts/bundle-size.mjs')], {
-  cwd: web,
-  stdio: 'inherit',
-});
-process.exit(report.status ?? 1);
+// The landing pages' code lists go into boot.js (scripts/route-preload.mjs), then the budgets.
+for (const script of ['scripts/route-preload.mjs', 'scripts/bundle-size.mjs']) {
+  const step = spawnSync(process.execPath, [join(web, script)], {
+    cwd: web,
+    stdio: 'inherit',
+    env: { ...process.env, USHER_BUILD: build },
+  });
+  if (step.status !== 0) process.exit(step.status ?? 1);
+}

@@ -4,61 +4,31 @@
 // JavaScript (issue 14: 200 KB) and everything a first visit to /login transfers (issue 14:
 // JavaScript, CSS, fonts, language file and page, 350 KB).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { browser, loadChunkGraph, web } from './chunk-graph.mjs';
+import { ALWAYS, LANDINGS } from './route-preload.mjs';
 
-const web = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(web, 'dist/web');
-const browser = join(dist, 'browser');
-const statsFile = [join(dist, 'stats.json'), join(dist, 'browser-stats.json')].find(existsSync);
-if (!statsFile) {
-  process.stderr.write('bundle-size: no stats.json; build with statsJson (production config)\n');
-  process.exit(1);
-}
 const LOGIN_BUDGET = 250 * 1024;
 /** Issue 14: the JavaScript every route loads first, and all a first visit to /login transfers. */
 const INITIAL_JS_BUDGET = 200 * 1024;
 const LOGIN_TOTAL_BUDGET = 350 * 1024;
 
 /** Route → the lazily loaded source files a visit needs beyond the initial files. */
-const ROUTES = {
-  '/login': ['src/app/features/public/routes.ts', 'src/app/features/public/login.ts'],
-  '/': ['src/app/features/public/routes.ts', 'src/app/features/public/home.ts'],
-};
+const sourcesOf = (pattern) => [
+  ...ALWAYS,
+  ...LANDINGS.find((landing) => landing.path === pattern).sources,
+];
+const ROUTES = { '/login': sourcesOf('^/login$'), '/': sourcesOf('^/$') };
 
-const { outputs } = JSON.parse(readFileSync(statsFile, 'utf8'));
-// Output paths carry the output folder; index.html and the disk use bare file names.
-const byName = new Map(
-  Object.entries(outputs).map(([path, meta]) => [path.split('/').pop(), meta]),
-);
-const nameOf = (path) => path.split('/').pop();
-
-/** Files the browser loads before any route: the scripts and modulepreloads of index.html. */
-const html = readFileSync(join(browser, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/(?:src|href)="([^"]+\.js)"/g)].map((m) => nameOf(m[1]));
-
-function closure(names) {
-  const seen = new Set();
-  const stack = [...names];
-  while (stack.length) {
-    const name = stack.pop();
-    if (seen.has(name)) continue;
-    seen.add(name);
-    for (const imp of byName.get(name)?.imports ?? []) {
-      if (imp.kind === 'import-statement') stack.push(nameOf(imp.path));
-    }
-  }
-  return seen;
+let graph;
+try {
+  graph = loadChunkGraph();
+} catch (error) {
+  process.stderr.write(`bundle-size: ${error.message}\n`);
+  process.exit(1);
 }
-
-function chunkFor(source) {
-  for (const [name, meta] of byName) {
-    // Entry points are relative to the build's working directory, web/.
-    if (meta.entryPoint && join(web, meta.entryPoint) === join(web, source)) return name;
-  }
-  throw new Error(`bundle-size: no chunk has entry point ${source}`);
-}
+const { byName, html, initial, closure, chunkFor } = graph;
 
 const gz = (name) => {
   const file = join(browser, name);

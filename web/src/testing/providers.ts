@@ -8,11 +8,7 @@ import {
 } from '@angular/core';
 import { provideRouter, type Routes } from '@angular/router';
 import { TranslocoTestingModule, provideTranslocoTranspiler } from '@jsverse/transloco';
-import {
-  apiErrorInterceptor,
-  bearerTokenInterceptor,
-  requestIdInterceptor,
-} from '../app/core/api/interceptors';
+import { APP_INTERCEPTORS } from '../app/core/api/interceptors';
 import { IcuTranspiler } from '../app/core/i18n/icu-transpiler';
 import { ECHARTS_LOADER } from '../app/shared/chart/echarts-loader';
 import en from '../assets/i18n/en.json';
@@ -51,9 +47,7 @@ class UntrackedPendingTasks {
 /** HTTP with the app's interceptors in the app's order, answered by HttpTestingController. */
 export function provideTestHttp(): (Provider | EnvironmentProviders)[] {
   return [
-    provideHttpClient(
-      withInterceptors([bearerTokenInterceptor, requestIdInterceptor, apiErrorInterceptor]),
-    ),
+    provideHttpClient(withInterceptors(APP_INTERCEPTORS)),
     provideHttpClientTesting(),
     { provide: PendingTasks, useClass: UntrackedPendingTasks },
   ];

@@ -12,6 +12,7 @@ import { SessionStore } from '../session/session-store';
 import { PASSWORD_SECTION_URL } from '../session/redirect';
 import { toApiError } from './api-error';
 import { STARTUP_CHECK } from './context';
+import { earlyReadInterceptor } from './early-reads';
 
 const API_PREFIX = '/api/v1/';
 const isApi = (req: HttpRequest<unknown>) => req.url.startsWith(API_PREFIX);
@@ -69,3 +70,14 @@ export const apiErrorInterceptor: HttpInterceptorFn = (req, next: HttpHandlerFn)
     }),
   );
 };
+
+/**
+ * The app's interceptors in order (60-web.md §1): token, then request id, then error mapping.
+ * Reads public/boot.js started come first: a reused reply needs none of the others.
+ */
+export const APP_INTERCEPTORS: HttpInterceptorFn[] = [
+  earlyReadInterceptor,
+  bearerTokenInterceptor,
+  requestIdInterceptor,
+  apiErrorInterceptor,
+];

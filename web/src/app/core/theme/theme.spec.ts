@@ -23,7 +23,7 @@ describe('ThemeSwitch', () => {
     expect(root.style.colorScheme).toBe('light');
   });
 
-  it('should leave <html> untouched when theme-init.js already applied the mode', async () => {
+  it('should leave <html> untouched when boot.js already applied the mode', async () => {
     root.dataset['theme'] = 'system';
     root.style.colorScheme = 'light dark';
     const changes: string[] = [];

@@ -10,7 +10,7 @@ const isMode = (value: unknown): value is ThemeMode =>
 
 /**
  * System / Light / Dark (60-web.md §6.1). The M3 theme is built with `color-scheme`, so switching
- * only sets `color-scheme` on `<html>`; `public/theme-init.js` does the same before first paint.
+ * only sets `color-scheme` on `<html>`; `public/boot.js` does the same before first paint.
  * Keep the two in step: same key, same attribute.
  */
 @Injectable({ providedIn: 'root' })
@@ -35,7 +35,7 @@ export class ThemeSwitch {
   }
 
   /**
-   * Writes only what changed: at startup theme-init.js has already set both, and writing the
+   * Writes only what changed: at startup boot.js has already set both, and writing the
    * root's `color-scheme` again restyles the whole page during the first render (issue 14).
    */
   private apply(mode: ThemeMode): void {

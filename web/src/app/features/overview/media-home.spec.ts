@@ -5,7 +5,6 @@ import type { MediaLatestItem, SystemInfo } from '@usher/contracts';
 import { aUser, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { CONNECTION_TESTS_KEY, ConnectionTests } from '../../core/api/connection-tests';
-import { EARLY_READ_MS, MediaHomeApi } from './media-home-api';
 import { MediaLibrary, cardLines } from './media-library';
 import { MediaServerCard } from './media-server-card';
 import { SetupChecklist } from './setup-checklist';
@@ -161,49 +160,6 @@ describe('MediaLibrary (overview rails and counts)', () => {
       title: 'Severance',
       subtitle: 'Hello',
     });
-  });
-});
-
-describe('MediaHomeApi.prefetchLatest', () => {
-  const latest =
-    (type: string) => (r: { url: string; params: { get(k: string): string | null } }) =>
-      r.url === '/api/v1/media/latest' && r.params.get('type') === type;
-
-  it("should hand the reads started at app start to the overview's first read, once", async () => {
-    TestBed.configureTestingModule({ providers: provideTestApp() });
-    const http = TestBed.inject(HttpTestingController);
-    const api = TestBed.inject(MediaHomeApi);
-    api.prefetchLatest();
-    const early = http.expectOne(latest('movie'));
-    expect(early.request.params.get('limit')).toBe('20');
-    http.expectOne(latest('series')).flush({ state: 'ok', items: [] });
-    const movies = api.latest('movie');
-    // No second request: the page takes the one already on its way.
-    http.expectNone(latest('movie'));
-    early.flush({ state: 'ok', items: [anItem()] });
-    expect((await movies).items).toHaveLength(1);
-    // Taken once: Refresh asks the API again.
-    void api.latest('movie');
-    http.expectOne(latest('movie')).flush({ state: 'ok', items: [] });
-    http.verify();
-  });
-
-  it('should ask again when the early read is older than EARLY_READ_MS', async () => {
-    jest.useFakeTimers();
-    try {
-      TestBed.configureTestingModule({ providers: provideTestApp() });
-      const http = TestBed.inject(HttpTestingController);
-      const api = TestBed.inject(MediaHomeApi);
-      api.prefetchLatest();
-      http.expectOne(latest('movie')).flush({ state: 'ok', items: [] });
-      http.expectOne(latest('series')).flush({ state: 'ok', items: [] });
-      jest.advanceTimersByTime(EARLY_READ_MS);
-      void api.latest('movie');
-      http.expectOne(latest('movie')).flush({ state: 'ok', items: [anItem()] });
-      http.verify();
-    } finally {
-      jest.useRealTimers();
-    }
   });
 });
 

@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatAnchor, MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
-import { MatTooltip } from '@angular/material/tooltip';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { MediaHomeState, MediaLatestItem } from '@usher/contracts';
@@ -37,7 +36,6 @@ export function cardLines(item: MediaLatestItem): { title: string; subtitle: str
     MatAnchor,
     MatIconButton,
     MatIcon,
-    MatTooltip,
     RouterLink,
     TranslocoDirective,
     ErrorState,

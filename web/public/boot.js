@@ -1,0 +1,103 @@
+// Runs in <head> before Angular starts. A static file rather than an inline script: the CSP
+// allows only 'self' scripts.
+//
+// 1. Applies the remembered theme, so a dark page never flashes light. Keep in step with
+//    src/app/core/theme/theme.ts (same key, same attribute).
+(function () {
+  var mode = 'system';
+  try {
+    var stored = localStorage.getItem('usher.theme');
+    if (stored === 'light' || stored === 'dark') mode = stored;
+  } catch {
+    // Storage blocked (private mode, policy): the system preference applies.
+  }
+  var root = document.documentElement;
+  root.setAttribute('data-theme', mode);
+  root.style.colorScheme = mode === 'system' ? 'light dark' : mode;
+})();
+
+// 2. Starts what the page being opened will need before Angular has even loaded (issue 14: on
+//    a phone link every round trip costs ~150 ms, and these used to wait for all the app's
+//    code): the code of a landing page (`<link rel="modulepreload">` for each file of its lazy
+//    chunks, instead of a chain of round trips after main), and the reads the app makes first —
+//    the language file, `GET /public/site`, with a session `GET /me`, and the landing page's own
+//    reads. The reads wait in `window.usherEarlyReads`, keyed by URL, for the app's
+//    earlyReadInterceptor (src/app/core/api/early-reads.ts), which answers each matching GET
+//    once with its reply; a failed or refused read is made again by the app, so errors take the
+//    usual path. The production build fills the config (scripts/route-preload.mjs); under
+//    `ng serve` it stays empty and nothing starts.
+(function () {
+  var config = /* boot-config */ { landings: [], i18n: '' };
+  var store = function (key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      // Storage blocked (private mode, policy): nothing remembered.
+      return null;
+    }
+  };
+  var token = null;
+  try {
+    token = JSON.parse(store('usher.session') || 'null').token || null;
+  } catch {
+    // A damaged session: the app clears it.
+  }
+  var path = location.pathname;
+  var landing = null;
+  for (var i = 0; i < config.landings.length && !landing; i++) {
+    var candidate = config.landings[i];
+    if (candidate.signedIn === (token !== null) && new RegExp(candidate.path).test(path)) {
+      landing = candidate;
+    }
+  }
+  if (landing) {
+    for (var j = 0; j < landing.files.length; j++) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = landing.files[j];
+      document.head.appendChild(link);
+    }
+  }
+  if (!config.i18n || typeof fetch !== 'function') return;
+  var reads = {};
+  var read = function (url, authorized) {
+    var headers = authorized ? { Authorization: 'Bearer ' + token } : {};
+    reads[url] = {
+      at: Date.now(),
+      reply: fetch(url, { headers: headers })
+        .then(function (response) {
+          return response.ok ? response.json() : null;
+        })
+        .then(
+          function (body) {
+            return body === null ? null : { body: body };
+          },
+          function () {
+            return null;
+          },
+        ),
+    };
+  };
+  // Keep in step with initialLanguage (src/app/core/i18n/language.ts): the stored choice, else
+  // the first browser language that is Chinese (zh-CN) or English, else English.
+  var lang = store('usher.lang');
+  if (lang !== 'en' && lang !== 'zh-CN') {
+    lang = 'en';
+    var tags = navigator.languages || [];
+    for (var k = 0; k < tags.length; k++) {
+      var tag = String(tags[k]).toLowerCase();
+      if (tag.indexOf('zh') === 0 || tag.indexOf('en') === 0) {
+        lang = tag.indexOf('zh') === 0 ? 'zh-CN' : 'en';
+        break;
+      }
+    }
+  }
+  read('/i18n/' + lang + '.json?v=' + config.i18n, false);
+  read('/api/v1/public/site', false);
+  if (token !== null) {
+    read('/api/v1/me', true);
+    var own = (landing && landing.reads) || [];
+    for (var m = 0; m < own.length; m++) read(own[m], true);
+  }
+  window.usherEarlyReads = reads;
+})();

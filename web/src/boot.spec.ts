@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { initialLanguage } from './app/core/i18n/language';
+import type { EarlyRead } from './app/core/api/early-reads';
+
+/**
+ * public/boot.js (issue 14): before Angular loads it preloads the landing page's code and
+ * starts the app's first reads. Run here as the browser runs it, with the config the build
+ * writes in (scripts/route-preload.mjs).
+ */
+const SOURCE = readFileSync(join(__dirname, '../public/boot.js'), 'utf8');
+const PLACEHOLDER = "/* boot-config */ { landings: [], i18n: '' }";
+
+const CONFIG = {
+  landings: [
+    { path: '^/login$', signedIn: false, files: ['chunk-login.js'], reads: [] },
+    {
+      path: '^/console(/overview)?/?$',
+      signedIn: true,
+      files: ['chunk-shell.js', 'chunk-overview.js'],
+      reads: ['/api/v1/media/latest?type=movie&limit=20'],
+    },
+    { path: '^/(console|admin)/', signedIn: true, files: ['chunk-shell.js'], reads: [] },
+  ],
+  i18n: '1.2.3-abc1234',
+};
+
+interface Visit {
+  path: string;
+  session?: string | null;
+  lang?: string | null;
+  languages?: string[];
+  config?: unknown;
+}
+
+function run({ path, session = null, lang = null, languages = ['en-US'], config = CONFIG }: Visit) {
+  document.head.querySelectorAll('link[rel="modulepreload"]').forEach((link) => link.remove());
+  delete window.usherEarlyReads;
+  localStorage.clear();
+  if (session !== null) localStorage.setItem('usher.session', session);
+  if (lang !== null) localStorage.setItem('usher.lang', lang);
+  Object.defineProperty(navigator, 'languages', { value: languages, configurable: true });
+  window.history.replaceState({}, '', path);
+  const fetch = jest.fn((url: string) =>
+    Promise.resolve({ ok: !url.includes('fail'), json: () => Promise.resolve({ url }) }),
+  );
+  (globalThis as { fetch?: unknown }).fetch = fetch;
+  expect(SOURCE).toContain(PLACEHOLDER);
+  new Function(SOURCE.replace(PLACEHOLDER, JSON.stringify(config)))();
+  const preloads = Array.from(
+    document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'),
+    (link) => link.getAttribute('href'),
+  );
+  return { fetch, preloads, reads: window.usherEarlyReads ?? {} };
+}
+
+const SESSION = JSON.stringify({ token: 'tok-1', expiresAt: '2099-01-01T00:00:00Z' });
+
+describe('boot.js', () => {
+  afterEach(() => {
+    delete (globalThis as { fetch?: unknown }).fetch;
+    localStorage.clear();
+  });
+
+  it("should preload the overview's code and start its reads with the member's token", async () => {
+    const { fetch, preloads, reads } = run({ path: '/console/overview', session: SESSION });
+    expect(preloads).toEqual(['chunk-shell.js', 'chunk-overview.js']);
+    expect(Object.keys(reads)).toEqual([
+      '/i18n/en.json?v=1.2.3-abc1234',
+      '/api/v1/public/site',
+      '/api/v1/me',
+      '/api/v1/media/latest?type=movie&limit=20',
+    ]);
+    const headers = (url: string) => fetch.mock.calls.find(([called]) => called === url)![1];
+    expect(headers('/api/v1/me')).toEqual({ headers: { Authorization: 'Bearer tok-1' } });
+    // The public reads carry no token.
+    expect(headers('/api/v1/public/site')).toEqual({ headers: {} });
+    await expect(reads['/api/v1/me']!.reply).resolves.toEqual({ body: { url: '/api/v1/me' } });
+  });
+
+  it('should preload nothing of the console and read no /me without a session', () => {
+    const { preloads, reads } = run({ path: '/console/overview' });
+    expect(preloads).toEqual([]);
+    expect(Object.keys(reads)).toEqual(['/i18n/en.json?v=1.2.3-abc1234', '/api/v1/public/site']);
+    expect(run({ path: '/login' }).preloads).toEqual(['chunk-login.js']);
+    // Signed in, /login is not a landing (the guest guard sends the member on).
+    expect(run({ path: '/login', session: SESSION }).preloads).toEqual([]);
+  });
+
+  it('should take the first landing that matches: other console pages get the shell only', () => {
+    const { preloads, reads } = run({ path: '/console/requests', session: SESSION });
+    expect(preloads).toEqual(['chunk-shell.js']);
+    expect(Object.keys(reads)).not.toContain('/api/v1/media/latest?type=movie&limit=20');
+  });
+
+  it('should hand a refused read over as null, for the app to make again', async () => {
+    const config = { ...CONFIG, i18n: 'fail' };
+    const { reads } = run({ path: '/', config });
+    const read: EarlyRead = reads['/i18n/en.json?v=fail']!;
+    await expect(read.reply).resolves.toBeNull();
+  });
+
+  it('should start nothing before the build wrote its config (ng serve)', () => {
+    const { fetch, preloads, reads } = run({
+      path: '/console/overview',
+      session: SESSION,
+      config: { landings: [], i18n: '' },
+    });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(preloads).toEqual([]);
+    expect(reads).toEqual({});
+  });
+
+  it('should pick the language file initialLanguage picks', () => {
+    const cases: { lang: string | null; languages: string[] }[] = [
+      { lang: null, languages: ['en-US'] },
+      { lang: null, languages: ['zh-TW', 'en'] },
+      { lang: null, languages: ['fr-FR', 'zh-Hans-CN'] },
+      { lang: null, languages: ['fr-FR', 'de'] },
+      { lang: null, languages: [] },
+      { lang: 'zh-CN', languages: ['en-US'] },
+      { lang: 'en', languages: ['zh-CN'] },
+      { lang: 'klingon', languages: ['ZH'] },
+    ];
+    for (const { lang, languages } of cases) {
+      const { reads } = run({ path: '/', lang, languages });
+      const expected = initialLanguage(lang, languages);
+      expect([lang, languages, Object.keys(reads)[0]]).toEqual([
+        lang,
+        languages,
+        `/i18n/${expected}.json?v=1.2.3-abc1234`,
+      ]);
+    }
+  });
+});
