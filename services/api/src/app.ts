@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { TokenSigner } from './auth/tokens.js';
 import type { Config } from './config/env.js';
@@ -11,6 +10,7 @@ import type { AppEnv } from './http/context.js';
 import { AppError, handleError, notFound } from './http/errors.js';
 import { createMetrics, type HttpMetrics } from './http/metrics.js';
 import { createLimiters } from './http/rate-limit.js';
+import { REPLY_HEADERS } from './http/reply-headers.js';
 import { resolveRequestId } from './http/request-id.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import { accessLog } from './logger.js';
@@ -224,15 +224,20 @@ export function createApp(deps: AppDeps): UsherApp {
   // sample per request: one middleware, not three (each level of hono's chain is an async call
   // and a promise per request; issue 21).
   const logRequest = accessLog(deps.logger);
-  const secure = secureHeaders({
-    crossOriginResourcePolicy: 'same-origin',
-    referrerPolicy: 'no-referrer',
-  });
-  const nothingMore = async () => {};
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = resolveRequestId(c.req.header('x-request-id'));
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+    const incoming = node?.incoming;
+    const outgoing = node?.outgoing;
+    if (outgoing) {
+      // Set on Node's own reply before the handler runs: @hono/node-server's writeHead merges
+      // them under the handler's headers (a handler's own value wins), and the handler's reply
+      // keeps its plain header object — reading `c.res.headers` afterwards built an undici
+      // Headers and set a dozen entries on it per request (issue 21).
+      for (const [name, value] of REPLY_HEADERS) outgoing.setHeader(name, value);
+      outgoing.setHeader('X-Request-Id', requestId);
+    }
     c.set('requestId', requestId);
     c.set('appLogger', deps.logger);
     c.set(
@@ -244,18 +249,14 @@ export function createApp(deps: AppDeps): UsherApp {
       ),
     );
     await next();
-    // Headers are set on the reply's own headers: `c.header()` after the handler rebuilds the
-    // reply as a WHATWG Response, which takes @hono/node-server off its lightweight path (an
-    // undici Response and a stream read per reply; issue 21).
-    const headers = c.res.headers;
-    // API replies are data: nothing may load or frame them. Pages that render HTML (the docs page,
-    // the web app) set their own policy, which must not be overwritten.
-    if (!headers.has('Content-Security-Policy')) {
-      headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    if (!outgoing) {
+      // Served without Node (`app.request` in tests, another runtime): the same headers on the
+      // reply itself, a handler's own value first. Not `c.header()`: after the handler it
+      // rebuilds the reply as a WHATWG Response.
+      const headers = c.res.headers;
+      for (const [name, value] of REPLY_HEADERS) if (!headers.has(name)) headers.set(name, value);
+      headers.set('X-Request-Id', requestId);
     }
-    // Hono's secure headers, applied to the reply as it stands (they overwrite a handler's own).
-    await secure(c, nothingMore);
-    headers.set('X-Request-Id', requestId);
     const route = c.get('routeTemplate') ?? '(unmatched)';
     const status = c.res.status;
     const seconds = (performance.now() - started) / 1000;

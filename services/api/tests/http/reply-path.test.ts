@@ -4,8 +4,10 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../../src/http/context.js';
 import { handleError } from '../../src/http/errors.js';
+import { API_CSP, REPLY_HEADERS } from '../../src/http/reply-headers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
@@ -18,7 +20,16 @@ import { aUser } from '../support/users.js';
 const isLightweight = (res: Response) =>
   Object.getOwnPropertySymbols(res).some((s) => s.description === 'cache');
 
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * Whether the lightweight reply still holds its headers as the plain object the handler gave
+ * (`[status, body, headers]` under that symbol): then @hono/node-server writes them as they are,
+ * without building an undici Headers first.
+ */
+const hasPlainHeaders = (res: Response) => {
+  const cache = Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+  const headers = cache ? (res as unknown as Record<symbol, unknown[]>)[cache]![2] : undefined;
+  return headers !== undefined && !(headers instanceof Headers) && !Array.isArray(headers);
+};
 
 describe(`replies over @hono/node-server (${ENGINE})`, () => {
   let database: TestDatabase;
@@ -70,7 +81,12 @@ describe(`replies over @hono/node-server (${ENGINE})`, () => {
     ] as const;
     for (const [path, headers, status] of cases) {
       const { res, reply } = await get(path, { ...headers, 'x-request-id': `rid-${status}` });
-      expect([path, res.status, isLightweight(reply)]).toEqual([path, status, true]);
+      expect([path, res.status, isLightweight(reply), hasPlainHeaders(reply)]).toEqual([
+        path,
+        status,
+        true,
+        true,
+      ]);
       expect(res.headers.get('x-request-id')).toBe(`rid-${status}`);
       expect(res.headers.get('content-security-policy')).toBe(API_CSP);
       expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
@@ -78,6 +94,23 @@ describe(`replies over @hono/node-server (${ENGINE})`, () => {
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     }
+  });
+
+  it("should send every header of hono's secureHeaders (with our two options) and the API CSP", async () => {
+    const reference = new Hono();
+    reference.use(
+      secureHeaders({ crossOriginResourcePolicy: 'same-origin', referrerPolicy: 'no-referrer' }),
+    );
+    reference.get('/', (c) => c.json({}));
+    const expected = [...(await reference.request('/')).headers]
+      .filter(([name]) => name !== 'content-type')
+      .concat([['content-security-policy', API_CSP]]);
+    const { res } = await get('/health');
+    const sent = Object.fromEntries(res.headers);
+    for (const [name, value] of expected) expect([name, sent[name]]).toEqual([name, value]);
+    expect(REPLY_HEADERS.map(([name]) => name.toLowerCase()).sort()).toEqual(
+      expected.map(([name]) => name).sort(),
+    );
   });
 
   it("should keep a page's own Content-Security-Policy", async () => {
