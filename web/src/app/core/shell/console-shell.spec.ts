@@ -51,6 +51,28 @@ describe('ConsoleShell navigation', () => {
     expect(root.querySelector('nav a[href="/console/overview"]')).not.toBeNull();
   });
 
+  it('should open the user menu once loaded when its stand-in was clicked', async () => {
+    storeSession();
+    TestBed.configureTestingModule({
+      providers: provideTestApp(),
+      deferBlockBehavior: DeferBlockBehavior.Manual,
+    });
+    TestBed.inject(SessionStore).me.set(aUser({ username: 'alice' }));
+    const fixture = TestBed.createComponent(ConsoleShell);
+    await fixture.whenStable();
+    const root = fixture.nativeElement as HTMLElement;
+    const standIn = root.querySelector<HTMLButtonElement>('[data-testid="user-menu"]')!;
+    expect(standIn.getAttribute('aria-label')).toContain('alice');
+    expect(standIn.getAttribute('aria-haspopup')).toBeNull();
+    standIn.click();
+    await loadDeferred(fixture);
+    const trigger = root.querySelector('[data-testid="user-menu"]')!;
+    expect(trigger.getAttribute('aria-haspopup')).toBe('menu');
+    expect(trigger.getAttribute('aria-label')).toBe(standIn.getAttribute('aria-label'));
+    expect(document.querySelector('[data-testid="sign-out"]')).not.toBeNull();
+    document.querySelector('.cdk-overlay-container')?.remove();
+  });
+
   const hrefs = (root: HTMLElement, selector: string) =>
     [...root.querySelectorAll<HTMLAnchorElement>(`${selector} a`)].map((a) =>
       a.getAttribute('href'),

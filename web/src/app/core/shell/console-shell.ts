@@ -1,5 +1,12 @@
 import { BreakpointObserver } from '@angular/cdk/layout';
-import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  inject,
+  signal,
+  viewChild,
+} from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
@@ -10,7 +17,7 @@ import {
   MatListItemTitle,
   MatNavList,
 } from '@angular/material/list';
-import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
+import { MatMenu, MatMenuItem } from '@angular/material/menu';
 import { MatSidenav, MatSidenavContainer, MatSidenavContent } from '@angular/material/sidenav';
 import { MatToolbar } from '@angular/material/toolbar';
 import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
@@ -21,7 +28,8 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { SessionStore } from '../session/session-store';
 import { SiteStore } from '../site/site-store';
 import { AdminCounts } from './admin-counts';
-import { openOnLoad } from './deferred-menu';
+import { MenuStandIn } from './deferred-menu';
+import { DeferredMenuTrigger } from './deferred-menu-trigger';
 import { LanguageMenu } from './language-menu';
 import { ADMIN_NAV, CONSOLE_NAV } from './nav';
 import { ThemeMenu } from './theme-menu';
@@ -43,7 +51,6 @@ const COMPACT = '(max-width: 959.98px)';
     MatNavList,
     MatMenu,
     MatMenuItem,
-    MatMenuTrigger,
     MatSidenav,
     MatSidenavContainer,
     MatSidenavContent,
@@ -54,6 +61,8 @@ const COMPACT = '(max-width: 959.98px)';
     TranslocoDirective,
     LanguageMenu,
     ThemeMenu,
+    MenuStandIn,
+    DeferredMenuTrigger,
     LocalDatePipe,
   ],
   templateUrl: './console-shell.html',
@@ -63,9 +72,8 @@ const COMPACT = '(max-width: 959.98px)';
 export default class ConsoleShell {
   private readonly session = inject(SessionStore);
   private readonly drawer = viewChild<MatSidenav>('drawer');
-  private readonly userTrigger = viewChild<MatMenuTrigger>('userTrigger');
   /** A click on the user menu's stand-in opens the menu once its code is in. */
-  protected readonly openUserMenuOnLoad = openOnLoad(this.userTrigger);
+  protected readonly openUserMenuOnLoad = signal(false);
   protected readonly site = inject(SiteStore).site;
   protected readonly me = this.session.me;
   protected readonly isAdmin = this.session.isAdmin;

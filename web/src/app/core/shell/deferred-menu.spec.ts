@@ -51,6 +51,27 @@ describe('deferred top-bar menus', () => {
     expect(document.querySelector('[data-testid="theme-dark"]')).not.toBeNull();
   });
 
+  it('should show the stand-in as the same button the trigger then is (no layout shift)', async () => {
+    const { fixture, block, root } = await render(ThemeMenu);
+    const look = () => {
+      const button = root.querySelector<HTMLButtonElement>('[data-testid="theme-menu"]')!;
+      return {
+        // The trigger's own marker class (`mat-mdc-menu-trigger`) styles nothing.
+        classes: [...button.classList].filter((name) => name !== 'mat-mdc-menu-trigger'),
+        label: button.getAttribute('aria-label'),
+        icon: button.querySelector('mat-icon')!.getAttribute('data-mat-icon-name'),
+        host: getComputedStyle(button.parentElement!).display,
+      };
+    };
+    const standIn = look();
+    await block.render(DeferBlockState.Complete);
+    await fixture.whenStable();
+    expect(look()).toEqual(standIn);
+    expect(standIn).toEqual(
+      expect.objectContaining({ label: 'Theme', icon: 'brightness_auto', host: 'contents' }),
+    );
+  });
+
   it('should leave the menu closed when it loaded without a click', async () => {
     const { fixture, block, root } = await render(ThemeMenu);
     await block.render(DeferBlockState.Complete);

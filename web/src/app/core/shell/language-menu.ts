@@ -1,32 +1,25 @@
-import { ChangeDetectionStrategy, Component, inject, viewChild } from '@angular/core';
-import { MatIconButton } from '@angular/material/button';
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { MatIcon } from '@angular/material/icon';
-import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
+import { MatMenu, MatMenuItem } from '@angular/material/menu';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { Language } from '../i18n/languages';
 import { LanguageSwitch } from '../i18n/language';
 import { SessionStore } from '../session/session-store';
-import { openOnLoad } from './deferred-menu';
+import { MenuStandIn } from './deferred-menu';
+import { DeferredMenuTrigger } from './deferred-menu-trigger';
 
 /** "English / 简体中文" switch, on public pages and in the console top bar (60-web.md §6.4). */
 @Component({
   selector: 'app-language-menu',
-  imports: [MatIconButton, MatIcon, MatMenu, MatMenuItem, MatMenuTrigger, TranslocoDirective],
+  imports: [MatIcon, MatMenu, MatMenuItem, TranslocoDirective, MenuStandIn, DeferredMenuTrigger],
   template: `
     <ng-container *transloco="let t">
       <!-- The menu's code (Material menu, CDK overlay) loads once the first page is up, not
-           before it (issue 14: Lighthouse); until then the same button stands in. -->
+           before it (issue 14: Lighthouse); until then the same button stands in
+           (deferred-menu.ts). -->
+      @let button = { label: t('shell.language'), icon: 'translate', testId: 'language-menu' };
       @defer (on idle; on interaction) {
-        <button
-          mat-icon-button
-          type="button"
-          [matMenuTriggerFor]="menu"
-          #trigger="matMenuTrigger"
-          [attr.aria-label]="t('shell.language')"
-          data-testid="language-menu"
-        >
-          <mat-icon aria-hidden="true" svgIcon="translate" />
-        </button>
+        <app-deferred-menu-trigger [button]="button" [menu]="menu" [(openOnLoad)]="openOnLoad" />
         <mat-menu #menu="matMenu">
           @for (lang of language.languages; track lang) {
             <button
@@ -44,15 +37,7 @@ import { openOnLoad } from './deferred-menu';
           }
         </mat-menu>
       } @placeholder {
-        <button
-          mat-icon-button
-          type="button"
-          (click)="openOnLoad.set(true)"
-          [attr.aria-label]="t('shell.language')"
-          data-testid="language-menu"
-        >
-          <mat-icon aria-hidden="true" svgIcon="translate" />
-        </button>
+        <app-menu-stand-in [button]="button" [(openOnLoad)]="openOnLoad" />
       }
     </ng-container>
   `,
@@ -60,8 +45,7 @@ import { openOnLoad } from './deferred-menu';
 })
 export class LanguageMenu {
   /** A click on the stand-in before the menu's code is in opens it once loaded. */
-  private readonly trigger = viewChild<MatMenuTrigger>('trigger');
-  protected readonly openOnLoad = openOnLoad(this.trigger);
+  protected readonly openOnLoad = signal(false);
   protected readonly language = inject(LanguageSwitch);
   private readonly session = inject(SessionStore);
 

@@ -1,10 +1,10 @@
-import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
-import { MatIconButton } from '@angular/material/button';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatIcon } from '@angular/material/icon';
-import { MatMenu, MatMenuItem, MatMenuTrigger } from '@angular/material/menu';
+import { MatMenu, MatMenuItem } from '@angular/material/menu';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ThemeSwitch, type ThemeMode } from '../theme/theme';
-import { openOnLoad } from './deferred-menu';
+import { MenuStandIn } from './deferred-menu';
+import { DeferredMenuTrigger } from './deferred-menu-trigger';
 
 const ICONS: Record<ThemeMode, string> = {
   system: 'brightness_auto',
@@ -15,21 +15,13 @@ const ICONS: Record<ThemeMode, string> = {
 /** System / Light / Dark (60-web.md §6.1). */
 @Component({
   selector: 'app-theme-menu',
-  imports: [MatIconButton, MatIcon, MatMenu, MatMenuItem, MatMenuTrigger, TranslocoDirective],
+  imports: [MatIcon, MatMenu, MatMenuItem, TranslocoDirective, MenuStandIn, DeferredMenuTrigger],
   template: `
     <ng-container *transloco="let t">
-      <!-- The menu's code loads once the first page is up (see LanguageMenu). -->
+      <!-- The menu's code loads once the first page is up (deferred-menu.ts). -->
+      @let button = { label: t('shell.theme'), icon: icon(), testId: 'theme-menu' };
       @defer (on idle; on interaction) {
-        <button
-          mat-icon-button
-          type="button"
-          [matMenuTriggerFor]="menu"
-          #trigger="matMenuTrigger"
-          [attr.aria-label]="t('shell.theme')"
-          data-testid="theme-menu"
-        >
-          <mat-icon aria-hidden="true" [svgIcon]="icon()" />
-        </button>
+        <app-deferred-menu-trigger [button]="button" [menu]="menu" [(openOnLoad)]="openOnLoad" />
         <mat-menu #menu="matMenu">
           @for (mode of theme.modes; track mode) {
             <button
@@ -46,15 +38,7 @@ const ICONS: Record<ThemeMode, string> = {
           }
         </mat-menu>
       } @placeholder {
-        <button
-          mat-icon-button
-          type="button"
-          (click)="openOnLoad.set(true)"
-          [attr.aria-label]="t('shell.theme')"
-          data-testid="theme-menu"
-        >
-          <mat-icon aria-hidden="true" [svgIcon]="icon()" />
-        </button>
+        <app-menu-stand-in [button]="button" [(openOnLoad)]="openOnLoad" />
       }
     </ng-container>
   `,
@@ -62,8 +46,7 @@ const ICONS: Record<ThemeMode, string> = {
 })
 export class ThemeMenu {
   /** A click on the stand-in before the menu's code is in opens it once loaded. */
-  private readonly trigger = viewChild<MatMenuTrigger>('trigger');
-  protected readonly openOnLoad = openOnLoad(this.trigger);
+  protected readonly openOnLoad = signal(false);
   protected readonly theme = inject(ThemeSwitch);
   protected readonly icons = ICONS;
   protected readonly icon = computed(() => ICONS[this.theme.mode()]);
