@@ -23,9 +23,9 @@
 //    the language file, `GET /public/site`, with a session `GET /me`, and the landing page's own
 //    reads. The reads wait in `window.usherEarlyReads`, keyed by URL, for the app's
 //    earlyReadInterceptor (src/app/core/api/early-reads.ts), which answers each matching GET
-//    once with its reply; a failed or refused read is made again by the app, so errors take the
-//    usual path. The production build fills the config (scripts/route-preload.mjs); under
-//    `ng serve` it stays empty and nothing starts.
+//    once with its reply, an error reply included (the interceptors before it map it as usual);
+//    only a read that got no reply at all is made again. The production build fills the config
+//    (scripts/route-preload.mjs); under `ng serve` it stays empty and nothing starts.
 (function () {
   var config = /* boot-config */ { landings: [], i18n: '' };
   var store = function (key) {
@@ -60,23 +60,25 @@
   }
   if (!config.i18n || typeof fetch !== 'function') return;
   var reads = {};
+  // Each read settles to its status and parsed body (null when the body is not JSON), or to
+  // null when no reply came at all (the app then asks again and reports the outage itself).
   var read = function (url, authorized) {
     var headers = authorized ? { Authorization: 'Bearer ' + token } : {};
-    reads[url] = {
-      at: Date.now(),
-      reply: fetch(url, { headers: headers })
-        .then(function (response) {
-          return response.ok ? response.json() : null;
-        })
-        .then(
-          function (body) {
-            return body === null ? null : { body: body };
-          },
-          function () {
-            return null;
-          },
-        ),
-    };
+    var reply = fetch(url, { headers: headers }).then(
+      function (response) {
+        var reply = function (body) {
+          return { status: response.status, body: body };
+        };
+        return response.json().then(reply, function () {
+          return reply(null);
+        });
+      },
+      function () {
+        return null;
+      },
+    );
+    reads[url] = { at: Date.now(), reply: reply };
+    return reply;
   };
   // Keep in step with initialLanguage (src/app/core/i18n/language.ts): the stored choice, else
   // the first browser language that is Chinese (zh-CN) or English, else English.
@@ -95,9 +97,13 @@
   read('/i18n/' + lang + '.json?v=' + config.i18n, false);
   read('/api/v1/public/site', false);
   if (token !== null) {
-    read('/api/v1/me', true);
     var own = (landing && landing.reads) || [];
-    for (var m = 0; m < own.length; m++) read(own[m], true);
+    // The page's own reads only once /me accepted the session, and not while a password change
+    // is due (the guard sends that member elsewhere): a refused token fires no more refused reads.
+    read('/api/v1/me', true).then(function (me) {
+      if (!me || me.status !== 200 || !me.body || me.body.mustChangePassword) return;
+      for (var m = 0; m < own.length; m++) read(own[m], true);
+    });
   }
   window.usherEarlyReads = reads;
 })();

@@ -31,9 +31,18 @@ interface Visit {
   lang?: string | null;
   languages?: string[];
   config?: unknown;
+  /** The network gives no reply at all. */
+  offline?: boolean;
 }
 
-function run({ path, session = null, lang = null, languages = ['en-US'], config = CONFIG }: Visit) {
+function run({
+  path,
+  session = null,
+  lang = null,
+  languages = ['en-US'],
+  config = CONFIG,
+  offline = false,
+}: Visit) {
   document.head.querySelectorAll('link[rel="modulepreload"]').forEach((link) => link.remove());
   delete window.usherEarlyReads;
   localStorage.clear();
@@ -41,8 +50,11 @@ function run({ path, session = null, lang = null, languages = ['en-US'], config 
   if (lang !== null) localStorage.setItem('usher.lang', lang);
   Object.defineProperty(navigator, 'languages', { value: languages, configurable: true });
   window.history.replaceState({}, '', path);
-  const fetch = jest.fn((url: string) =>
-    Promise.resolve({ ok: !url.includes('fail'), json: () => Promise.resolve({ url }) }),
+  const fetch = jest.fn((url: string, _init?: { headers: Record<string, string> }) =>
+    (offline ? Promise.reject(new TypeError('Failed to fetch')) : Promise.resolve()).then(() => ({
+      status: url === '/api/v1/me' ? meStatus : url.includes('fail') ? 503 : 200,
+      json: () => (url.includes('html') ? Promise.reject(new SyntaxError('<')) : reply(url)),
+    })),
   );
   (globalThis as { fetch?: unknown }).fetch = fetch;
   expect(SOURCE).toContain(PLACEHOLDER);
@@ -51,8 +63,15 @@ function run({ path, session = null, lang = null, languages = ['en-US'], config 
     document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'),
     (link) => link.getAttribute('href'),
   );
-  return { fetch, preloads, reads: window.usherEarlyReads ?? {} };
+  const reads: Record<string, EarlyRead> = window.usherEarlyReads ?? {};
+  return { fetch, preloads, reads };
 }
+
+/** What the fake API answers: `/me` as the session `meBody` says, anything else its own URL. */
+let meBody: Record<string, unknown> = { mustChangePassword: false };
+let meStatus = 200;
+const reply = (url: string) => Promise.resolve(url === '/api/v1/me' ? meBody : { url });
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const SESSION = JSON.stringify({ token: 'tok-1', expiresAt: '2099-01-01T00:00:00Z' });
 
@@ -69,13 +88,43 @@ describe('boot.js', () => {
       '/i18n/en.json?v=1.2.3-abc1234',
       '/api/v1/public/site',
       '/api/v1/me',
-      '/api/v1/media/latest?type=movie&limit=20',
     ]);
-    const headers = (url: string) => fetch.mock.calls.find(([called]) => called === url)![1];
-    expect(headers('/api/v1/me')).toEqual({ headers: { Authorization: 'Bearer tok-1' } });
+    // The page's own reads follow once /me accepted the session.
+    await settled();
+    expect(Object.keys(reads)).toContain('/api/v1/media/latest?type=movie&limit=20');
+    const init = (url: string) => fetch.mock.calls.find(([called]) => called === url)![1];
+    expect(init('/api/v1/me')).toEqual({ headers: { Authorization: 'Bearer tok-1' } });
+    expect(init('/api/v1/media/latest?type=movie&limit=20')).toEqual({
+      headers: { Authorization: 'Bearer tok-1' },
+    });
     // The public reads carry no token.
-    expect(headers('/api/v1/public/site')).toEqual({ headers: {} });
-    await expect(reads['/api/v1/me']!.reply).resolves.toEqual({ body: { url: '/api/v1/me' } });
+    expect(init('/api/v1/public/site')).toEqual({ headers: {} });
+    await expect(reads['/api/v1/me']!.reply).resolves.toEqual({ status: 200, body: meBody });
+  });
+
+  it('should start no page reads while a password change is due, or when /me refused', async () => {
+    meBody = { mustChangePassword: true };
+    try {
+      const { reads } = run({ path: '/console/overview', session: SESSION });
+      await settled();
+      expect(Object.keys(reads)).not.toContain('/api/v1/media/latest?type=movie&limit=20');
+    } finally {
+      meBody = { mustChangePassword: false };
+    }
+    meBody = { error: { code: 'TOKEN_REVOKED' } };
+    meStatus = 401;
+    try {
+      const { reads } = run({ path: '/console/overview', session: SESSION });
+      await settled();
+      expect(Object.keys(reads)).toEqual([
+        '/i18n/en.json?v=1.2.3-abc1234',
+        '/api/v1/public/site',
+        '/api/v1/me',
+      ]);
+    } finally {
+      meBody = { mustChangePassword: false };
+      meStatus = 200;
+    }
   });
 
   it('should preload nothing of the console and read no /me without a session', () => {
@@ -87,17 +136,24 @@ describe('boot.js', () => {
     expect(run({ path: '/login', session: SESSION }).preloads).toEqual([]);
   });
 
-  it('should take the first landing that matches: other console pages get the shell only', () => {
+  it('should take the first landing that matches: other console pages get the shell only', async () => {
     const { preloads, reads } = run({ path: '/console/requests', session: SESSION });
     expect(preloads).toEqual(['chunk-shell.js']);
+    await settled();
     expect(Object.keys(reads)).not.toContain('/api/v1/media/latest?type=movie&limit=20');
   });
 
-  it('should hand a refused read over as null, for the app to make again', async () => {
-    const config = { ...CONFIG, i18n: 'fail' };
-    const { reads } = run({ path: '/', config });
-    const read: EarlyRead = reads['/i18n/en.json?v=fail']!;
-    await expect(read.reply).resolves.toBeNull();
+  it('should keep an error reply with its status, and a body that is not JSON as null', async () => {
+    const { reads } = run({ path: '/', config: { ...CONFIG, i18n: 'fail-html' } });
+    await expect(reads['/i18n/en.json?v=fail-html']!.reply).resolves.toEqual({
+      status: 503,
+      body: null,
+    });
+  });
+
+  it('should hand over null when no reply came at all', async () => {
+    const { reads } = run({ path: '/', offline: true });
+    await expect(reads['/api/v1/public/site']!.reply).resolves.toBeNull();
   });
 
   it('should start nothing before the build wrote its config (ng serve)', () => {

@@ -3,14 +3,17 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { firstValueFrom } from 'rxjs';
 import { provideTestApp } from '../../../testing/providers';
+import { SessionStore } from '../session/session-store';
 import { ApiError } from './api-error';
 import { EARLY_READ_MS, type EarlyRead } from './early-reads';
 
 const LATEST = '/api/v1/media/latest?type=movie&limit=20';
 
-function early(body: unknown, at = Date.now()): EarlyRead {
-  return { at, reply: Promise.resolve(body === null ? null : { body }) };
+function early(body: unknown, at = Date.now(), status = 200): EarlyRead {
+  return { at, reply: Promise.resolve({ status, body }) };
 }
+
+const noReply = (): EarlyRead => ({ at: Date.now(), reply: Promise.resolve(null) });
 
 describe('earlyReadInterceptor', () => {
   let http: HttpTestingController;
@@ -39,14 +42,26 @@ describe('earlyReadInterceptor', () => {
     await expect(again).resolves.toEqual({ state: 'ok', items: [] });
   });
 
-  it('should ask the API when the early read failed, so its error takes the usual path', async () => {
-    window.usherEarlyReads = { [LATEST]: early(null) };
+  it('should hand an error reply on as that error, without asking again', async () => {
+    const body = { error: { code: 'TOKEN_REVOKED', message: 'Signed out', requestId: 'r1' } };
+    window.usherEarlyReads = { [LATEST]: early(body, Date.now(), 401) };
+    const session = TestBed.inject(SessionStore);
+    const expire = jest.spyOn(session, 'expire').mockImplementation(() => true);
+    const failure = await latest().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 401, code: 'TOKEN_REVOKED', requestId: 'r1' });
+    // The error interceptor saw it as it sees any reply: the dead session ends.
+    expect(expire).toHaveBeenCalledTimes(1);
+    http.expectNone(LATEST);
+  });
+
+  it('should ask the API when the early read got no reply, so the outage is its own', async () => {
+    window.usherEarlyReads = { [LATEST]: noReply() };
     const reply = latest();
-    await Promise.resolve();
     const request = await waitForRequest(http, LATEST);
     expect(request.request.headers.has('X-Request-Id')).toBe(true);
     request.flush(
-      { error: { code: 'MEDIA_SERVER_UNAVAILABLE', message: 'down', requestId: 'r1' } },
+      { error: { code: 'MEDIA_SERVER_UNAVAILABLE', message: 'down', requestId: 'r2' } },
       { status: 503, statusText: 'Service Unavailable' },
     );
     await expect(reply).rejects.toBeInstanceOf(ApiError);

@@ -1,10 +1,13 @@
-import { HttpResponse, type HttpInterceptorFn } from '@angular/common/http';
-import { from, of, switchMap } from 'rxjs';
+import { HttpErrorResponse, HttpResponse, type HttpInterceptorFn } from '@angular/common/http';
+import { from, of, switchMap, throwError } from 'rxjs';
 
-/** A read public/boot.js started before Angular loaded: the parsed body, or null if it failed. */
+/**
+ * A read public/boot.js started before Angular loaded: its status and parsed body (null when
+ * the body was not JSON), or null when no reply came at all.
+ */
 export interface EarlyRead {
   at: number;
-  reply: Promise<{ body: unknown } | null>;
+  reply: Promise<{ status: number; body: unknown } | null>;
 }
 
 declare global {
@@ -27,21 +30,24 @@ export function takeEarlyRead(url: string, now = Date.now()): EarlyRead['reply']
 }
 
 /**
- * Interceptor 0: a GET that public/boot.js already started (the language file, the site, `/me`,
- * the landing page's first reads) is answered from that read instead of asked again, so the
- * first page does not wait for a round trip that began before its code arrived. Only a
- * successful read is reused; a failed or refused one is made again here, so its error takes the
- * usual path through the interceptors after this one (a dead session, the error body).
+ * The last interceptor, in place of the network: a GET that public/boot.js already started (the
+ * language file, the site, `/me`, the landing page's first reads) is answered from that read
+ * instead of asked again, so the first page does not wait for a round trip that began before
+ * its code arrived. An error reply is handed on as the error it is, so the interceptors before
+ * this one map it as usual (a dead session, the error body) without a second request; only a
+ * read that got no reply at all is made again, and reports the outage itself.
  */
 export const earlyReadInterceptor: HttpInterceptorFn = (req, next) => {
   const early =
     req.method === 'GET' && req.responseType === 'json' ? takeEarlyRead(req.urlWithParams) : null;
   if (!early) return next(req);
+  const url = req.urlWithParams;
   return from(early).pipe(
-    switchMap((read) =>
-      read
-        ? of(new HttpResponse({ body: read.body, status: 200, url: req.urlWithParams }))
-        : next(req),
-    ),
+    switchMap((read) => {
+      if (!read) return next(req);
+      const { status, body } = read;
+      if (status >= 200 && status < 300) return of(new HttpResponse({ body, status, url }));
+      return throwError(() => new HttpErrorResponse({ error: body, status, url }));
+    }),
   );
 };

@@ -72,12 +72,12 @@ export const apiErrorInterceptor: HttpInterceptorFn = (req, next: HttpHandlerFn)
 };
 
 /**
- * The app's interceptors in order (60-web.md §1): token, then request id, then error mapping.
- * Reads public/boot.js started come first: a reused reply needs none of the others.
+ * The app's interceptors in order (60-web.md §1): token, then request id, then error mapping,
+ * then, in place of the network, the reads public/boot.js started (earlyReadInterceptor).
  */
 export const APP_INTERCEPTORS: HttpInterceptorFn[] = [
-  earlyReadInterceptor,
   bearerTokenInterceptor,
   requestIdInterceptor,
   apiErrorInterceptor,
+  earlyReadInterceptor,
 ];
