@@ -55,6 +55,26 @@ async function loadAccount(db: Database, id: string): Promise<UserRow | undefine
   return row;
 }
 
+/**
+ * The account a bearer header signs in, by the `user` guard's checks in its order, or the guard's
+ * error: no or a malformed header, a token that does not verify, an account that is gone,
+ * deactivated, or whose token version or role no longer match the token's.
+ */
+async function authenticate(
+  header: string | undefined,
+  deps: Pick<GuardDeps, 'db' | 'tokens'>,
+): Promise<UserRow> {
+  const match = header ? BEARER.exec(header.trim()) : null;
+  if (!match) throw new AppError('UNAUTHENTICATED', 'Sign in to continue');
+  const claims = await deps.tokens.verify(match[1]!);
+  if (!claims) throw new AppError('TOKEN_INVALID', 'Your session is invalid or expired');
+  const row = await loadAccount(deps.db, claims.sub);
+  if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
+    throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
+  }
+  return row;
+}
+
 /** The middleware that enforces a route's declared auth level (20-api.md §1.2, §1.3). */
 export function guardFor(
   level: AuthLevel,
@@ -77,15 +97,7 @@ export function guardFor(
     case 'user':
     case 'admin':
       return async (c, next) => {
-        const header = c.req.header('authorization');
-        const match = header ? BEARER.exec(header.trim()) : null;
-        if (!match) throw new AppError('UNAUTHENTICATED', 'Sign in to continue');
-        const claims = await deps.tokens.verify(match[1]!);
-        if (!claims) throw new AppError('TOKEN_INVALID', 'Your session is invalid or expired');
-        const row = await loadAccount(deps.db, claims.sub);
-        if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
-          throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
-        }
+        const row = await authenticate(c.req.header('authorization'), deps);
         if (level === 'admin' && row.role !== 'admin') {
           throw new AppError('FORBIDDEN', 'Administrators only');
         }
@@ -115,13 +127,14 @@ export async function optionalCaller(
   header: string | undefined,
   deps: Pick<GuardDeps, 'db' | 'tokens'>,
 ): Promise<Pick<AuthContext, 'userId' | 'role'> | undefined> {
-  const match = header ? BEARER.exec(header.trim()) : null;
-  if (!match) return undefined;
-  const claims = await deps.tokens.verify(match[1]!);
-  if (!claims) return undefined;
-  const row = await loadAccount(deps.db, claims.sub);
-  if (!row || !row.isActive || row.tokenVersion !== claims.ver || row.role !== claims.role) {
-    return undefined;
+  if (!header) return undefined;
+  let row: UserRow;
+  try {
+    row = await authenticate(header, deps);
+  } catch (error) {
+    // The guard's refusals mean "anonymous" here; anything else (the database) is a real error.
+    if (error instanceof AppError) return undefined;
+    throw error;
   }
   if (row.mustChangePassword) return undefined;
   return { userId: row.id, role: row.role as 'admin' | 'user' };

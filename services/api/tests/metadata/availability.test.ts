@@ -31,18 +31,18 @@ describe(`metadata search availability (${ENGINE})`, () => {
     expect(res.status).toBe(201);
     return ((await res.json()) as { request: { id: string } }).request.id;
   }
+  const requestMovie = (token: string, tmdbId: number, name: string) =>
+    request(token, { type: 'MOVIE', tmdbId, season: 0, name });
+  /** The availability `token`'s caller sees on title `tmdbId` among the results of `query`. */
+  const availabilityOf = async (query: string, token: string, tmdbId: number) =>
+    find(await search(query, token), tmdbId).availability;
   const setRow = (id: string, values: Partial<typeof mediaRequests.$inferInsert>) =>
     h.t.context.db.update(mediaRequests).set(values).where(eq(mediaRequests.id, id));
 
   it("should badge another member's request as requested without naming the requester", async () => {
     const alice = await h.member();
     const bob = await h.member();
-    const id = await request(alice.token, {
-      type: 'MOVIE',
-      tmdbId: 693134,
-      season: 0,
-      name: 'Dune: Part Two',
-    });
+    const id = await requestMovie(alice.token, 693134, 'Dune: Part Two');
 
     const res = await h.t.call('get', '/api/v1/metadata/search?query=dune', { token: bob.token });
     const text = await res.text();
@@ -55,7 +55,7 @@ describe(`metadata search availability (${ENGINE})`, () => {
     for (const secret of [alice.username, alice.id, id]) expect(text).not.toContain(secret);
 
     // The requester sees the same state and their own request's id.
-    expect(find(await search('query=dune', alice.token), 693134).availability).toEqual({
+    expect(await availabilityOf('query=dune', alice.token, 693134)).toEqual({
       state: 'requested',
       ownRequestId: id,
     });
@@ -76,18 +76,11 @@ describe(`metadata search availability (${ENGINE})`, () => {
   it('should tell approved, in library and missing episodes apart, the most available winning', async () => {
     const alice = await h.member();
     const bob = await h.member();
-    const movie = await request(alice.token, {
-      type: 'MOVIE',
-      tmdbId: 1170608,
-      season: 0,
-      name: 'Dune: Part Three',
-    });
+    const movie = await requestMovie(alice.token, 1170608, 'Dune: Part Three');
     await setRow(movie, { status: 'APPROVED' });
-    expect(find(await search('query=dune', bob.token), 1170608).availability?.state).toBe(
-      'approved',
-    );
+    expect((await availabilityOf('query=dune', bob.token, 1170608))?.state).toBe('approved');
     await setRow(movie, { status: 'INGESTED', ingestedAt: new Date() });
-    expect(find(await search('query=dune', bob.token), 1170608).availability).toEqual({
+    expect(await availabilityOf('query=dune', bob.token, 1170608)).toEqual({
       state: 'in_library',
       ownRequestId: null,
     });
@@ -100,23 +93,22 @@ describe(`metadata search availability (${ENGINE})`, () => {
       ingestedAt: new Date(),
       ingestProgress: { have: 3, total: 10, last: 'S02E03' },
     });
-    const forAlice = find(await search('query=severance&type=tv', alice.token), 95396);
     // The state is the most available request's; the id is alice's own (season 1), not bob's.
-    expect(forAlice.availability).toEqual({ state: 'missing', ownRequestId: s1 });
-    const forBob = find(await search('query=severance&type=tv', bob.token), 95396);
-    expect(forBob.availability).toEqual({ state: 'missing', ownRequestId: s2 });
+    expect(await availabilityOf('query=severance&type=tv', alice.token, 95396)).toEqual({
+      state: 'missing',
+      ownRequestId: s1,
+    });
+    expect(await availabilityOf('query=severance&type=tv', bob.token, 95396)).toEqual({
+      state: 'missing',
+      ownRequestId: s2,
+    });
   });
 
   it('should not count a rejected request', async () => {
     const alice = await h.member();
-    const id = await request(alice.token, {
-      type: 'MOVIE',
-      tmdbId: 438631,
-      season: 0,
-      name: 'Dune',
-    });
+    const id = await requestMovie(alice.token, 438631, 'Dune');
     await setRow(id, { status: 'REJECTED', rejectReason: 'no' });
-    expect(find(await search('query=dune', alice.token), 438631).availability).toEqual({
+    expect(await availabilityOf('query=dune', alice.token, 438631)).toEqual({
       state: 'none',
       ownRequestId: null,
     });
