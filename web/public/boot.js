@@ -1,33 +1,6 @@
 // Runs in <head> before Angular starts. A static file rather than an inline script: the CSP
 // allows only 'self' scripts.
-//
-// 1. Applies the remembered theme, so a dark page never flashes light. Keep in step with
-//    src/app/core/theme/theme.ts (same key, same attribute).
 (function () {
-  var mode = 'system';
-  try {
-    var stored = localStorage.getItem('usher.theme');
-    if (stored === 'light' || stored === 'dark') mode = stored;
-  } catch {
-    // Storage blocked (private mode, policy): the system preference applies.
-  }
-  var root = document.documentElement;
-  root.setAttribute('data-theme', mode);
-  root.style.colorScheme = mode === 'system' ? 'light dark' : mode;
-})();
-
-// 2. Starts what the page being opened will need before Angular has even loaded (issue 14: on
-//    a phone link every round trip costs ~150 ms, and these used to wait for all the app's
-//    code): the code of a landing page (`<link rel="modulepreload">` for each file of its lazy
-//    chunks, instead of a chain of round trips after main), and the reads the app makes first —
-//    the language file, `GET /public/site`, with a session `GET /me`, and the landing page's own
-//    reads. The reads wait in `window.usherEarlyReads`, keyed by URL, for the app's
-//    earlyReadInterceptor (src/app/core/api/early-reads.ts), which answers each matching GET
-//    once with its reply, an error reply included (the interceptors before it map it as usual);
-//    only a read that got no reply at all is made again. The production build fills the config
-//    (scripts/route-preload.mjs); under `ng serve` it stays empty and nothing starts.
-(function () {
-  var config = /* boot-config */ { landings: [], i18n: '' };
   var store = function (key) {
     try {
       return localStorage.getItem(key);
@@ -36,6 +9,26 @@
       return null;
     }
   };
+
+  // 1. Applies the remembered theme, so a dark page never flashes light (else the system
+  //    preference). Keep in step with src/app/core/theme/theme.ts (same key, same attribute).
+  var stored = store('usher.theme');
+  var mode = stored === 'light' || stored === 'dark' ? stored : 'system';
+  var root = document.documentElement;
+  root.setAttribute('data-theme', mode);
+  root.style.colorScheme = mode === 'system' ? 'light dark' : mode;
+
+  // 2. Starts what the page being opened will need before Angular has even loaded (issue 14: on
+  //    a phone link every round trip costs ~150 ms, and these used to wait for all the app's
+  //    code): the code of a landing page (`<link rel="modulepreload">` for each file of its lazy
+  //    chunks, instead of a chain of round trips after main), and the reads the app makes first —
+  //    the language file, `GET /public/site`, with a session `GET /me`, and the landing page's own
+  //    reads. The reads wait in `window.usherEarlyReads`, keyed by URL, for the app's
+  //    earlyReadInterceptor (src/app/core/api/early-reads.ts), which answers each matching GET
+  //    once with its reply, an error reply included (the interceptors before it map it as usual);
+  //    only a read that got no reply at all is made again. The production build fills the config
+  //    (scripts/route-preload.mjs); under `ng serve` it stays empty and nothing starts.
+  var config = /* boot-config */ { landings: [], i18n: '' };
   var token = null;
   try {
     token = JSON.parse(store('usher.session') || 'null').token || null;

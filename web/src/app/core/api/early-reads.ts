@@ -38,10 +38,9 @@ export function takeEarlyRead(url: string, now = Date.now()): EarlyRead['reply']
  * read that got no reply at all is made again, and reports the outage itself.
  */
 export const earlyReadInterceptor: HttpInterceptorFn = (req, next) => {
-  const early =
-    req.method === 'GET' && req.responseType === 'json' ? takeEarlyRead(req.urlWithParams) : null;
-  if (!early) return next(req);
   const url = req.urlWithParams;
+  const early = req.method === 'GET' && req.responseType === 'json' ? takeEarlyRead(url) : null;
+  if (!early) return next(req);
   return from(early).pipe(
     switchMap((read) => {
       if (!read) return next(req);
