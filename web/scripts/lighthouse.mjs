@@ -4,7 +4,7 @@
 // of the repository, and its scores follow the machine's load.
 //
 //   node web/scripts/lighthouse.mjs [dist/web/browser] [--runs=3] [--path=/login,/console/overview]
-//     [--serve] [--dir=/tmp/other] [--cpu=1]
+//     [--serve] [--dir=/tmp/other] [--cpu=1] [--assets]
 //
 // Signed-out paths only (`--path=/login`): a stub API answers the two calls a signed-out first
 // visit makes (`/public/site`; `/me` is not called without a token). Any `/console` or `/admin`
@@ -17,7 +17,8 @@
 //
 // Prints performance and accessibility scores with FCP, LCP, TBT, CLS, SI, the transfer size
 // and the 1-minute load average of each run, and writes the JSON reports to
-// $TMPDIR/usher-lighthouse/.
+// $TMPDIR/usher-lighthouse/ (with `--assets`, each run's trace and DevTools log beside them, for
+// a look at the long tasks).
 /* global fetch, WebSocket */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -321,6 +322,7 @@ try {
             `--output-path=${report}`,
             '--quiet',
             ...(cpu ? [`--throttling.cpuSlowdownMultiplier=${cpu}`] : []),
+            ...(args.includes('--assets') ? ['--save-assets'] : []),
             ...browser,
           ],
           { stdio: ['ignore', 'ignore', 'inherit'] },

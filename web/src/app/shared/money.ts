@@ -1,6 +1,7 @@
 import { Pipe, type PipeTransform, inject } from '@angular/core';
 import { CURRENCY_EXPONENTS, type PlanCurrency } from '@usher/contracts/values';
 import { LanguageSwitch } from '../core/i18n/language';
+import { numberFormat } from '../core/i18n/intl';
 
 /**
  * An amount in minor units (as Stripe counts them: cents, whole yen, fils) as localised currency
@@ -11,7 +12,7 @@ export function formatMoney(amount: number, currency: string, lang: string): str
   const code = currency.toLowerCase();
   const digits = CURRENCY_EXPONENTS[code as PlanCurrency] ?? 2;
   try {
-    return new Intl.NumberFormat(lang, {
+    return numberFormat(lang, {
       style: 'currency',
       currency: code.toUpperCase(),
       minimumFractionDigits: digits,

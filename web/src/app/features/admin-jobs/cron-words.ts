@@ -1,3 +1,5 @@
+import { dateFormat } from '../../core/i18n/intl';
+
 /**
  * A cron expression in plain words (60-web.md §4 "Scheduled jobs"): the translation key and its
  * params for the shapes schedules usually take — every N seconds or minutes, hourly, every N
@@ -16,7 +18,7 @@ const pad = (n: string) => n.padStart(2, '0');
 /** The weekday of cron's `0`–`7` (0 and 7 are Sunday) in `lang`. */
 export function weekdayName(day: number, lang: string): string {
   // 2024-01-07 was a Sunday.
-  return new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(
+  return dateFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(
     new Date(Date.UTC(2024, 0, 7 + (day % 7))),
   );
 }

@@ -18,6 +18,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LocalDatePipe } from '../../shared/local-date';
 import { TitleBackdrop } from '../../shared/requests/title-backdrop';
 import { AdminRequestsApi } from './admin-requests-api';
+import { numberFormat } from '../../core/i18n/intl';
 
 /** How the dialog ended: sent a candidate, learned search is unsupported, or nothing. */
 export type CandidatesOutcome = 'sent' | 'unsupported' | undefined;
@@ -26,7 +27,7 @@ export type CandidatesOutcome = 'sent' | 'unsupported' | undefined;
 export function formatSize(bytes: number | null, lang: string): string | null {
   if (bytes === null) return null;
   const gb = bytes / 1024 ** 3;
-  const format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+  const format = numberFormat(lang, { maximumFractionDigits: 1 });
   return gb >= 1 ? `${format.format(gb)} GB` : `${format.format(bytes / 1024 ** 2)} MB`;
 }
 

@@ -1,5 +1,6 @@
 import type { Session } from '@usher/contracts';
 import type { Tone } from '../../shared/status-chip';
+import { numberFormat } from '../../core/i18n/intl';
 
 type PlayMethod = NonNullable<Session['playState']>['playMethod'];
 
@@ -32,7 +33,7 @@ export function clock(seconds: number): string {
 export function bitrate(bps: number, lang: string): string {
   const mbps = bps >= 1_000_000;
   const value = mbps ? bps / 1_000_000 : bps / 1000;
-  const number = new Intl.NumberFormat(lang, {
+  const number = numberFormat(lang, {
     minimumFractionDigits: mbps ? 1 : 0,
     maximumFractionDigits: mbps ? 1 : 0,
   }).format(value);

@@ -4,6 +4,7 @@ import type { CalendarItem, JobRun } from '@usher/contracts';
 import type { CalendarStatus } from '@usher/contracts/values';
 import { CALENDAR_STATUSES } from '@usher/contracts/values';
 import type { Tone } from '../../shared/status-chip';
+import { dateFormat } from '../../core/i18n/intl';
 
 /** Status chip per episode status: In library → success, Missing → error, … */
 export const CALENDAR_STATUS_VIEW: Record<CalendarStatus, { tone: Tone; icon: string }> = {
@@ -51,16 +52,14 @@ export function formatDay(
   options: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' },
 ): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(lang, { ...options, timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y, m - 1, d)),
-  );
+  return dateFormat(lang, { ...options, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
 }
 
 /** "8 – 14 Jun 2026" in the UI language. */
 export function formatWeek(start: string, end: string, lang: string): string {
   const [y1, m1, d1] = start.split('-').map(Number) as [number, number, number];
   const [y2, m2, d2] = end.split('-').map(Number) as [number, number, number];
-  const format = new Intl.DateTimeFormat(lang, {
+  const format = dateFormat(lang, {
     day: 'numeric',
     month: 'short',
     year: 'numeric',

@@ -38,6 +38,7 @@ import {
   type InviteCodePreview,
   type RegisterMode,
 } from './registration-api';
+import { dateFormat } from '../../core/i18n/intl';
 
 const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
 
@@ -225,7 +226,7 @@ export default class Register {
       this.notifier.show('register.welcomeNoExpiry');
       return;
     }
-    const date = new Intl.DateTimeFormat(this.language.active(), { dateStyle: 'medium' }).format(
+    const date = dateFormat(this.language.active(), { dateStyle: 'medium' }).format(
       new Date(user.expiresAt),
     );
     this.notifier.show(user.isExpired ? 'register.welcomeExpired' : 'register.welcome', { date });

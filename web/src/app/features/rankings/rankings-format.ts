@@ -1,3 +1,5 @@
+import { dateFormat } from '../../core/i18n/intl';
+
 /**
  * A ranking's days as people read them, in the UI language. The days are business-timezone
  * dates from the API (`YYYY-MM-DD`); they are formatted as UTC dates so the browser's own zone
@@ -15,12 +17,12 @@ export function periodLabel(start: string, end: string, lang: string): string {
     month: zh(lang) ? 'long' : 'short',
     ...(year ? { year: 'numeric' } : {}),
   });
-  const full = new Intl.DateTimeFormat(lang, options(true));
+  const full = dateFormat(lang, options(true));
   if (start === end) return full.format(day(start));
   if (!zh(lang)) return full.formatRange(day(start), day(end));
   // Chinese ranges come out numeric ("2026/10/19周一至…"): written out as "10月19日周一 至 …".
   const sameYear = start.slice(0, 4) === end.slice(0, 4);
-  const first = new Intl.DateTimeFormat(lang, options(!sameYear)).format(day(start));
+  const first = dateFormat(lang, options(!sameYear)).format(day(start));
   return `${first} 至 ${full.format(day(end))}`;
 }
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/api/api-error';
+import { dateFormat, numberFormat } from '../../core/i18n/intl';
 
 /** Days a custom portrait range may cover (20-api.md `/me/playback`). */
 export const PORTRAIT_MAX_DAYS = 92;
@@ -27,7 +28,7 @@ export function rangeProblem(from: string, to: string, max: number): 'order' | '
  */
 export function formatDuration(seconds: number, lang: string): string {
   const unit = (value: number, u: 'hour' | 'minute') =>
-    new Intl.NumberFormat(lang, { style: 'unit', unit: u, unitDisplay: 'short' }).format(value);
+    numberFormat(lang, { style: 'unit', unit: u, unitDisplay: 'short' }).format(value);
   const total = Math.round(seconds / 60);
   const hours = Math.floor(total / 60);
   const minutes = total % 60;
@@ -41,7 +42,7 @@ export function hoursOf(seconds: number): number {
 }
 
 export function formatHours(hours: number, lang: string): string {
-  return new Intl.NumberFormat(lang, {
+  return numberFormat(lang, {
     style: 'unit',
     unit: 'hour',
     unitDisplay: 'short',
@@ -51,7 +52,7 @@ export function formatHours(hours: number, lang: string): string {
 
 /** Short weekday names, Monday first (the API's `byWeekday` order). */
 export function weekdayNames(lang: string): string[] {
-  const format = new Intl.DateTimeFormat(lang, { weekday: 'short', timeZone: 'UTC' });
+  const format = dateFormat(lang, { weekday: 'short', timeZone: 'UTC' });
   // 2024-01-01 was a Monday.
   return Array.from({ length: 7 }, (_, i) => format.format(new Date(Date.UTC(2024, 0, 1 + i))));
 }

@@ -1,0 +1,40 @@
+import { signal } from '@angular/core';
+import { TestBed } from '@angular/core/testing';
+import { LocalDatePipe } from '../../shared/local-date';
+import { dateFormat, numberFormat } from './intl';
+import { LanguageSwitch } from './language';
+
+describe('Intl formatter cache', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('should hand out one formatter per language and options', () => {
+    const a = dateFormat('en', { dateStyle: 'medium' });
+    expect(dateFormat('en', { dateStyle: 'medium' })).toBe(a);
+    expect(dateFormat('zh-CN', { dateStyle: 'medium' })).not.toBe(a);
+    expect(dateFormat('en', { dateStyle: 'long' })).not.toBe(a);
+    expect(numberFormat('en', { maximumFractionDigits: 1 })).toBe(
+      numberFormat('en', { maximumFractionDigits: 1 }),
+    );
+    expect(numberFormat('en', { maximumFractionDigits: 1 }).format(1.25)).toBe('1.3');
+  });
+
+  it('should not keep a formatter the browser refused', () => {
+    const options = { style: 'currency', currency: 'NOT-A-CODE' } as const;
+    expect(() => numberFormat('en', options)).toThrow(RangeError);
+    expect(() => numberFormat('en', options)).toThrow(RangeError);
+  });
+
+  it('should let every localDate pipe share the formatter instead of building one per row', () => {
+    TestBed.configureTestingModule({
+      providers: [{ provide: LanguageSwitch, useValue: { active: signal('en') } }],
+    });
+    const built = jest.spyOn(Intl, 'DateTimeFormat');
+    const rows = Array.from({ length: 20 }, () =>
+      TestBed.runInInjectionContext(() => new LocalDatePipe()),
+    );
+    const texts = rows.map((pipe) => pipe.transform('2026-03-04T10:00:00Z', 'dateTime'));
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).toContain('2026');
+    expect(built.mock.calls.length).toBeLessThanOrEqual(1);
+  });
+});
