@@ -1,3 +1,5 @@
+import { numberFormat, pluralRules } from './intl';
+
 /**
  * A small ICU MessageFormat formatter for the subset Usher's translation files use:
  * `{name}`, `{n, plural, =0 {…} one {# …} other {…}}` and `{x, select, a {…} other {…}}`, with
@@ -135,7 +137,8 @@ function render(
   let out = '';
   for (const node of nodes) {
     if (typeof node === 'string') out += node;
-    else if (node.kind === 'hash') out += count === undefined ? '#' : count.toLocaleString(locale);
+    else if (node.kind === 'hash')
+      out += count === undefined ? '#' : numberFormat(locale).format(count);
     else if (node.kind === 'arg') out += String(params[node.name] ?? '');
     else if (node.kind === 'select') {
       const branch = node.options.get(String(params[node.name])) ?? node.options.get('other')!;
@@ -144,7 +147,7 @@ function render(
       const n = Number(params[node.name]);
       const branch =
         node.options.get(`=${n}`) ??
-        node.options.get(new Intl.PluralRules(locale).select(n)) ??
+        node.options.get(pluralRules(locale).select(n)) ??
         node.options.get('other')!;
       out += render(branch, params, locale, n);
     }

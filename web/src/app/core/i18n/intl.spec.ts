@@ -1,6 +1,7 @@
 import { signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { LocalDatePipe } from '../../shared/local-date';
+import { formatIcu } from './icu';
 import { dateFormat, numberFormat } from './intl';
 import { LanguageSwitch } from './language';
 
@@ -37,4 +38,33 @@ describe('Intl formatter cache', () => {
     expect(texts[0]).toContain('2026');
     expect(built.mock.calls.length).toBeLessThanOrEqual(1);
   });
+
+  it('should format ICU plurals without building rules or a number format per message', () => {
+    const rules = countBuilds('PluralRules');
+    const numbers = countBuilds('NumberFormat');
+    const message = '{n, plural, one {# day left} other {# days left}}';
+    const texts = [1, 2, 1200, 1].map((n) => formatIcu(message, { n }, 'en'));
+    expect(texts).toEqual(['1 day left', '2 days left', '1,200 days left', '1 day left']);
+    expect(rules()).toBeLessThanOrEqual(1);
+    expect(numbers()).toBeLessThanOrEqual(1);
+  });
 });
+
+/** Counts `new Intl[name]` until the test ends (PluralRules cannot be called without `new`). */
+function countBuilds(name: 'PluralRules' | 'NumberFormat'): () => number {
+  const original = Intl[name];
+  let built = 0;
+  const Counting = class extends (original as typeof Intl.PluralRules) {
+    constructor(...args: ConstructorParameters<typeof Intl.PluralRules>) {
+      super(...args);
+      built++;
+    }
+  };
+  Object.defineProperty(Intl, name, { value: Counting, configurable: true, writable: true });
+  restore.push(() =>
+    Object.defineProperty(Intl, name, { value: original, configurable: true, writable: true }),
+  );
+  return () => built;
+}
+const restore: (() => void)[] = [];
+afterEach(() => restore.splice(0).forEach((undo) => undo()));

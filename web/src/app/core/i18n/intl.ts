@@ -9,6 +9,7 @@
  */
 const dates = new Map<string, Intl.DateTimeFormat>();
 const numbers = new Map<string, Intl.NumberFormat>();
+const plurals = new Map<string, Intl.PluralRules>();
 
 function cached<F>(cache: Map<string, F>, lang: string, options: object, make: () => F): F {
   const key = `${lang}|${JSON.stringify(options)}`;
@@ -30,4 +31,9 @@ export function numberFormat(
   options: Intl.NumberFormatOptions = {},
 ): Intl.NumberFormat {
   return cached(numbers, lang, options, () => new Intl.NumberFormat(lang, options));
+}
+
+/** The plural rules of `lang` (cardinal): `one`, `other`, … for ICU `plural` messages. */
+export function pluralRules(lang: string): Intl.PluralRules {
+  return cached(plurals, lang, {}, () => new Intl.PluralRules(lang));
 }
