@@ -2,13 +2,13 @@ import { Pipe, type PipeTransform, inject } from '@angular/core';
 import { LanguageSwitch } from '../core/i18n/language';
 import { dateFormat } from '../core/i18n/intl';
 
+const DATE: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
+const DATE_TIME: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+
 /**
  * Dates in the active UI language through `Intl` (60-web.md §6.4). Impure so a language switch
  * re-renders; the formatters are shared by every instance (core/i18n/intl.ts), so that stays cheap.
  */
-const DATE: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
-const DATE_TIME: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-
 @Pipe({ name: 'localDate', pure: false })
 export class LocalDatePipe implements PipeTransform {
   private readonly language = inject(LanguageSwitch);

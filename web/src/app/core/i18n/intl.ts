@@ -2,10 +2,10 @@
  * `Intl` formatters, made once per language and options and then reused. Building an
  * `Intl.DateTimeFormat` or `Intl.NumberFormat` loads and resolves locale data — about a
  * millisecond each on a phone, against microseconds for `format()` — and the pipes and helpers
- * that format a date, an amount or a duration run once per row and per change detection. The
- * member overview spent ~50 ms of its first render building the same date formatter for each row
- * (issue 14's Lighthouse work). The cache is bounded by the code: the keys are the app's own
- * option sets times its two languages.
+ * that format a date, an amount or a duration run once per row and per change detection (an
+ * impure pipe is one instance per row, and each used to build its own formatter). The renderer's
+ * very first `Intl` use also sets up ICU (~50 ms on the build box), which no cache avoids. The
+ * cache is bounded by the code: the keys are the app's own option sets times its two languages.
  */
 const dates = new Map<string, Intl.DateTimeFormat>();
 const numbers = new Map<string, Intl.NumberFormat>();
