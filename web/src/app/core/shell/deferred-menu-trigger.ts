@@ -20,10 +20,15 @@ import type { MenuButton } from './deferred-menu';
   selector: 'app-deferred-menu-trigger',
   imports: [MatIconButton, MatIcon, MatMenuTrigger],
   host: { style: 'display: contents' },
+  // Angular adds a loaded @defer block's elements at once but binds them on the next change
+  // detection: until then this button would have no name. Hidden (layout kept) until bound, so
+  // neither a screen reader nor axe meets an unnamed button (a CI run caught that window).
   template: `
     <button
       mat-icon-button
       type="button"
+      style="visibility: hidden"
+      [style.visibility]="'visible'"
       [matMenuTriggerFor]="menu()"
       [attr.aria-label]="button().label"
       [attr.data-testid]="button().testId"

@@ -3,6 +3,9 @@ import { DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/test
 import { provideTestApp } from '../../../testing/providers';
 import { LanguageMenu } from './language-menu';
 import { ThemeMenu } from './theme-menu';
+import { DeferredMenuTrigger } from './deferred-menu-trigger';
+import { MatMenu } from '@angular/material/menu';
+import { Component } from '@angular/core';
 
 /**
  * The top-bar menus load their code after the first render (issue 14) behind a stand-in button;
@@ -80,5 +83,24 @@ describe('deferred top-bar menus', () => {
       'menu',
     );
     expect(menuItems()).toHaveLength(0);
+  });
+
+  it('should keep the real trigger out of sight until its name is bound (no unnamed button)', () => {
+    @Component({
+      imports: [DeferredMenuTrigger, MatMenu],
+      template: `<app-deferred-menu-trigger [button]="button" [menu]="menu" /><mat-menu #menu />`,
+    })
+    class Host {
+      readonly button = { label: 'Theme', icon: 'dark_mode', testId: 'theme-menu' };
+    }
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    // A loaded @defer block's elements are in the page before their first change detection.
+    const fixture = TestBed.createComponent(Host);
+    const button = () => (fixture.nativeElement as HTMLElement).querySelector('button')!;
+    expect(button().getAttribute('aria-label')).toBeNull();
+    expect(getComputedStyle(button()).visibility).toBe('hidden');
+    fixture.detectChanges();
+    expect(button().getAttribute('aria-label')).toBe('Theme');
+    expect(getComputedStyle(button()).visibility).toBe('visible');
   });
 });
