@@ -12,6 +12,7 @@ import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMetrics } from './http/metrics.js';
+import { InFlight } from './http/in-flight.js';
 import { createLogger } from './logger.js';
 import { finishWork } from './shutdown.js';
 import { VERSION } from './version.js';
@@ -148,11 +149,11 @@ async function main(argv: string[]): Promise<void> {
   const http = server as HttpServer;
 
   let stopping = false;
-  // Replies not yet finished, so a shutdown can end their keep-alive connections with them.
-  const inFlight = new Set<ServerResponse>();
+  // Replies not yet finished, so a shutdown can end their keep-alive connections with them. Not a
+  // Set: its table churn kept every request alive through minor GCs (http/in-flight.ts).
+  const inFlight = new InFlight<ServerResponse>();
   http.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', inFlight.add(res));
     // A request on an open keep-alive connection during the drain is the connection's last.
     if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
   });
