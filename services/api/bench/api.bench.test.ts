@@ -20,16 +20,19 @@ import { freshSecrets } from '../tests/support/config.js';
 import {
   evaluateGoals,
   formatFigures,
+  gcFigures,
   interleave,
   isFlat,
   median,
   medianFigures,
   parseBenchArgs,
+  parseScavenges,
   ratio,
   round,
   runs,
   type GoalInputs,
   type LoadFigures,
+  type Scavenge,
 } from './harness.js';
 
 /**
@@ -87,6 +90,8 @@ interface Server {
   url: string;
   /** Milliseconds from spawn to the first 200 from /health. */
   startMs: number;
+  /** Its output so far (log lines and `--trace-gc` lines). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -103,7 +108,8 @@ async function startProcess(
   mkdirSync(join(apiRoot, '.cache'), { recursive: true });
   const logFile = join(apiRoot, '.cache', `bench-${process.pid}-${port}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, {
+  // Every process traces its GCs (one short line each): the /me section reports the scavenges.
+  const child = spawn(process.execPath, ['--trace-gc', ...args], {
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
     stdio: ['ignore', log, log],
@@ -134,6 +140,7 @@ async function startProcess(
     child,
     url,
     startMs,
+    output: () => readFileSync(logFile, 'utf8'),
     stop: async () => {
       if (!gone) child.kill('SIGTERM');
       await exited;
@@ -313,15 +320,25 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         const section: Record<string, unknown> = {};
         for (const connections of [10, 100]) {
           const loads: number[] = [];
+          const scavenges: Record<'api' | 'ceiling', Scavenge[]> = { api: [], ceiling: [] };
+          /** One round, with the server's CPU and the scavenges it traced meanwhile. */
+          const measured = async (
+            name: 'api' | 'ceiling',
+            server: Server,
+            run: () => Promise<LoadFigures>,
+          ) => {
+            const from = server.output().length;
+            try {
+              return await withCpu(server.child.pid!, run);
+            } finally {
+              loads.push(load1());
+              scavenges[name].push(...parseScavenges(server.output().slice(from)));
+            }
+          };
           const samples = await interleave(options.rounds, {
-            api: () =>
-              withCpu(api.child.pid!, () => get(me, connections, token)).finally(() =>
-                loads.push(load1()),
-              ),
+            api: () => measured('api', api, () => get(me, connections, token)),
             ceiling: () =>
-              withCpu(ceiling.child.pid!, () => get(`${ceiling.url}/me`, connections)).finally(() =>
-                loads.push(load1()),
-              ),
+              measured('ceiling', ceiling, () => get(`${ceiling.url}/me`, connections)),
           });
           const a = medianFigures(samples.api);
           const c = medianFigures(samples.ceiling);
@@ -336,12 +353,21 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
             ceiling: round(median(samples.ceiling.map((f) => f.cpuUs ?? 0))),
           };
           print(`CPU µs per request: usher ${cpuUs.api}, ceiling ${cpuUs.ceiling}`);
+          // Requests should die young: pauses of a few ms and ~0 MB promoted per scavenge. A
+          // structure that kept them alive showed as 10–60 ms and ~5 MB (docs/performance.md).
+          const gc = { api: gcFigures(scavenges.api), ceiling: gcFigures(scavenges.ceiling) };
+          print(
+            `scavenges: usher ${gc.api.scavenges}, median ${gc.api.medianMs} ms (max ${gc.api.maxMs}), ` +
+              `${gc.api.promotedMb} MB promoted each; ceiling ${gc.ceiling.scavenges}, ` +
+              `median ${gc.ceiling.medianMs} ms (max ${gc.ceiling.maxMs}), ${gc.ceiling.promotedMb} MB`,
+          );
           section[`c${connections}`] = {
             api: a,
             ceiling: c,
             ratio: r,
             p99Ratio: p99r,
             cpuUs,
+            gc,
             load1: round(median(loads), 2),
           };
           if (connections === 100) {

@@ -222,3 +222,61 @@ export function formatFigures(label: string, f: LoadFigures): string {
     `  p99 ${f.p99.toFixed(2).padStart(8)} ms${f.errors ? `  (${f.errors} errors/non-2xx)` : ''}`
   );
 }
+
+/** One minor GC of a process started with `--trace-gc`. */
+export interface Scavenge {
+  /** Pause in milliseconds. */
+  ms: number;
+  /** Heap in use after it, MB. */
+  afterMb: number;
+}
+
+const TRACE_GC = /^\[\d+:(0x[0-9a-f]+)(?::\d+)?\]\s+[\d.]+ ms: (Scavenge|Mark-Compact|Mark-Sweep)/;
+const SCAVENGE =
+  /Scavenge(?: \([^)]*\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/;
+
+/**
+ * The main thread's scavenges in `--trace-gc` output (a log with other lines between them).
+ * Worker threads (the argon2 ones) trace under their own isolate address; the main thread is the
+ * address with the most GC lines.
+ */
+export function parseScavenges(text: string): Scavenge[] {
+  const byIsolate = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const match = TRACE_GC.exec(line);
+    if (!match) continue;
+    const lines = byIsolate.get(match[1]!) ?? [];
+    lines.push(line);
+    byIsolate.set(match[1]!, lines);
+  }
+  const main = [...byIsolate.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  return main.flatMap((line) => {
+    const m = SCAVENGE.exec(line);
+    return m ? [{ afterMb: Number(m[1]), ms: Number(m[2]) }] : [];
+  });
+}
+
+/** What a load did to the young generation: pauses, and how much the heap grew per scavenge. */
+export interface GcFigures {
+  scavenges: number;
+  medianMs: number;
+  maxMs: number;
+  /**
+   * Median growth of the heap after each scavenge over the one before: what each promoted to the
+   * old generation (~0 when requests die young; a full GC in between reads as a drop, not counted).
+   */
+  promotedMb: number;
+}
+
+export function gcFigures(scavenges: readonly Scavenge[]): GcFigures {
+  const growth = scavenges
+    .slice(1)
+    .map((s, i) => s.afterMb - scavenges[i]!.afterMb)
+    .filter((g) => g >= 0);
+  return {
+    scavenges: scavenges.length,
+    medianMs: round(median(scavenges.map((s) => s.ms)), 2),
+    maxMs: round(Math.max(0, ...scavenges.map((s) => s.ms)), 2),
+    promotedMb: round(median(growth), 2),
+  };
+}

@@ -1,12 +1,14 @@
 import {
   DEFAULT_OPTIONS,
   evaluateGoals,
+  gcFigures,
   goal,
   interleave,
   isFlat,
   median,
   medianFigures,
   parseBenchArgs,
+  parseScavenges,
   percentile,
   ratio,
   runs,
@@ -138,5 +140,35 @@ describe('bench harness', () => {
         'RSS flat under load (PGlite)': null,
       });
     });
+  });
+});
+
+describe('--trace-gc figures', () => {
+  const log = [
+    '{"level":"info","msg":"request"}',
+    '[101:0x2a]      900 ms: Scavenge 40.0 (60.0) -> 30.0 (60.0) MB, pooled: 0 MB, 1.50 / 0.00 ms  (average mu = 1.000, current mu = 1.000) task;',
+    '[101:0x7f]      950 ms: Scavenge 9.0 (12.0) -> 5.0 (12.0) MB, pooled: 0 MB, 9.00 / 0.00 ms  (average mu = 1.000, current mu = 1.000) allocation failure;',
+    '[101:0x2a]     1100 ms: Scavenge 55.0 (80.0) -> 35.0 (80.0) MB, pooled: 0 MB, 12.25 / 0.01 ms  (average mu = 0.990, current mu = 0.990) task;',
+    '[101:0x2a]     1200 ms: Mark-Compact 60.0 (80.0) -> 20.0 (70.0) MB, pooled: 0 MB, 30.00 / 0.00 ms  (+ 1.0 ms in 3 steps) finalize incremental marking;',
+    '[101:0x2a]     1300 ms: Scavenge (interleaved) 45.0 (70.0) -> 21.0 (70.0) MB, 2.00 / 0.00 ms  (average mu = 0.990, current mu = 0.990) allocation failure;',
+  ].join('\n');
+
+  it('should read the main thread’s scavenges only, and leave full GCs out', () => {
+    expect(parseScavenges(log)).toEqual([
+      { afterMb: 30, ms: 1.5 },
+      { afterMb: 35, ms: 12.25 },
+      { afterMb: 21, ms: 2 },
+    ]);
+    expect(parseScavenges('no gc here')).toEqual([]);
+  });
+
+  it('should give pauses and the heap’s growth per scavenge, a full GC’s drop not counted', () => {
+    expect(gcFigures(parseScavenges(log))).toEqual({
+      scavenges: 3,
+      medianMs: 2,
+      maxMs: 12.25,
+      promotedMb: 5,
+    });
+    expect(gcFigures([])).toEqual({ scavenges: 0, medianMs: NaN, maxMs: 0, promotedMb: NaN });
   });
 });
