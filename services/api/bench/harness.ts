@@ -229,6 +229,8 @@ export interface Scavenge {
   ms: number;
   /** Heap in use after it, MB. */
   afterMb: number;
+  /** A full GC ran since the scavenge before it (so the heap's change says nothing of promotion). */
+  afterFullGc: boolean;
 }
 
 const TRACE_GC = /^\[\d+:(0x[0-9a-f]+)(?::\d+)?\]\s+[\d.]+ ms: (Scavenge|Mark-Compact|Mark-Sweep)/;
@@ -250,10 +252,18 @@ export function parseScavenges(text: string): Scavenge[] {
     byIsolate.set(match[1]!, lines);
   }
   const main = [...byIsolate.values()].sort((a, b) => b.length - a.length)[0] ?? [];
-  return main.flatMap((line) => {
+  const scavenges: Scavenge[] = [];
+  let fullGc = false;
+  for (const line of main) {
     const m = SCAVENGE.exec(line);
-    return m ? [{ afterMb: Number(m[1]), ms: Number(m[2]) }] : [];
-  });
+    if (!m) {
+      fullGc = true;
+      continue;
+    }
+    scavenges.push({ afterMb: Number(m[1]), ms: Number(m[2]), afterFullGc: fullGc });
+    fullGc = false;
+  }
+  return scavenges;
 }
 
 /** What a load did to the young generation: pauses, and how much the heap grew per scavenge. */
@@ -262,8 +272,9 @@ export interface GcFigures {
   medianMs: number;
   maxMs: number;
   /**
-   * Median growth of the heap after each scavenge over the one before: what each promoted to the
-   * old generation (~0 when requests die young; a full GC in between reads as a drop, not counted).
+   * Mean growth of the heap after each scavenge over the one before, leaving out those with a
+   * full GC in between: what each promoted to the old generation (~0 when requests die young).
+   * A mean, not a median of the rises: the heap's figure also dips a little between scavenges.
    */
   promotedMb: number;
 }
@@ -271,12 +282,12 @@ export interface GcFigures {
 export function gcFigures(scavenges: readonly Scavenge[]): GcFigures {
   const growth = scavenges
     .slice(1)
-    .map((s, i) => s.afterMb - scavenges[i]!.afterMb)
-    .filter((g) => g >= 0);
+    .flatMap((s, i) => (s.afterFullGc ? [] : [s.afterMb - scavenges[i]!.afterMb]));
+  const mean = growth.length ? growth.reduce((a, b) => a + b, 0) / growth.length : Number.NaN;
   return {
     scavenges: scavenges.length,
     medianMs: round(median(scavenges.map((s) => s.ms)), 2),
     maxMs: round(Math.max(0, ...scavenges.map((s) => s.ms)), 2),
-    promotedMb: round(median(growth), 2),
+    promotedMb: round(mean, 2),
   };
 }
