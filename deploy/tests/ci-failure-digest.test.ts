@@ -77,6 +77,15 @@ test('a task that died before jest summarised: its last lines and the crash line
   ].join('\n');
   const { out } = digestOf(log);
   expect(out).toMatch(/--- crash lines\n.*JavaScript heap out of memory/);
+  const v8 = digestOf(
+    [
+      'api:  PASS api tests/scripts/gen-secrets.test.ts',
+      'api: # Check failed: jit_page_->allocations_.erase(addr) == 1.',
+      'api: Trace/breakpoint trap',
+      ...NX_END,
+    ].join('\n'),
+  ).out;
+  expect(v8).toMatch(/--- crash lines\n.*Check failed: jit_page_.*\n.*Trace\/breakpoint trap/);
   expect(out).toMatch(/--- last lines of api:test\n[\s\S]*Aborted \(core dumped\)/);
   expect(out).not.toContain('bot tests/http.test.ts');
 });

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 // eslint-disable-next-line no-control-regex -- ANSI colour sequences are control characters
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const CRASH =
-  /heap out of memory|Killed|SIGKILL|SIGSEGV|child process exceptions|failed to exit gracefully|Unhandled(?: promise)? rejection|uncaught exception|ENOSPC|EADDRINUSE|ECONNREFUSED|Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/i;
+  /heap out of memory|Fatal error|Check failed|Trace\/breakpoint trap|Segmentation fault|core dumped|Killed|SIGKILL|SIGSEGV|child process exceptions|failed to exit gracefully|Unhandled(?: promise)? rejection|uncaught exception|ENOSPC|EADDRINUSE|ECONNREFUSED|Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/i;
 
 /** nx's stream mode prefixes each line with `project:`; `null` where a line has none. */
 function projectOf(line) {
