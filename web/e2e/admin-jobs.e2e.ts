@@ -15,6 +15,7 @@ import {
   launchBrowser,
   screenshot,
 } from './support/browser.js';
+import { pollUntil } from './support/poll.js';
 
 const PHONE = { width: 360, height: 780 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -124,15 +125,13 @@ describeWithChromium('admin jobs and audit log (Chromium)', () => {
       rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action')));
     // The filtered page replaces the unfiltered rows (a CI run read the table in between, empty):
     // wait until the rows on screen are settings rows, or give up and let the check below say why.
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const now = await actions();
-      if (now.length > 0 && now.every((a) => a?.startsWith('settings.'))) break;
-      if (Date.now() > deadline) break;
-      await page.waitForTimeout(100);
-    }
+    const shown = await pollUntil(
+      actions,
+      (now) => now.length > 0 && now.every((a) => a?.startsWith('settings.')),
+      { within: 10_000, every: 100 },
+    );
     // Only settings entries are left (the password change and the job run are filtered out).
-    expect(new Set(await actions())).toEqual(new Set(['settings.update']));
+    expect(new Set(shown)).toEqual(new Set(['settings.update']));
     const entry = rows.filter({ hasText: 'EXPIRY_CHECK_CRON' });
     await expect(entry.textContent()).resolves.toContain(`0 * * * * → ${NEW_CRON}`);
     await entry.locator('[data-testid="audit-details-toggle"]').click();

@@ -11,6 +11,7 @@ import {
   startFakeMediaServer,
   startFakeTmdb,
 } from '@usher/testkit';
+import { pollUntil } from './poll.js';
 
 /** The real API, on a fresh embedded database, serving the production web build at `/`. */
 export interface ApiStack {
@@ -72,16 +73,16 @@ function waitForPassword(child: ChildProcess, output: string[]): Promise<string>
 }
 
 async function waitForHealth(baseUrl: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`${baseUrl}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('API /health did not answer 200 within 60 s');
+  const healthy = await pollUntil(
+    () =>
+      fetch(`${baseUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    (ok) => ok,
+    { within: 60_000, every: 250 },
+  );
+  if (!healthy) throw new Error('API /health did not answer 200 within 60 s');
 }
 
 export interface ApiStackOptions {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { describeWhen } from '@usher/testkit';
+import { pollUntil } from './poll.js';
 
 /** Debian's Chromium; never a Playwright-downloaded browser. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -203,13 +204,11 @@ export function horizontalOverflow(page: Page): Promise<number> {
  * (an animation) and charts redraw to the new width, so it waits up to 5 s for none.
  */
 export async function settledOverflow(page: Page): Promise<number> {
-  const deadline = Date.now() + 5000;
-  let overflow = await horizontalOverflow(page);
-  while (overflow > 0 && Date.now() < deadline) {
-    await page.waitForTimeout(100);
-    overflow = await horizontalOverflow(page);
-  }
-  return overflow;
+  return pollUntil(
+    () => horizontalOverflow(page),
+    (overflow) => overflow === 0,
+    { within: 5000, every: 100 },
+  );
 }
 
 /**
@@ -316,9 +315,10 @@ export function backgroundLuminance(page: Page): Promise<number> {
  * function, not a string: a string would be `eval`ed in the page, which the CSP rightly blocks.
  */
 export async function waitForDarkBackground(page: Page): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while ((await backgroundLuminance(page)) >= 0.1) {
-    if (Date.now() > deadline) throw new Error('the page did not turn dark within 5 s');
-    await page.waitForTimeout(50);
-  }
+  const luminance = await pollUntil(
+    () => backgroundLuminance(page),
+    (l) => l < 0.1,
+    { within: 5000, every: 50 },
+  );
+  if (luminance >= 0.1) throw new Error('the page did not turn dark within 5 s');
 }
