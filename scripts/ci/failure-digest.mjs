@@ -17,11 +17,16 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const CRASH =
   /heap out of memory|Fatal error|Check failed|Trace\/breakpoint trap|Segmentation fault|core dumped|Killed|SIGKILL|SIGSEGV|child process exceptions|failed to exit gracefully|Unhandled(?: promise)? rejection|uncaught exception|ENOSPC|EADDRINUSE|ECONNREFUSED|Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError/i;
 
-/** nx's stream mode prefixes each line with `project:`; `null` where a line has none. */
+/** nx's stream mode prefixes each line with `project: `. */
+const PROJECT_PREFIX = /^([\w.-]+):\s/;
+/** The line's project, or `null` where a line has none. */
 function projectOf(line) {
-  const m = /^([\w.-]+):\s/.exec(line);
-  return m ? m[1] : null;
+  return PROJECT_PREFIX.exec(line)?.[1] ?? null;
 }
+/** The line without its project prefix. */
+const strip = (line) => line.replace(PROJECT_PREFIX, '');
+/** A jest `FAIL <suite>` line, prefixed or not. */
+const isFailLine = (line) => /^\s*FAIL\s/.test(strip(line));
 
 /**
  * @param {string} text the phase's whole output
@@ -50,13 +55,8 @@ export function digest(text, { blockLines = 12, tailLines = 40, maxLines = 250 }
     failedTasks.map((t) => `${t.project}:${t.target}`),
   );
 
-  const strip = (l) => l.replace(/^[\w.-]+:\s/, '');
   section('failing suites', [
-    ...new Set(
-      lines
-        .filter((l) => /^\s*FAIL\s/.test(strip(l)))
-        .map((l) => strip(l).trim().replace(/\s+/g, ' ')),
-    ),
+    ...new Set(lines.filter(isFailLine).map((l) => strip(l).trim().replace(/\s+/g, ' '))),
   ]);
 
   // jest's closing summary; without one (a run cut short), the first lines of each ● block.
@@ -82,7 +82,7 @@ export function digest(text, { blockLines = 12, tailLines = 40, maxLines = 250 }
   // A task whose output names no failing suite died before jest could say which: its last lines.
   for (const task of failedTasks) {
     const own = lines.filter((l) => projectOf(l) === task.project);
-    if (own.some((l) => /^\s*FAIL\s/.test(strip(l)))) continue;
+    if (own.some(isFailLine)) continue;
     section(`last lines of ${task.project}:${task.target}`, own.slice(-tailLines));
   }
   if (failedTasks.length === 0 && out.length === 0) {

@@ -17,7 +17,7 @@ const result = spawnSync(
   [
     '--experimental-vm-modules',
     // No wasm-to-JS wrapper tier-up: a V8 bug aborts the process when PGlite instances come and
-    // go in one process (docs/testing.md, "PGlite and a V8 crash"); the test script sets it too.
+    // go in one process (docs/development.md, "PGlite and a V8 crash"); the test script sets it too.
     '--wasm-wrapper-tiering-budget=2147483647',
     jest,
     '--config',
