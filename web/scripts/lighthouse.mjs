@@ -354,6 +354,9 @@ try {
         si: ms(a['speed-index']),
         transferKB: Math.round(a['total-byte-weight'].numericValue / 1024),
         load,
+        // Lighthouse's own estimate of this machine's CPU (throttling.md, "Benchmarking CPU
+        // Power"): its 4x slowdown assumes a high-end desktop, 1 500–2 000.
+        benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
       });
       console.log(path, `run ${run}`, JSON.stringify(results.at(-1)));
     }

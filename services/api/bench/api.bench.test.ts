@@ -521,6 +521,8 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         endMb: rssSamples.at(-1),
         seconds: rssSamples.length,
         flat: goals.rssFlatPg,
+        // Every second's RSS (MB), so a "not flat" can be read against the sections it spans.
+        samplesMb: rssSamples.map((mb) => Math.round(mb)),
       };
       print(
         `\nRSS PostgreSQL: idle ${rssIdlePg} MB, under load max ${rssLoadPg} MB over ${rssSamples.length} s`,

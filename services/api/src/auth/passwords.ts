@@ -120,25 +120,54 @@ export async function stopArgon2Threads(): Promise<void> {
   await Promise.all([...threads].map((t) => t.worker.terminate()));
 }
 
+/**
+ * How long a computation's slot rests, relative to how long it computed, before it goes to a
+ * computation that was waiting for it. Only while others wait: a lone login or a test's
+ * sequential hashes never rest. Under a login storm each argon2 thread so works at most half the
+ * time. Measured on the 2-vCPU bench box (`npm run bench -- --only=storm`, docs/performance.md,
+ * session 19): a single thread hashing back to back costs `/health` and `/me` throughput and tail
+ * latency even at nice 10 or SCHED_IDLE, because the two vCPUs are not independent (a SCHED_IDLE
+ * busy loop in another process costs a bare HTTP server ~20 % of its req/s); resting as long as
+ * it computed took `/health`'s throughput during a 50-way storm from 0.46–0.56 to 0.66–0.82 ×
+ * its throughput alone and its p99 from 1.4–2.4 × to 0.9–1.75 × alone, for 13–14 logins/s
+ * instead of 35 on two vCPUs (still ~50 000 an hour; a storm that size is more likely credential
+ * stuffing than members).
+ */
+export const ARGON2_REST_RATIO = 1;
+
 let running = 0;
+let resting = 0;
 const waiting: (() => void)[] = [];
 
 async function bounded<T>(work: () => Promise<T>): Promise<T> {
   if (running < ARGON2_CONCURRENCY) running++;
   // The slot is handed over by the finishing computation (see below): `running` stays as it is.
   else await new Promise<void>((resolve) => waiting.push(resolve));
+  const started = performance.now();
   try {
     return await work();
   } finally {
     const next = waiting.shift();
-    if (next) next();
-    else running--;
+    if (!next) running--;
+    else {
+      resting++;
+      setTimeout(
+        () => {
+          resting--;
+          next();
+        },
+        (performance.now() - started) * ARGON2_REST_RATIO,
+      );
+    }
   }
 }
 
-/** How many argon2 computations are running and waiting (tests and metrics). */
-export function argon2Load(): { running: number; waiting: number } {
-  return { running, waiting: waiting.length };
+/**
+ * How many argon2 slots are taken (`running`, including those resting before their next
+ * computation), how many of them rest, and how many computations wait (tests and metrics).
+ */
+export function argon2Load(): { running: number; resting: number; waiting: number } {
+  return { running, resting, waiting: waiting.length };
 }
 
 export function hashPassword(password: string): Promise<string> {

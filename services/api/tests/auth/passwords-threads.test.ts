@@ -53,7 +53,7 @@ describe('argon2 threads', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await stopArgon2Threads();
     await expect(hashing).rejects.toBeInstanceOf(Argon2ThreadError);
-    expect(argon2Load()).toEqual({ running: 0, waiting: 0 });
+    expect(argon2Load()).toEqual({ running: 0, resting: 0, waiting: 0 });
 
     const hash = await hashPassword('after-password');
     expect(await verifyPassword(hash, 'after-password')).toBe(true);
