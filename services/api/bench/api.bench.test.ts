@@ -85,6 +85,20 @@ function rssMb(pid: number): number {
   return round(kb / 1024, 1);
 }
 
+/** Runs a load while reading `pid`'s RSS once a second: the load's figures and the readings. */
+async function rssDuring(
+  pid: number,
+  run: () => Promise<LoadFigures>,
+): Promise<{ figures: LoadFigures; samples: number[] }> {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(rssMb(pid)), 1000);
+  try {
+    return { figures: await run(), samples };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 interface Server {
   child: ChildProcess;
   url: string;
@@ -513,17 +527,16 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
       // Flatness is judged on a steady load, as on PGlite: the sections above differ (the storm
       // starts an argon2 thread, the search reads big pages), so thirds of their series compare
       // one section's peak with another's rather than the start of a load with its end.
-      const soakSamples: number[] = [];
+      clearInterval(sampler);
+      sampler = undefined;
+      let soakSamples: number[] = [];
       let soakMe: LoadFigures | undefined;
       if (rssSamples.length > 0) {
         print(`\n==> PostgreSQL: RSS under ${options.soak} s of GET /me`);
-        clearInterval(sampler);
-        sampler = setInterval(() => soakSamples.push(rssMb(api.child.pid!)), 1000);
-        soakMe = await get(me, 10, token, options.soak);
+        const soak = await rssDuring(api.child.pid!, () => get(me, 10, token, options.soak));
+        ({ figures: soakMe, samples: soakSamples } = soak);
         rssSamples.push(...soakSamples);
       }
-      clearInterval(sampler);
-      sampler = undefined;
       const rssLoadPg = rssSamples.length ? Math.max(...rssSamples) : Number.NaN;
       goals.rssIdlePgMb = rssIdlePg;
       if (soakSamples.length >= 10) goals.rssFlatPg = isFlat(soakSamples);
@@ -604,10 +617,9 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
         await sleep(3000);
         const idle = rssMb(lite.child.pid!);
         const liteToken = await login(lite.url, 'admin');
-        const samples: number[] = [];
-        const timer = setInterval(() => samples.push(rssMb(lite.child.pid!)), 1000);
-        const f = await get(`${lite.url}/api/v1/me`, 10, liteToken, options.soak);
-        clearInterval(timer);
+        const { figures: f, samples } = await rssDuring(lite.child.pid!, () =>
+          get(`${lite.url}/api/v1/me`, 10, liteToken, options.soak),
+        );
         await lite.stop();
         const soak = {
           idleMb: idle,

@@ -24,14 +24,21 @@ describe('argon2 queue', () => {
     expect(argon2Load()).toEqual({ running: 0, resting: 0, waiting: 0 });
   });
 
-  // Under a storm each thread works at most half the time (ARGON2_REST_RATIO), so the event loop
-  // and the rest of the machine keep their share (issue 21).
-  it('should rest a slot as long as it computed before a waiting computation gets it', async () => {
-    const hash = await hashPassword('queue-password');
-    jest.useFakeTimers({
-      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance'],
+  // The rest is a timer: faked, so a test decides when it ends (hashing itself stays real).
+  describe('with fake timers', () => {
+    beforeEach(() => {
+      jest.useFakeTimers({
+        doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance'],
+      });
     });
-    try {
+    afterEach(() => {
+      jest.useRealTimers();
+    });
+
+    // Under a storm each thread works at most half the time (ARGON2_REST_RATIO), so the event loop
+    // and the rest of the machine keep their share (issue 21).
+    it('should rest a slot as long as it computed before a waiting computation gets it', async () => {
+      const hash = await hashPassword('queue-password');
       const done: number[] = [];
       const calls = Array.from({ length: ARGON2_CONCURRENCY + 1 }, (_, i) =>
         verifyPassword(hash, 'queue-password').then((ok) => (done.push(i), ok)),
@@ -49,24 +56,15 @@ describe('argon2 queue', () => {
       expect(argon2Load()).toEqual({ running: 1, resting: 0, waiting: 0 });
       expect(await calls.at(-1)).toBe(true);
       expect(argon2Load()).toEqual({ running: 0, resting: 0, waiting: 0 });
-    } finally {
-      jest.useRealTimers();
-    }
-  });
-
-  it('should hand a slot on without rest when nobody waits', async () => {
-    const hash = await hashPassword('queue-password');
-    jest.useFakeTimers({
-      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance'],
     });
-    try {
+
+    it('should hand a slot on without rest when nobody waits', async () => {
+      const hash = await hashPassword('queue-password');
       // Sequential calls (a lone login, a test's setup) never wait on a timer.
       expect(await verifyPassword(hash, 'queue-password')).toBe(true);
       expect(await verifyPassword(hash, 'wrong')).toBe(false);
       expect(argon2Load()).toEqual({ running: 0, resting: 0, waiting: 0 });
-    } finally {
-      jest.useRealTimers();
-    }
+    });
   });
 
   it('should read a malformed hash as no match and release its slot', async () => {
