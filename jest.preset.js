@@ -1,7 +1,15 @@
 // Shared jest base: ESM TypeScript through SWC (fast, no type checking — `typecheck` does that).
+import { fileURLToPath } from 'node:url';
+
+/** Prints (or, under `npm test`, collects) the slowest suites: scripts/test/timings-reporter.cjs. */
+export const TIMINGS_REPORTER = fileURLToPath(
+  new URL('./scripts/test/timings-reporter.cjs', import.meta.url),
+);
+
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
+  reporters: ['default', TIMINGS_REPORTER],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

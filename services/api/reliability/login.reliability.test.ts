@@ -27,7 +27,7 @@ describe('login abuse', () => {
   it('should evaluate at most 10 of 150 parallel attempts for one account', async () => {
     const password = 'Right-Pass-4711';
     passwords.push(password);
-    const user = await aUser().withPassword(password).create(env.t.context.db);
+    const user = await aUser().withPassword(password).withProductionHash().create(env.t.context.db);
     const statuses = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
         login(user.username, i === 100 ? password : `wrong-${i}`, '203.0.113.10'),

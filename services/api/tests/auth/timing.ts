@@ -12,9 +12,13 @@ export async function measureLoginTiming(
   const linked = await aUser()
     .named(media.name)
     .withPassword('Right-Pass-123')
+    .withProductionHash()
     .linkedTo(media.id)
     .create(env.t.context.db);
-  const unlinked = await aUser().withPassword('Right-Pass-123').create(env.t.context.db);
+  const unlinked = await aUser()
+    .withPassword('Right-Pass-123')
+    .withProductionHash()
+    .create(env.t.context.db);
   const times = { unknown: [] as number[], linked: [] as number[], unlinked: [] as number[] };
   const names = {
     unknown: 'nobody_by_that_name',

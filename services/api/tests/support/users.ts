@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { hash } from '@node-rs/argon2';
 import { hashPassword } from '../../src/auth/passwords.js';
 import type { Database } from '../../src/db/client.js';
 import { users, type NewUserRow, type UserRow } from '../../src/db/schema/index.js';
+
+/**
+ * argon2id at the cheapest parameters argon2 allows, for seeded rows only: a seeded user's hash is
+ * verified at the parameters it carries, so signing in as one costs ~1 ms instead of the
+ * production parameters' tens of milliseconds, hundreds of times per run. The production
+ * parameters stay covered where the app hashes (tests/auth: register, password change, login).
+ */
+const FIXTURE_ARGON2 = { algorithm: 2, memoryCost: 8, timeCost: 1, parallelism: 1 } as const;
+
+/** The hash a seeded user's password is stored with (cheap parameters, see above). */
+export const hashFixturePassword = (password: string) => hash(password, FIXTURE_ARGON2);
 
 /**
  * Builder for users rows: `aUser().admin().withPassword('x').create(db)`. Each user gets a
@@ -11,6 +23,7 @@ import { users, type NewUserRow, type UserRow } from '../../src/db/schema/index.
 export class UserBuilder {
   private row: Partial<NewUserRow> = {};
   private password = `pw-${randomBytes(6).toString('hex')}`;
+  private productionHash = false;
 
   admin(): this {
     this.row.role = 'admin';
@@ -27,6 +40,14 @@ export class UserBuilder {
   }
   withPassword(password: string): this {
     this.password = password;
+    return this;
+  }
+  /**
+   * Hashes the password as the app does (production parameters), for tests where the cost of a
+   * verification is what they measure (failed-login timing).
+   */
+  withProductionHash(): this {
+    this.productionHash = true;
     return this;
   }
   mustChangePassword(): this {
@@ -63,7 +84,9 @@ export class UserBuilder {
         registeredVia: 'open',
         expiresAt: this.row.role === 'admin' ? null : new Date(Date.now() + 30 * 86_400_000),
         ...this.row,
-        passwordHash: await hashPassword(this.password),
+        passwordHash: await (this.productionHash ? hashPassword : hashFixturePassword)(
+          this.password,
+        ),
       })
       .returning();
     return { ...row!, password: this.password };
