@@ -17,10 +17,10 @@ import { redeemCodes } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { testConfig } from '../support/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Flavour } from '../support/flavours.js';
 
 export const API_KEY = 'UsherAccountsKey0123456789abcd';
-export type Flavour = 'emby' | 'jellyfin';
-export const FLAVOURS: readonly Flavour[] = ['emby', 'jellyfin'];
+export { FLAVOURS, type Flavour } from '../support/flavours.js';
 
 export interface AccountsEnv {
   t: TestApp;

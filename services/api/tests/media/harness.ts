@@ -11,11 +11,11 @@ import { users, type UserRow } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import type { SimulatedClock } from '../support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Flavour } from '../support/flavours.js';
 import { aUser } from '../support/users.js';
 
+export { FLAVOURS, type Flavour } from '../support/flavours.js';
 export const MEDIA_KEY = 'UsherTestKey0123456789abcdef';
-export const FLAVOURS = ['emby', 'jellyfin'] as const;
-export type Flavour = (typeof FLAVOURS)[number];
 export const HOUR = 3_600_000;
 
 export interface MediaWorld {

@@ -1,11 +1,14 @@
-// The member's media home against both media-server fakes: server address, library counts
+// The member's media home against the media-server fake: server address, library counts
 // (cached per replica), the member's own "latest" rail with its states, and the poster proxy
 // with signed URLs, its access rule and the media-server key kept out of every reply and log.
 import { mediaLatestSchema, mediaStatsSchema } from '@usher/contracts';
 import { addMediaItem } from '@usher/testkit';
-import { errorOf, FLAVOURS, HOUR, MEDIA_KEY, startMediaWorld, type MediaWorld } from './harness.js';
+import { errorOf, HOUR, MEDIA_KEY, startMediaWorld, type MediaWorld } from './harness.js';
+import { domainFlavours } from '../support/flavours.js';
 
-describe.each(FLAVOURS)('media home on %s', (flavour) => {
+// One flavour (support/flavours.ts): Emby: numeric item ids, /Users/{id}/Items/Latest, images under
+// /emby.
+describe.each(domainFlavours('emby'))('media home on %s', (flavour) => {
   let w: MediaWorld;
   beforeAll(async () => {
     w = await startMediaWorld(flavour);

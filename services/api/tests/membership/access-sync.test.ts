@@ -8,9 +8,11 @@ import { mediaServerRetryQueue, type UserRow } from '../../src/db/schema/index.j
 import { queryRows } from '../../src/db/sql.js';
 import { ENGINE, TEST_DATABASE_URL } from '../support/database.js';
 import { callGate, within, type Held } from '../users/held-calls.js';
-import { DAY, FLAVOURS, startWorld, type World } from '../users/helpers.js';
+import { DAY, startWorld, type World } from '../users/helpers.js';
+import { domainFlavours } from '../support/flavours.js';
 
-describe.each(FLAVOURS)(
+// One flavour (support/flavours.ts): Emby.
+describe.each(domainFlavours('emby'))(
   `media access sync without a held connection on %s (${ENGINE})`,
   (flavour) => {
     const gate = callGate();

@@ -6,11 +6,13 @@ import { createTestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
 import { aUser } from '../support/users.js';
-import { DAY, FLAVOURS, startWorld, type World } from '../users/helpers.js';
+import { DAY, startWorld, type World } from '../users/helpers.js';
+import { domainFlavours } from '../support/flavours.js';
 
 const run = { signal: new AbortController().signal, logger: memoryLogger().logger };
 
-describe.each(FLAVOURS)(`expiry_check job on %s (${ENGINE})`, (flavour) => {
+// One flavour (support/flavours.ts): Jellyfin (tests/journey runs expiry_check on both).
+describe.each(domainFlavours('jellyfin'))(`expiry_check job on %s (${ENGINE})`, (flavour) => {
   let w: World;
 
   beforeAll(async () => {

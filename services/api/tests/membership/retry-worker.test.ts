@@ -5,9 +5,11 @@ import { queryRows } from '../../src/db/sql.js';
 import { MAX_RETRIES, RETRY_DELAYS_SECONDS } from '../../src/modules/membership/retry-worker.js';
 import { createTestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE } from '../support/database.js';
-import { DAY, FLAVOURS, startWorld, type World } from '../users/helpers.js';
+import { DAY, startWorld, type World } from '../users/helpers.js';
+import { domainFlavours } from '../support/flavours.js';
 
-describe.each(FLAVOURS)(`media_server_retry job on %s (${ENGINE})`, (flavour) => {
+// One flavour (support/flavours.ts): Emby.
+describe.each(domainFlavours('emby'))(`media_server_retry job on %s (${ENGINE})`, (flavour) => {
   let w: World;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// Quality reports against both fakes' seeded libraries. The expected buckets are computed by hand
+// Quality reports against the fake's seeded libraries. The expected buckets are computed by hand
 // from the seed's streams (testkit seed-catalog.ts):
 //   movies: Dune 3840×1608 HEVC DV · Oppenheimer 3840×2160 HEVC HDR10 · Mad Max 3840×2160 HEVC
 //   HDR10+ · Blade Runner 2049 1920×800 H.264 · Arrival 1920×1080 AV1 · Amélie 1280×544 H.264 ·
@@ -14,8 +14,9 @@ import {
   qualityScanStartedSchema,
 } from '@usher/contracts';
 import { addMediaItem } from '@usher/testkit';
-import { errorOf, FLAVOURS, HOUR, startMediaWorld, type MediaWorld } from '../media/harness.js';
+import { errorOf, HOUR, startMediaWorld, type MediaWorld } from '../media/harness.js';
 import { libraryIds, startScan, waitForRun } from './harness.js';
+import { domainFlavours } from '../support/flavours.js';
 
 const MOVIES = {
   resolution: { uhd4k: 3, fhd1080: 2, hd720: 1, sd: 2, unknown: 1 },
@@ -28,7 +29,8 @@ const SHOWS = {
   hdr: { sdr: 2, hdr10: 3, hdr10plus: 0, hlg: 1, dolbyVision: 2 },
 };
 
-describe.each(FLAVOURS)('media quality on %s', (flavour) => {
+// One flavour (support/flavours.ts): Emby.
+describe.each(domainFlavours('emby'))('media quality on %s', (flavour) => {
   let w: MediaWorld;
   let ids: Record<string, string>;
   const report = async (id: string, query = '') => {

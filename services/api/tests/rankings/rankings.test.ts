@@ -1,4 +1,4 @@
-// Daily and weekly rankings against both fakes' Playback Reporting plugin: the business zone is
+// Daily and weekly rankings against the fake's Playback Reporting plugin: the business zone is
 // Europe/Berlin, the server writes Asia/Shanghai local time, and the seeded week ends on the
 // 25-hour Sunday when summer time ends. Every expectation below is counted by hand from
 // seed.ts; a day taken as 24 hours, a week not starting on Monday, or a play read in the wrong
@@ -12,10 +12,11 @@ import {
 } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { auditLog, rankingBatches } from '../../src/db/schema/index.js';
-import { FLAVOURS, startMediaWorld, type MediaWorld } from '../media/harness.js';
+import { startMediaWorld, type MediaWorld } from '../media/harness.js';
 import { startFakeBot, type FakeBot } from '../requests/harness.js';
 import { testConfig } from '../support/config.js';
 import { PLAYS, seedPlays } from './seed.js';
+import { domainFlavours } from '../support/flavours.js';
 
 // Tuesday 2026-10-27 13:00 in Berlin (CET).
 const NOW = new Date('2026-10-27T12:00:00.000Z');
@@ -23,7 +24,8 @@ const NOW = new Date('2026-10-27T12:00:00.000Z');
 const rows = (entries: RankingBatch['movies']) =>
   entries.map((e) => [e.rank, e.name, e.playCount, e.durationSeconds]);
 
-describe.each(FLAVOURS)('rankings on %s', (flavour) => {
+// One flavour (support/flavours.ts): Emby (rankings/jobs.test.ts runs on Jellyfin).
+describe.each(domainFlavours('emby'))('rankings on %s', (flavour) => {
   let w: MediaWorld;
   let bot: FakeBot;
   let memberToken: string;
@@ -202,7 +204,9 @@ describe.each(FLAVOURS)('rankings on %s', (flavour) => {
     seedPlays(w, flavour, [...PLAYS, { at: '2026-10-25T18:00:00Z', item: 'bear1', seconds: 2000 }]);
     bot.reply = () => ({
       ok: true,
-      deliveries: [{ to: 'adminChat', chatId: null, status: 'skipped', reason: 'chat_not_configured' }],
+      deliveries: [
+        { to: 'adminChat', chatId: null, status: 'skipped', reason: 'chat_not_configured' },
+      ],
       sent: false,
     });
     const res = await post('generate', { period: 'weekly', date: '2026-10-19' });

@@ -9,9 +9,12 @@ import { mediaServerRetryQueue, users } from '../../src/db/schema/index.js';
 import { updateUser } from '../../src/modules/users/service.js';
 import { ENGINE } from '../support/database.js';
 import { aUser } from '../support/users.js';
-import { DAY, errorOf, FLAVOURS, startWorld, type World } from './helpers.js';
+import { DAY, errorOf, startWorld, type World } from './helpers.js';
+import { domainFlavours } from '../support/flavours.js';
 
-describe.each(FLAVOURS)(`admin user actions on %s (${ENGINE})`, (flavour) => {
+// One flavour (support/flavours.ts): Emby: SimultaneousStreamLimit, the whole-policy POST under
+// /emby.
+describe.each(domainFlavours('emby'))(`admin user actions on %s (${ENGINE})`, (flavour) => {
   let w: World;
   const call = (method: string, path: string, body?: unknown) =>
     w.t.call(method, `/api/v1/admin/users${path}`, { token: w.adminToken, body });

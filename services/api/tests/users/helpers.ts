@@ -8,14 +8,13 @@ import type { MediaServer } from '../../src/integrations/media-server/port.js';
 import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Flavour } from '../support/flavours.js';
 import { aUser } from '../support/users.js';
 
 export const API_KEY = 'UsherTestKey0123456789abcdef';
 export const DAY = 86_400_000;
 
-/** Emby and the current Jellyfin (12): the two flavours every media-server test runs on. */
-export const FLAVOURS = ['emby', 'jellyfin'] as const;
-export type Flavour = (typeof FLAVOURS)[number];
+export { FLAVOURS, type Flavour } from '../support/flavours.js';
 
 export interface World {
   database: TestDatabase;

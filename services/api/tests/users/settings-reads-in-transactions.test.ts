@@ -7,9 +7,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { mediaServerRetryQueue } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
-import { FLAVOURS, startWorld, type World } from './helpers.js';
+import { startWorld, type World } from './helpers.js';
+import { domainFlavours } from '../support/flavours.js';
 
-describe.each(FLAVOURS)(
+// One flavour (support/flavours.ts): Jellyfin.
+describe.each(domainFlavours('jellyfin'))(
   `media writes with an always-stale settings cache on %s (${ENGINE})`,
   (flavour) => {
     let w: World;

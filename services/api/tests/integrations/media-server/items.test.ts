@@ -131,6 +131,28 @@ describe('media-server adapters: items', () => {
     await expect(failure(adapter.episodes(id))).resolves.toMatchObject({ kind: 'not_found' });
   });
 
+  it.each(FLAVOURS)(
+    'should fetch a %s poster, and answer null for an unknown item or one without an image',
+    async (mode) => {
+      const { adapter, seeded, fake } = await boot(mode);
+      const dune = seeded.movies.dune.id;
+      const image = await adapter.primaryImage(dune, 300.4);
+      expect(image?.contentType).toBe('image/png');
+      expect(image?.bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+      const [req] = fake.requests();
+      expect(req?.path).toBe(`${mode === 'emby' ? '/emby' : ''}/Items/${dune}/Images/Primary`);
+      expect(req?.query).toEqual(
+        mode === 'emby' ? { MaxWidth: '300', Quality: '90' } : { maxWidth: '300', quality: '90' },
+      );
+      // Emby's item ids are numbers, Jellyfin's 32 hex digits: an id of the right shape that the
+      // server does not know is "no poster", not an error — as is Casablanca, which has none.
+      const unknown = mode === 'emby' ? '999999' : 'f'.repeat(32);
+      await expect(adapter.primaryImage(unknown, 300)).resolves.toBeNull();
+      await expect(adapter.primaryImage(seeded.movies.casablanca.id, 300)).resolves.toBeNull();
+      expect(fake.requests().map((r) => r.status)).toEqual([200, 404, 404]);
+    },
+  );
+
   it('should find an Emby item with AnyProviderIdEquals', async () => {
     const { adapter, seeded, fake } = await boot('emby');
     const hit = await adapter.findByTmdbId(95396, 'Series');
