@@ -6,7 +6,7 @@ import {
   REDEMPTION_KINDS,
 } from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema, safeString } from './common.js';
-import { calendarDaySchema } from './audit.js';
+import { requestDaySchema } from './audit.js';
 
 /** 16 hex characters, any case on input (stored uppercase). */
 export const redeemCodeTextSchema = safeString()
@@ -71,8 +71,8 @@ export const redemptionListQuerySchema = paginationQuerySchema.extend({
   username: safeString().trim().max(32).optional(),
   code: safeString().trim().max(16).optional(),
   kind: z.enum(REDEMPTION_KINDS).optional(),
-  from: calendarDaySchema.optional(),
-  to: calendarDaySchema.optional(),
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
 });
 
 export const redeemRequestSchema = z.strictObject({ code: safeString().trim().min(1).max(64) });
