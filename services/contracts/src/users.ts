@@ -104,7 +104,7 @@ export const createAdminUserSchema = z
     email: emailSchema.optional(),
     password: newPasswordSchema.optional(),
     role: z.enum(ROLES).default('user'),
-    expiresAt: isoInstant.optional(),
+    expiresAt: requestInstantSchema.optional(),
     neverExpires: z.literal(true).optional(),
     mediaAccessDisabled: z.boolean().optional(),
     createMediaUser: z.boolean().optional(),
@@ -156,7 +156,7 @@ export const updateAdminUserSchema = z
   .strictObject({
     email: emailSchema.nullable().optional(),
     role: z.enum(ROLES).optional(),
-    expiresAt: isoInstant.optional(),
+    expiresAt: requestInstantSchema.optional(),
     neverExpires: z.literal(true).optional(),
   })
   .refine((v) => v.expiresAt === undefined || v.neverExpires === undefined, {

@@ -86,6 +86,35 @@ describe(`date edges in query parameters (${ENGINE})`, () => {
   );
 });
 
+describe(`date edges in bodies (${ENGINE})`, () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    token = (await h.admin()).token;
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    ['/api/v1/admin/users', { username: 'edge0000', expiresAt: '0000-01-01T00:00:00.000Z' }],
+    ['/api/v1/admin/users', { username: 'edge9999', expiresAt: '9999-12-31T23:59:59.999Z' }],
+    ['/api/v1/admin/redeem-codes', { days: 1, expiresAt: '9999-12-31T23:59:59.999Z' }],
+  ])(
+    'should refuse %s with an instant outside 0001–9998 (400), creating nothing',
+    async (path, body) => {
+      const res = await h.t.call('POST', path, { token, body });
+
+      expect(res.status).toBe(400);
+      expect(errorBodySchema.parse(await res.json()).error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [
+          { path: 'expiresAt', message: 'must be an instant from 0001-01-01 to 9998-12-31' },
+        ],
+      });
+    },
+  );
+});
+
 describe('calendar-day arithmetic at the ends of the year range', () => {
   it('should keep years below 100 as written (Date.UTC would read 0001 as 1901)', () => {
     expect(addDays('0001-01-01', 0)).toBe('0001-01-01');
