@@ -1,11 +1,12 @@
 // `npm start`: the embedded default (00-architecture.md decision 10). Installs what is missing,
 // creates .env with fresh secrets when absent, builds the API and runs it on PGlite at
-// http://localhost:8080, serving the web app at / (built when missing or older than its sources,
+// http://localhost:8080 (loopback only until HOST is set), serving the web app at / (built when missing or older than its sources,
 // scripts/lib/web-app.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startHost } from './lib/listen-host.mjs';
 import { prepareWebApp } from './lib/web-app.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +28,14 @@ if (!existsSync(envFile)) {
 run(process.execPath, ['build.mjs'], { cwd: join(root, 'services/api') });
 
 const env = { ...process.env };
+// Loopback until the operator sets HOST (scripts/lib/listen-host.mjs says why).
+const host = startHost(process.env, readFileSync(envFile, 'utf8'));
+if (host) {
+  env.HOST = host;
+  process.stdout.write(
+    `Listening on ${host} only; set HOST (e.g. HOST=0.0.0.0 in .env) to open it.\n`,
+  );
+}
 // One process gives the whole app: the web console is built on a fresh checkout (and again when
 // its sources changed), and served from web/dist unless WEB_DIST_DIR names another build.
 const webDist = prepareWebApp({ root, env });

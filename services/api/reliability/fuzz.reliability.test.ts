@@ -125,6 +125,42 @@ function badParam(schema: Schema | undefined): fc.Arbitrary<string> {
   return fc.oneof(...wrong);
 }
 
+/**
+ * Days and instants at the ends of `YYYY-MM-DD`: a day after 9999-12-31 is year 10000, and
+ * `Date.UTC` reads years 0–99 as 1900–1999. In a query they may be valid (0001-01-01 is a day):
+ * a reply may be 2xx, never 5xx. In a body only the out-of-range ones are sent, and refused.
+ */
+const EDGE_DAYS = [
+  '9999-12-31',
+  '9999-12-27',
+  '9998-12-31',
+  '0001-01-01',
+  '0099-12-31',
+  '0000-01-01',
+];
+const OUT_OF_RANGE_DAYS = ['9999-12-31', '9999-12-27', '0000-01-01'];
+const EDGE_INSTANTS = [
+  '9999-12-31T23:59:59.999Z',
+  '0001-01-01T00:00:00.000Z',
+  '0000-01-01T00:00:00.000Z',
+];
+/** Kinds whose inputs may be valid, so a 2xx is no finding (5xx and the error shape still are). */
+const MAY_BE_VALID = new Set(['date edge']);
+
+const formatsOf = (schema: Schema | undefined): unknown[] => {
+  const s = resolve(schema);
+  const alts = (s.anyOf ?? s.oneOf ?? []) as Schema[];
+  return [s.format, ...alts.flatMap(formatsOf)];
+};
+const OUT_OF_RANGE_INSTANTS = ['9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00.000Z'];
+const edgesFor = (schema: Schema | undefined, days: string[], instants: string[]): string[] => {
+  const formats = formatsOf(schema);
+  return [
+    ...(formats.includes('date') ? days : []),
+    ...(formats.includes('date-time') ? instants : []),
+  ];
+};
+
 /** The invalid inputs of one operation. */
 function inputsFor(op: Operation): fc.Arbitrary<Input> | null {
   const params = op.parameters ?? [];
@@ -170,6 +206,20 @@ function inputsFor(op: Operation): fc.Arbitrary<Input> | null {
           .map(([k, v]) => json({ [k]: v }, 'bad record')),
       );
     }
+    const dated = Object.entries((s.properties ?? {}) as Record<string, Schema>).flatMap(
+      ([name, schema]) =>
+        edgesFor(schema, OUT_OF_RANGE_DAYS, OUT_OF_RANGE_INSTANTS).map((value) => ({
+          name,
+          value,
+        })),
+    );
+    if (dated.length > 0) {
+      kinds.push(
+        fc
+          .constantFrom(...dated)
+          .map(({ name, value }) => json({ ...base, [name]: value }, 'date out of range')),
+      );
+    }
     kinds.push(
       fc
         .oneof(
@@ -209,6 +259,18 @@ function inputsFor(op: Operation): fc.Arbitrary<Input> | null {
           path: validPath(),
           query: { [p.name]: value },
         })),
+    );
+  }
+  const datedQuery = queryParams.flatMap((p) =>
+    edgesFor(p.schema, EDGE_DAYS, EDGE_INSTANTS).map((value) => ({ name: p.name, value })),
+  );
+  if (datedQuery.length > 0) {
+    kinds.push(
+      fc.constantFrom(...datedQuery).map(({ name, value }) => ({
+        kind: 'date edge',
+        path: validPath(),
+        query: { [name]: value },
+      })),
     );
   }
   if (pathParams.length > 0) {
@@ -345,9 +407,11 @@ describe('fuzzing from the OpenAPI document', () => {
             outsideShape++;
             problems.push(`${label}: ${res.status} outside the error shape`);
           }
-          if (arb && res.status < 400) {
+          if (arb && res.status < 400 && !MAY_BE_VALID.has(input.kind)) {
             accepted++;
-            problems.push(`${label}: accepted with ${res.status}: ${JSON.stringify(input).slice(0, 160)}`);
+            problems.push(
+              `${label}: accepted with ${res.status}: ${JSON.stringify(input).slice(0, 160)}`,
+            );
           }
         }
         if (before) {
@@ -372,7 +436,15 @@ describe('fuzzing from the OpenAPI document', () => {
       seed: SEED,
     });
     if (process.env.RELIABILITY_DEBUG) {
-      process.stdout.write(`${JSON.stringify({ problems, changed }, null, 1)}\n${env.t.logs.text().split('\n').filter((l) => l.includes('"level":"error"')).slice(0, 5).join('\n').slice(0, 4000)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ problems, changed }, null, 1)}\n${env.t.logs
+          .text()
+          .split('\n')
+          .filter((l) => l.includes('"level":"error"'))
+          .slice(0, 5)
+          .join('\n')
+          .slice(0, 4000)}\n`,
+      );
     }
     expect(problems.slice(0, 40)).toEqual([]);
     expect(changed).toEqual([]);

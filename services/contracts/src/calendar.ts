@@ -1,7 +1,7 @@
 // Watch calendar (20-api.md "Watch calendar", `POST /admin/calendar/sync`, shared object
 // `CalendarWeek`). Days are calendar days in `SCHEDULE_TIMEZONE`; the browser never shifts them.
 import { z } from 'zod';
-import { calendarDaySchema } from './audit.js';
+import { calendarDaySchema, requestDaySchema } from './audit.js';
 import { safeString, uuidSchema } from './common.js';
 import { CALENDAR_STATUSES, CALENDAR_SYNC_OFFSETS } from './values.js';
 
@@ -14,7 +14,7 @@ const tmdbIdSchema = z
 /** `week` (any day of the week; weeks start Monday) or `weekOffset` −4…4 from this week. */
 export const calendarWeekQuerySchema = z
   .strictObject({
-    week: calendarDaySchema.optional(),
+    week: requestDaySchema.optional(),
     weekOffset: z.coerce.number().int().min(-4).max(4).optional(),
     status: z.enum(CALENDAR_STATUSES).optional(),
   })

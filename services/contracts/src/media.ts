@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDaySchema } from './audit.js';
+import { requestDaySchema } from './audit.js';
 import { isoInstant, paginationQuerySchema, safeString, uuidSchema } from './common.js';
 import { MEDIA_SERVER_KINDS } from './values.js';
 
@@ -86,8 +86,8 @@ export type PosterQuery = z.infer<typeof posterQuerySchema>;
 export const playbackRangeQuerySchema = z
   .strictObject({
     range: z.enum(PLAYBACK_RANGES).default('30d'),
-    from: calendarDaySchema.optional(),
-    to: calendarDaySchema.optional(),
+    from: requestDaySchema.optional(),
+    to: requestDaySchema.optional(),
   })
   .superRefine((q, ctx) => {
     if (q.range !== 'custom') return;
@@ -177,16 +177,16 @@ export const playbackHistoryQuerySchema = paginationQuerySchema.extend({
   userId: uuidSchema.optional(),
   username: safeString().min(1).max(64).optional(),
   keyword: safeString().min(1).max(100).optional(),
-  from: calendarDaySchema.optional(),
-  to: calendarDaySchema.optional(),
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
 });
 export type PlaybackHistoryQuery = z.infer<typeof playbackHistoryQuerySchema>;
 
 export const PROFILE_SORTS = ['duration', 'plays', 'activeDays', 'lastPlayed'] as const;
 export const playbackProfilesQuerySchema = paginationQuerySchema.extend({
   range: z.enum(PLAYBACK_RANGES).default('30d'),
-  from: calendarDaySchema.optional(),
-  to: calendarDaySchema.optional(),
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
   keyword: safeString().min(1).max(100).optional(),
   sort: z.enum(PROFILE_SORTS).default('duration'),
   order: z.enum(['asc', 'desc']).default('desc'),

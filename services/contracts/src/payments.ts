@@ -7,7 +7,7 @@ import {
   WEBHOOK_EVENT_STATUSES,
 } from './values.js';
 import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
-import { calendarDaySchema } from './audit.js';
+import { requestDaySchema } from './audit.js';
 
 // ---- Plans (20-api.md §2, §5 "Plans and checkout", §6 "Plans and payments") ----
 
@@ -137,8 +137,8 @@ export const adminPaymentListQuerySchema = paginationQuerySchema.extend({
   userId: uuidSchema.optional(),
   planId: uuidSchema.optional(),
   status: z.enum(PAYMENT_STATUSES).optional(),
-  from: calendarDaySchema.optional(),
-  to: calendarDaySchema.optional(),
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
 });
 
 export const adminPaymentListSchema = pageOf(paymentSchema).extend({

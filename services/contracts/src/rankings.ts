@@ -1,7 +1,7 @@
 // Play rankings (20-api.md "Rankings", `/admin/rankings/*`; 10-data.md §7 ranking_batches and
 // playback_rankings). Days are business-timezone calendar days (`SCHEDULE_TIMEZONE`).
 import { z } from 'zod';
-import { calendarDaySchema } from './audit.js';
+import { calendarDaySchema, requestDaySchema } from './audit.js';
 import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
 import { RANKING_PERIODS } from './values.js';
 
@@ -96,7 +96,7 @@ export type RankingLatest = z.infer<typeof rankingLatestSchema>;
 /** `POST /admin/rankings/preview`: the period containing `date` (default today). */
 export const rankingPreviewBodySchema = z.strictObject({
   period,
-  date: calendarDaySchema.optional(),
+  date: requestDaySchema.optional(),
 });
 export type RankingPreviewBody = z.infer<typeof rankingPreviewBodySchema>;
 

@@ -6,7 +6,7 @@ import {
   REDEMPTION_KINDS,
 } from './values.js';
 import { isoInstant, paginationQuerySchema, uuidSchema, safeString } from './common.js';
-import { calendarDaySchema } from './audit.js';
+import { requestDaySchema, requestInstantSchema } from './audit.js';
 
 /** 16 hex characters, any case on input (stored uppercase). */
 export const redeemCodeTextSchema = safeString()
@@ -47,7 +47,7 @@ export type Redemption = z.infer<typeof redemptionSchema>;
 const codeFields = {
   days: z.number().int().min(1).max(3650),
   maxUses: z.number().int().min(1).max(10000).default(1),
-  expiresAt: isoInstant.nullable().optional(),
+  expiresAt: requestInstantSchema.nullable().optional(),
   notes: safeString().max(500).default(''),
 };
 
@@ -59,7 +59,7 @@ export const batchRedeemCodesSchema = z.strictObject({
 export const updateRedeemCodeSchema = z.strictObject({
   days: codeFields.days.optional(),
   maxUses: z.number().int().min(1).max(10000).optional(),
-  expiresAt: isoInstant.nullable().optional(),
+  expiresAt: requestInstantSchema.nullable().optional(),
   notes: safeString().max(500).optional(),
 });
 export const redeemCodeListQuerySchema = paginationQuerySchema.extend({
@@ -71,8 +71,8 @@ export const redemptionListQuerySchema = paginationQuerySchema.extend({
   username: safeString().trim().max(32).optional(),
   code: safeString().trim().max(16).optional(),
   kind: z.enum(REDEMPTION_KINDS).optional(),
-  from: calendarDaySchema.optional(),
-  to: calendarDaySchema.optional(),
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
 });
 
 export const redeemRequestSchema = z.strictObject({ code: safeString().trim().min(1).max(64) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestDaySchema, requestInstantSchema } from './audit.js';
 import {
   ADMIN_USER_SORTS,
   BULK_USER_ACTIONS,
@@ -65,7 +66,7 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 /** An instant, or a calendar day `YYYY-MM-DD` in the business timezone (20-api.md §1.1). */
-const instantOrDay = z.union([isoInstant, z.iso.date()]);
+const instantOrDay = z.union([requestInstantSchema, requestDaySchema]);
 
 /** `GET /admin/users`: every filter is optional; default order newest first. */
 export const adminUserListQuerySchema = paginationQuerySchema.extend({
@@ -103,7 +104,7 @@ export const createAdminUserSchema = z
     email: emailSchema.optional(),
     password: newPasswordSchema.optional(),
     role: z.enum(ROLES).default('user'),
-    expiresAt: isoInstant.optional(),
+    expiresAt: requestInstantSchema.optional(),
     neverExpires: z.literal(true).optional(),
     mediaAccessDisabled: z.boolean().optional(),
     createMediaUser: z.boolean().optional(),
@@ -155,7 +156,7 @@ export const updateAdminUserSchema = z
   .strictObject({
     email: emailSchema.nullable().optional(),
     role: z.enum(ROLES).optional(),
-    expiresAt: isoInstant.optional(),
+    expiresAt: requestInstantSchema.optional(),
     neverExpires: z.literal(true).optional(),
   })
   .refine((v) => v.expiresAt === undefined || v.neverExpires === undefined, {

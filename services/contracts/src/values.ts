@@ -316,6 +316,8 @@ export const ERROR_STATUS = {
   BIND_CODE_INVALID: 422,
   SETTING_READ_ONLY: 422,
   SETTING_UNKNOWN_KEY: 422,
+  /** A test or save moves a secret's destination without the secret (details.keys). */
+  SECRET_REENTRY_REQUIRED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_UNAVAILABLE: 502,

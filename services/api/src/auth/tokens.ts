@@ -20,6 +20,8 @@ export interface TokenClaims {
 /** The only header this service signs; a token must carry exactly this algorithm to verify. */
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
+/** User ids are UUIDs (10-data.md §1); any other `sub` would only reach SQL and fail there. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const decodeJson = (segment: string): unknown => {
   try {
@@ -41,7 +43,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * the HMAC on libuv's pool behind argon2 hashes during a login storm (issue 21). The format and
  * the rejections are those jose gave: header `{"alg":"HS256","typ":"JWT"}`, claims `role, ver,
  * sub, iss, aud, iat, exp`; a wrong algorithm, a `crit` or `b64` header, a bad signature, a
- * missing or non-numeric `exp`/`iat`, a missing `sub`, an expired token, a future `nbf`, another
+ * missing or non-numeric `exp`/`iat`, a missing or non-UUID `sub`, a signature in any but its
+ * canonical base64url spelling, an expired token, a future `nbf`, another
  * issuer or audience all read as invalid.
  */
 export class TokenSigner {
@@ -125,8 +128,10 @@ export class TokenSigner {
     if (!isObject(header) || header.alg !== 'HS256' || 'crit' in header || 'b64' in header) {
       return null;
     }
-    const given = Buffer.from(s, 'base64url');
-    const expected = this.mac(`${h}.${p}`);
+    // Compared as text: decoding first would accept four spellings of each signature (the last
+    // character's two unused bits), each a new key of the verified cache and of any denylist.
+    const given = Buffer.from(s);
+    const expected = Buffer.from(this.mac(`${h}.${p}`).toString('base64url'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const payload = decodeJson(p);
     if (!isObject(payload)) return null;
@@ -137,7 +142,9 @@ export class TokenSigner {
     if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now)) return null;
     if (iss !== ISSUER) return null;
     if (aud !== AUDIENCE && !(Array.isArray(aud) && aud.includes(AUDIENCE))) return null;
-    if (typeof sub !== 'string' || (role !== 'admin' && role !== 'user')) return null;
+    if (typeof sub !== 'string' || !UUID.test(sub) || (role !== 'admin' && role !== 'user')) {
+      return null;
+    }
     if (typeof ver !== 'number' || !Number.isInteger(ver)) return null;
     return { sub, role, ver, exp, nbf: nbf as number | undefined };
   }

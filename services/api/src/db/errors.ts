@@ -60,9 +60,16 @@ const CONNECTION_ERRNOS = new Set([
 ]);
 /**
  * SQLSTATEs of a server going away or refusing connections: class 08 (connection exception),
- * 57P01–57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections).
+ * 57P01–57P03 (admin/crash shutdown, cannot connect now), 57P04 (database dropped), 57P05 (idle
+ * session timeout), 3D000 (the database does not exist, e.g. during a restore), 53300 (too many
+ * connections).
  */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-5]|3D000|53300)$/;
+/**
+ * 55000 (object not in prerequisite state) is mostly a statement's own fault, except for
+ * "database … is not currently accepting connections" (datallowconn off, maintenance).
+ */
+const NOT_ACCEPTING = /not currently accepting connections/;
 /** node-postgres and pg-pool say these in plain text, without a code. */
 const CONNECTION_MESSAGES = [
   'Connection terminated',
@@ -83,6 +90,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const e = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (typeof e.code === 'string') {
       if (CONNECTION_ERRNOS.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code)) return true;
+      if (e.code === '55000' && typeof e.message === 'string' && NOT_ACCEPTING.test(e.message)) {
+        return true;
+      }
     }
     if (typeof e.message === 'string') {
       const message = e.message;

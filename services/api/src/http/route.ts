@@ -1,7 +1,7 @@
 import type { AuthLevel } from '@usher/contracts';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AuditActor } from '../audit/audit.js';
 import type { AppEnv, AuthContext, Caller, RequestMeta } from './context.js';
 import { AppError } from './errors.js';
@@ -115,6 +115,16 @@ const throwOnInvalid = (result: { success: boolean; error?: unknown }) => {
   if (!result.success) throw result.error;
 };
 
+/**
+ * A route that declares no query schema takes no query parameters: 20-api.md §1 "request schemas
+ * are strict" holds for the query too, so `?userId=<other>` is a 400, not silently ignored.
+ */
+const NO_QUERY = z.strictObject({});
+const refuseQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.url.includes('?')) NO_QUERY.parse(c.req.query());
+  await next();
+};
+
 /** Mounts routes on the app: route template → guard → validators → handler. */
 export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDeps): void {
   for (const route of routes) {
@@ -131,6 +141,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteDef[], deps: GuardDe
     const req = route.request;
     if (req?.params) chain.push(zValidator('param', req.params, throwOnInvalid) as never);
     if (req?.query) chain.push(zValidator('query', req.query, throwOnInvalid) as never);
+    else chain.push(refuseQuery);
     if (req?.body) {
       chain.push(requireJsonBody, zValidator('json', req.body, throwOnInvalid) as never);
     }

@@ -4,8 +4,7 @@
  * start of `from` to the start of the day after `to`.
  */
 export function startOfZonedDay(day: string, timeZone: string): Date {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const utcGuess = Date.UTC(y, m - 1, d);
+  const utcGuess = utcMidnight(day);
   // The zone's offset at that moment; applied twice to settle across a DST change.
   let instant = utcGuess - offsetMs(new Date(utcGuess), timeZone);
   instant = utcGuess - offsetMs(new Date(instant), timeZone);
@@ -18,8 +17,16 @@ export function nextDay(day: string): string {
 
 /** The calendar day `n` days after (or before, when negative) `day`, both `YYYY-MM-DD`. */
 export function addDays(day: string, n: number): string {
+  return new Date(utcMidnight(day, n)).toISOString().slice(0, 10);
+}
+
+/**
+ * Milliseconds of 00:00 UTC on `day` (+ `n` days). Not `Date.UTC(y, …)`: it reads years 0–99
+ * as 1900–1999, so 0001-01-01 became 1901-01-01; `setUTCFullYear` takes the year as written.
+ */
+function utcMidnight(day: string, n = 0): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+  return new Date(0).setUTCFullYear(y, m - 1, d + n);
 }
 
 /** The date an instant falls on in a zone, `YYYY-MM-DD` (e.g. "today" in SCHEDULE_TIMEZONE). */
@@ -35,8 +42,7 @@ export function zonedDay(at: Date, timeZone: string): string {
 
 /** The Monday of the ISO week `day` belongs to (weeks run Monday–Sunday). */
 export function mondayOf(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const sunday0 = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  const sunday0 = new Date(utcMidnight(day)).getUTCDay();
   return addDays(day, -((sunday0 + 6) % 7));
 }
 
@@ -52,13 +58,8 @@ function offsetMs(at: Date, timeZone: string): number {
     second: '2-digit',
   }).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
+  // setUTCFullYear, not Date.UTC: years 0–99 stay as written (see utcMidnight).
+  const asUtc = new Date(0).setUTCFullYear(get('year'), get('month') - 1, get('day'));
+  const time = (get('hour') * 60 + get('minute')) * 60 + get('second');
+  return asUtc + time * 1000 - Math.floor(at.getTime() / 1000) * 1000;
 }

@@ -113,6 +113,7 @@ const DEFINITIONS = [
     description: 'Server API key with admin rights',
     default: '',
     sensitive: true,
+    boundTo: ['MEDIA_SERVER_URL'],
     pattern: /^[A-Za-z0-9]{16,128}$/,
     patternHint: '16–128 letters and digits',
   },
@@ -226,6 +227,7 @@ const DEFINITIONS = [
     description: 'A v3 key (32 hex) or a v4 read token (starts with eyJ)',
     default: '',
     sensitive: true,
+    boundTo: ['TMDB_API_BASE'],
     pattern: /^([0-9a-f]{32}|eyJ[A-Za-z0-9._-]+)$/,
     patternHint: '32 hex characters or a token starting with eyJ',
   },
@@ -309,6 +311,7 @@ const DEFINITIONS = [
     description: '',
     default: '',
     sensitive: true,
+    boundTo: ['AUTOMATION_URL', 'MOVIEPILOT_USERNAME'],
     maxLength: 4096,
   },
   {
@@ -319,6 +322,7 @@ const DEFINITIONS = [
     description: 'X-Api-Key of the movie service',
     default: '',
     sensitive: true,
+    boundTo: ['AUTOMATION_URL', 'AUTOMATION_SERIES_URL'],
     maxLength: 4096,
   },
   {
@@ -337,6 +341,7 @@ const DEFINITIONS = [
     description: 'Empty → the API key',
     default: '',
     sensitive: true,
+    boundTo: ['AUTOMATION_SERIES_URL', 'AUTOMATION_URL'],
     maxLength: 4096,
   },
   {
@@ -441,6 +446,7 @@ const DEFINITIONS = [
     description: '',
     default: '',
     sensitive: true,
+    boundTo: ['SMTP_HOST', 'SMTP_PORT', 'SMTP_SECURITY', 'SMTP_USERNAME'],
     maxLength: 4096,
   },
   {

@@ -10,7 +10,9 @@ import { recordAudit, type AuditActor } from '../audit/audit.js';
 import type { Config } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { AppError } from '../http/errors.js';
+import { assertSecretsReentered } from './binding.js';
 import { DEFINITIONS_BY_KEY, type SettingKey } from './definitions.js';
+import { draftSettings } from './draft.js';
 import type { SettingsStore } from './store.js';
 import { GROUP_LABELS, TESTABLE_GROUPS } from './types.js';
 import { parseInput } from './validate.js';
@@ -214,6 +216,13 @@ export class SettingsService {
     if (errors.length) {
       throw new AppError('SETTING_INVALID', 'Some values are not valid', { details: errors });
     }
+    // A stored secret is paired with its destination: moving it needs the secret again.
+    const rebound = await assertSecretsReentered(
+      group,
+      values,
+      this.store,
+      draftSettings(this.store, group, values),
+    );
     const before = new Map(
       await Promise.all(writes.map(async (w) => [w.key, await this.store.get(w.key)] as const)),
     );
@@ -243,7 +252,12 @@ export class SettingsService {
         actor,
         action: 'settings.update',
         target: { type: 'setting', id: group },
-        details: { keys: writes.map((w) => w.key), changes },
+        details: {
+          keys: writes.map((w) => w.key),
+          changes,
+          // Which secrets now go to a new destination (re-entered in this very change).
+          ...(rebound.length ? { rebound } : {}),
+        },
         ip: request.ip,
         requestId: request.requestId,
       });

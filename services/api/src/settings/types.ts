@@ -11,6 +11,11 @@ export interface SettingDefinition {
   default: SettingValue;
   /** Whether the value is encrypted at rest and never returned (§1). */
   sensitive?: boolean;
+  /**
+   * For a secret: the settings that say where it is sent (URL, host, port, user). A test or save
+   * that changes one of them must carry the secret again (`settings/binding.ts`).
+   */
+  boundTo?: readonly string[];
   /** Whether an empty string is a real value that overrides env and default. */
   allowEmpty?: boolean;
   apply?: 'live' | 'rearm';

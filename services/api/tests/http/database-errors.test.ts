@@ -1,7 +1,10 @@
 import { errorBodySchema } from '@usher/contracts';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { Hono } from 'hono';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
+import type { AppEnv } from '../../src/http/context.js';
+import { handleError } from '../../src/http/errors.js';
 import { createTestApp } from '../support/app.js';
 import { ENGINE } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
@@ -60,6 +63,38 @@ describe('database error logs (issue 16)', () => {
       isDatabaseUnavailable(
         new DrizzleQueryError("select 'Connection terminated'", [], new Error('x')),
       ),
+    ).toBe(false);
+  });
+});
+
+describe('SQLSTATEs of a database that is gone or closed', () => {
+  const pgError = (code: string, message: string) =>
+    new DrizzleQueryError('select 1', [], Object.assign(new Error(message), { code }));
+
+  it.each([
+    ['55000', 'database "usher" is not currently accepting connections'],
+    ['57P04', 'terminating connection due to database drop'],
+    ['57P05', 'terminating connection due to idle-session timeout'],
+    ['3D000', 'database "usher" does not exist'],
+  ])('should answer %s with 503 DATABASE_UNAVAILABLE and Retry-After', async (code, message) => {
+    const app = new Hono<AppEnv>();
+    app.get('/x', () => {
+      throw pgError(code, message);
+    });
+    app.onError(handleError);
+
+    const res = await app.request('/x');
+
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).not.toBeNull();
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
+      'DATABASE_UNAVAILABLE',
+    );
+  });
+
+  it('should keep a 55000 about the statement itself a 500 (a bug, not an outage)', () => {
+    expect(
+      isDatabaseUnavailable(pgError('55000', 'currval of sequence "s" is not yet defined')),
     ).toBe(false);
   });
 });

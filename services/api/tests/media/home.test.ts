@@ -237,6 +237,46 @@ describe.each(domainFlavours('emby'))('media home on %s', (flavour) => {
   });
 });
 
+describe('poster URLs and the session version (emby; the adapters cover jellyfin)', () => {
+  let w: MediaWorld;
+  beforeAll(async () => {
+    w = await startMediaWorld('emby');
+  });
+  afterAll(async () => w.close());
+
+  it('should end a signed poster URL with "sign out everywhere", as it ends the tokens', async () => {
+    const alice = await w.member('alice');
+    const token = await w.token(alice);
+    const latest = mediaLatestSchema.parse(
+      await (await w.get('/api/v1/media/latest?type=movie', token)).json(),
+    );
+    const url = latest.items.find((i) => i.name !== 'Fresh Arrival')!.posterUrl;
+    expect((await w.get(url)).status).toBe(200);
+
+    const out = await w.t.call('POST', '/api/v1/auth/logout', {
+      token,
+      body: { allDevices: true },
+    });
+
+    expect(out.status).toBe(204);
+    const after = await w.get(url);
+    expect(after.status).toBe(404);
+    expect((await errorOf(after)).code).toBe('POSTER_NOT_FOUND');
+    // A URL signed after signing in again works: the signature follows the new version.
+    const { token: renewed } = await w.t.context.tokens.sign({
+      sub: alice.id,
+      role: 'user',
+      ver: alice.tokenVersion + 1,
+    });
+    const again = mediaLatestSchema.parse(
+      await (await w.get('/api/v1/media/latest?type=movie', renewed)).json(),
+    );
+    const fresh = again.items.find((i) => i.name !== 'Fresh Arrival')!.posterUrl;
+    expect(fresh).not.toBe(url);
+    expect((await w.get(fresh)).status).toBe(200);
+  });
+});
+
 describe('media home without a media server', () => {
   let w: MediaWorld;
   beforeAll(async () => {

@@ -3,7 +3,7 @@
 // by `typecheck` (tsconfig covers tests/); the runtime half checks that what the store hands out
 // — defaults and parsed text — really has the type the compiler promises.
 import type { SettingsReader } from '../../src/integrations/common.js';
-import type { DraftSettings } from '../../src/modules/settings/connection/draft.js';
+import type { DraftSettings } from '../../src/settings/draft.js';
 import {
   SETTING_DEFINITIONS,
   type SettingKey,

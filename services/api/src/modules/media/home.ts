@@ -168,7 +168,18 @@ export class MediaHomeCache {
   }
 }
 
-/** HKDF(JWT_SECRET, info `usher/poster/v1`): the poster URL key (20-api.md, 2026-11-25). */
+/** The user a poster URL is signed for, and their session version (`users.token_version`). */
+export interface PosterUser {
+  id: string;
+  tokenVersion: number;
+}
+
+/**
+ * HKDF(JWT_SECRET, info `usher/poster/v1`): the poster URL key (20-api.md, 2026-11-25). The MAC
+ * covers the user's session version, so "sign out everywhere", a password change or a disabled
+ * account (each bumps `token_version`) ends their signed URLs at once, as it ends their tokens;
+ * the version is not in the URL, the verifier reads the current one.
+ */
 export class PosterSigner {
   private readonly key: Uint8Array;
 
@@ -176,23 +187,42 @@ export class PosterSigner {
     this.key = new Uint8Array(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/poster/v1', 32));
   }
 
-  sign(userId: string, itemId: string, exp: number): string {
-    return createHmac('sha256', this.key).update(`${userId}.${itemId}.${exp}`).digest('base64url');
+  private sign(user: PosterUser, itemId: string, exp: number): string {
+    return createHmac('sha256', this.key)
+      .update(`${user.id}.${user.tokenVersion}.${itemId}.${exp}`)
+      .digest('base64url');
   }
 
   /** `/api/v1/media/posters/<itemId>?exp=&sig=` for this user, valid 24–25 h from `now`. */
-  url(userId: string, itemId: string, now: Date): string {
+  url(user: PosterUser, itemId: string, now: Date): string {
     const exp = Math.ceil((now.getTime() / 1000 + POSTER_URL_LIFETIME_S) / 3600) * 3600;
-    const sig = this.sign(userId, itemId, exp);
+    const sig = this.sign(user, itemId, exp);
     // `u` names the signing user: the signature covers it, and without it no one could be checked.
-    return `/api/v1/media/posters/${encodeURIComponent(itemId)}?u=${userId}&exp=${exp}&sig=${sig}`;
+    return `/api/v1/media/posters/${encodeURIComponent(itemId)}?u=${user.id}&exp=${exp}&sig=${sig}`;
   }
 
-  /** Whether `sig` is this user's signature for the item, and `exp` has not passed. */
-  verify(userId: string, itemId: string, exp: number, sig: string, now: Date): boolean {
+  /**
+   * Whether `sig` is this user's signature for the item at their current session version, and
+   * `exp` has not passed.
+   */
+  verify(user: PosterUser, itemId: string, exp: number, sig: string, now: Date): boolean {
     if (exp * 1000 <= now.getTime()) return false;
-    return secretsEqual(sig, this.sign(userId, itemId, exp));
+    return secretsEqual(sig, this.sign(user, itemId, exp));
   }
+}
+
+/**
+ * Whether a signed poster URL still holds: signed by `u` at their current session version (a URL
+ * signed before "sign out everywhere" or a password change no longer verifies) and not expired.
+ */
+export async function posterSignatureValid(
+  ctx: ModuleContext,
+  signer: PosterSigner,
+  signed: { u: string; exp: number; sig: string },
+  itemId: string,
+): Promise<boolean> {
+  const row = await findUser(ctx.db, signed.u);
+  return row ? signer.verify(row, itemId, signed.exp, signed.sig, ctx.now()) : false;
 }
 
 /** The media state of the member's own account, for the home page. */
@@ -231,7 +261,7 @@ export async function latestForUser(
       addedAt: i.createdAt ?? null,
       // The contract wants a URL for every item: one with no image at all keeps its own, which
       // answers 404 and the page draws the placeholder (docs/media.md "Posters").
-      posterUrl: signer.url(row.id, i.posterItemId ?? i.id, now),
+      posterUrl: signer.url(row, i.posterItemId ?? i.id, now),
     })),
   };
 }

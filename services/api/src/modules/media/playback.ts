@@ -15,12 +15,7 @@ import {
   type PlaybackTotals,
 } from '@usher/contracts';
 import { AppError } from '../../http/errors.js';
-import {
-  addDays,
-  nextDay,
-  startOfZonedDay,
-  zonedDay as zonedToday,
-} from '../../http/zoned-day.js';
+import { addDays, nextDay, startOfZonedDay, zonedDay as zonedToday } from '../../http/zoned-day.js';
 import {
   formatPlaybackBound,
   parsePlaybackDate,

@@ -18,6 +18,7 @@ import {
   type PlaybackRecord,
 } from '@usher/contracts';
 import { z } from 'zod';
+import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import { guardFor } from '../../http/guards.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
@@ -29,6 +30,7 @@ import {
   mediaServerPublic,
   PosterSigner,
   posterFor,
+  posterSignatureValid,
   serverOrNull,
 } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
@@ -38,6 +40,8 @@ const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
 const idParams = z.strictObject({ id: uuidSchema });
 
 /** 20-api.md "Media", `/me/playback`, "Playback, sessions" and `/internal/media/stats`. */
+const posterUserOf = (auth: AuthContext) => ({ id: auth.userId, tokenVersion: auth.tokenVersion });
+
 export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
   // Per replica, as 20-api.md allows: stats 5 min, poster access 10 min, poster bytes 1 h.
   const cache = new MediaHomeCache();
@@ -53,7 +57,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
    */
   const withPosters = async <T extends { recent?: PlaybackRecord[]; data?: PlaybackRecord[] }>(
     reply: T,
-    callerId: string,
+    caller: AuthContext,
   ): Promise<T> => {
     const plays = [...(reply.recent ?? []), ...(reply.data ?? [])];
     const server = plays.length > 0 ? await serverOrNull(ctx) : null;
@@ -67,7 +71,9 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
     const now = ctx.now();
     const sign = (r: PlaybackRecord): PlaybackRecord => {
       const posterItemId = posters.get(normaliseId(r.itemId));
-      return posterItemId ? { ...r, posterUrl: signer.url(callerId, posterItemId, now) } : r;
+      return posterItemId
+        ? { ...r, posterUrl: signer.url(posterUserOf(caller), posterItemId, now) }
+        : r;
     };
     return {
       ...reply,
@@ -123,7 +129,9 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
         if (query.sig !== undefined || query.exp !== undefined || query.u !== undefined) {
           const { u, exp, sig } = query;
           if (!u || exp === undefined || !sig) throw notFound();
-          if (!signer.verify(u, params.itemId, exp, sig, ctx.now())) throw notFound();
+          if (!(await posterSignatureValid(ctx, signer, { u, exp, sig }, params.itemId))) {
+            throw notFound();
+          }
           userId = u;
         } else if (c.req.header('authorization')) {
           await bearer(c, async () => {});
@@ -159,7 +167,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: PLAYBACK_ERRORS,
       handler: async (c, { query, auth }) =>
-        c.json(await withPosters(await userPortrait(ctx, auth.userId, query), auth.userId)),
+        c.json(await withPosters(await userPortrait(ctx, auth.userId, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -171,7 +179,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
       handler: async (c, { params, query, auth }) =>
-        c.json(await withPosters(await userPortrait(ctx, params.id, query), auth.userId)),
+        c.json(await withPosters(await userPortrait(ctx, params.id, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -183,7 +191,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
       handler: async (c, { query, auth }) =>
-        c.json(await withPosters(await playbackHistory(ctx, query), auth.userId)),
+        c.json(await withPosters(await playbackHistory(ctx, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -210,7 +218,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
         const now = ctx.now();
         return c.json(
           await listSessions(ctx, query.activeWithinSeconds, (posterItemId) =>
-            signer.url(auth.userId, posterItemId, now),
+            signer.url(posterUserOf(auth), posterItemId, now),
           ),
         );
       },

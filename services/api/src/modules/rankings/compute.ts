@@ -133,16 +133,14 @@ export function rankGroups(groups: Iterable<Group>, category: RankingCategory, t
     .filter((g) => g.plays > 0)
     .sort(byOrder)
     .slice(0, topN)
-    .map(
-      (g, i): RankedItem => ({
-        category,
-        rank: i + 1,
-        itemKey: g.key,
-        name: g.name.slice(0, NAME_MAX) || g.key,
-        playCount: g.plays,
-        durationS: g.seconds,
-      }),
-    );
+    .map((g, i): RankedItem => ({
+      category,
+      rank: i + 1,
+      itemKey: g.key,
+      name: g.name.slice(0, NAME_MAX) || g.key,
+      playCount: g.plays,
+      durationS: g.seconds,
+    }));
 }
 
 /** Groups the plugin's per-item totals into movies and series, named as the server names them. */
@@ -165,7 +163,8 @@ export function groupTotals(totals: ItemTotal[], items: Map<string, MediaItem>) 
   }
   // Episodes the server no longer has join a series of the same name, else stand by name.
   const idByName = new Map([...series.values()].map((g) => [g.name, g.key]));
-  for (const { name, total } of lost) add(series, idByName.get(name) ?? `name:${name}`, name, total);
+  for (const { name, total } of lost)
+    add(series, idByName.get(name) ?? `name:${name}`, name, total);
   return { movies, series };
 }
 

@@ -2,7 +2,7 @@
 // RANKING_WEEKLY_CRON in SCHEDULE_TIMEZONE while RANKING_ENABLED, build the batch of the current
 // period (cutoff = now) and push it to the bot when RANKING_PUSH, waiting for its answer so the
 // run's summary and the batch carry the push outcome.
-import type { RankingPeriod } from '@usher/contracts';
+import { requestDaySchema, type RankingPeriod } from '@usher/contracts';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -14,7 +14,7 @@ export const RANKING_DAILY_JOB = 'ranking_daily';
 export const RANKING_WEEKLY_JOB = 'ranking_weekly';
 
 /** Params of a manual run (`POST /admin/jobs/:name/run`): another day's period. */
-const paramsSchema = z.strictObject({ date: z.iso.date().optional() });
+const paramsSchema = z.strictObject({ date: requestDaySchema.optional() });
 
 async function runRanking(ctx: ModuleContext, period: RankingPeriod, run: JobRunContext) {
   const parsed = paramsSchema.safeParse(run.params ?? {});

@@ -32,7 +32,10 @@ export async function replaceBatch(
   await tx
     .delete(rankingBatches)
     .where(
-      and(eq(rankingBatches.period, batch.period), eq(rankingBatches.periodStart, batch.periodStart)),
+      and(
+        eq(rankingBatches.period, batch.period),
+        eq(rankingBatches.periodStart, batch.periodStart),
+      ),
     );
   const [row] = await tx
     .insert(rankingBatches)

@@ -22,7 +22,11 @@ import {
 /** 20-api.md "Rankings" and `/admin/rankings/*`. */
 export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
   const signer = new PosterSigner(ctx.config.JWT_SECRET);
-  const reader = (userId: string) => ({ signer, userId });
+  // Poster URLs signed for the caller at their session version (PosterSigner).
+  const reader = (auth: { userId: string; tokenVersion: number }) => ({
+    signer,
+    user: { id: auth.userId, tokenVersion: auth.tokenVersion },
+  });
   const tags = ['rankings'];
   return [
     defineRoute({
@@ -34,7 +38,7 @@ export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: rankingLatestQuerySchema },
       responses: { 200: { description: 'Latest batch or null', schema: rankingLatestSchema } },
       handler: async (c, { query, auth }) =>
-        c.json(await latestRanking(ctx, reader(auth.userId), query.period)),
+        c.json(await latestRanking(ctx, reader(auth), query.period)),
     }),
     defineRoute({
       method: 'get',
@@ -56,7 +60,7 @@ export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Batch', schema: rankingBatchSchema } },
       errors: ['RANKING_NOT_FOUND'],
       handler: async (c, { params, auth }) =>
-        c.json(await rankingById(ctx, reader(auth.userId), params.batchId)),
+        c.json(await rankingById(ctx, reader(auth), params.batchId)),
     }),
     defineRoute({
       method: 'post',
@@ -67,20 +71,19 @@ export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
       request: { body: rankingPreviewBodySchema },
       responses: { 200: { description: 'Batch with id null', schema: rankingBatchSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { body, auth }) =>
-        c.json(await previewRanking(ctx, reader(auth.userId), body)),
+      handler: async (c, { body, auth }) => c.json(await previewRanking(ctx, reader(auth), body)),
     }),
     defineRoute({
       method: 'post',
       path: '/api/v1/admin/rankings/generate',
       auth: 'admin',
-      summary: "Computes and stores the period (replacing its batch); pushes it unless push:false",
+      summary: 'Computes and stores the period (replacing its batch); pushes it unless push:false',
       tags,
       request: { body: rankingGenerateBodySchema },
       responses: { 201: { description: 'Stored batch', schema: rankingBatchSchema } },
       errors: UPSTREAM_ERRORS,
       handler: async (c, { body, auth, ...caller }) =>
-        c.json(await generateRanking(ctx, reader(auth.userId), body, { auth, ...caller }), 201),
+        c.json(await generateRanking(ctx, reader(auth), body, { auth, ...caller }), 201),
     }),
   ];
 }

@@ -20,7 +20,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { NotifyPayload, NotifyResult } from '../../notify/notifier.js';
 import type { Caller, ModuleContext } from '../context.js';
-import type { PosterSigner } from '../media/index.js';
+import type { PosterSigner, PosterUser } from '../media/index.js';
 import { computeRanking, type ComputedRanking, type RankedItem } from './compute.js';
 import {
   batchPage,
@@ -35,7 +35,7 @@ import {
 /** Who reads a ranking: poster URLs are signed for this user. */
 export interface Reader {
   signer: PosterSigner;
-  userId: string;
+  user: PosterUser;
 }
 
 const notFound = () => new AppError('RANKING_NOT_FOUND', 'No such ranking');
@@ -49,7 +49,7 @@ function entryOf(item: RankedItem, reader: Reader, now: Date): RankingEntry {
     durationSeconds: item.durationS,
     posterUrl: item.itemKey.startsWith('name:')
       ? null
-      : reader.signer.url(reader.userId, item.itemKey, now),
+      : reader.signer.url(reader.user, item.itemKey, now),
   };
 }
 
@@ -201,7 +201,9 @@ export async function pushRanking(
   stored: StoredBatch,
   requestId?: string,
 ): Promise<RankingPushOutcome> {
-  const outcome = pushOutcomeOf(await ctx.notify.deliver('ranking', pushPayload(stored), requestId));
+  const outcome = pushOutcomeOf(
+    await ctx.notify.deliver('ranking', pushPayload(stored), requestId),
+  );
   await setPushOutcome(ctx.db, stored.batch.id, outcome);
   stored.batch.pushOutcome = outcome;
   return outcome;
@@ -262,15 +264,13 @@ export async function rankingHistory(
   q: RankingHistoryQuery,
 ): Promise<RankingHistoryPage> {
   return paginate(q, countBatches(ctx.db, q.period), async (limit, offset) =>
-    (await batchPage(ctx.db, q.period, limit, offset)).map(
-      (s): RankingBatchSummary => ({
-        id: s.batch.id,
-        ...batchFieldsOf(s.batch),
-        movieCount: s.movieCount,
-        seriesCount: s.seriesCount,
-        topMovie: s.topMovie,
-        topSeries: s.topSeries,
-      }),
-    ),
+    (await batchPage(ctx.db, q.period, limit, offset)).map((s): RankingBatchSummary => ({
+      id: s.batch.id,
+      ...batchFieldsOf(s.batch),
+      movieCount: s.movieCount,
+      seriesCount: s.seriesCount,
+      topMovie: s.topMovie,
+      topSeries: s.topSeries,
+    })),
   );
 }

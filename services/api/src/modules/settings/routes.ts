@@ -50,6 +50,7 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
         'SETTING_GROUP_NOT_FOUND',
         'SETTING_READ_ONLY',
         'SETTING_UNKNOWN_KEY',
+        'SECRET_REENTRY_REQUIRED',
       ],
       handler: async (c, { params, body, actor, meta }) => {
         const items = await ctx.settings.update(params.group, body.values, actor, meta);
@@ -72,7 +73,12 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
           schema: settingsTestReplySchema,
         },
       },
-      errors: ['SETTING_INVALID', 'SETTING_TEST_UNSUPPORTED', 'SETTING_UNKNOWN_KEY'],
+      errors: [
+        'SETTING_INVALID',
+        'SETTING_TEST_UNSUPPORTED',
+        'SETTING_UNKNOWN_KEY',
+        'SECRET_REENTRY_REQUIRED',
+      ],
       handler: async (c, { params, body }) =>
         c.json(
           await testSettingsGroup(

@@ -87,6 +87,7 @@ describe(`connection test: email and payment (${ENGINE})`, () => {
         values: {
           SMTP_PORT: selfSigned.port,
           SMTP_SECURITY: 'starttls',
+          SMTP_PASSWORD: SMTP_PASS,
         },
       });
 

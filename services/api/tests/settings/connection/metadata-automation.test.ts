@@ -70,7 +70,9 @@ describe(`connection test: metadata and automation (${ENGINE})`, () => {
     });
 
     it('should fail when TMDB is unreachable', async () => {
-      const res = await h.test('metadata', { values: { TMDB_API_BASE: DEAD } });
+      const res = await h.test('metadata', {
+        values: { TMDB_API_BASE: DEAD, TMDB_API_KEY: TMDB_KEY },
+      });
 
       expect(check(res, 'tmdb')).toMatchObject({
         status: 'fail',
@@ -157,7 +159,9 @@ describe(`connection test: metadata and automation (${ENGINE})`, () => {
     });
 
     it('should fail when MoviePilot is unreachable', async () => {
-      const res = await h.test('automation', { values: { AUTOMATION_URL: DEAD } });
+      const res = await h.test('automation', {
+        values: { AUTOMATION_URL: DEAD, MOVIEPILOT_PASSWORD: mp.password },
+      });
 
       expect(check(res, 'moviepilot')).toMatchObject({
         status: 'fail',
@@ -172,6 +176,8 @@ describe(`connection test: metadata and automation (${ENGINE})`, () => {
         AUTOMATION_API_KEY: radarr.apiToken,
         AUTOMATION_SERIES_URL: sonarr.url,
         AUTOMATION_SERIES_API_KEY: sonarr.apiToken,
+        // The stored MoviePilot password is bound to the old URL (docs/settings.md).
+        MOVIEPILOT_PASSWORD: mp.password,
         ...over,
       },
     });

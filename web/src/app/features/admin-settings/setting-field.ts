@@ -105,6 +105,7 @@ export class SettingField {
     const value = this.value();
     return Array.isArray(value) ? value : [];
   });
+  protected readonly reentry = computed(() => this.editor.needsReentry(this.item()));
   protected readonly error = computed(
     () => this.editor.fieldErrors()[this.item().group]?.[this.item().key] ?? null,
   );

@@ -19,6 +19,7 @@ import {
   type Draft,
   fieldErrors,
   isBroken,
+  reentryKeys,
   tokenFromBytes,
   webhookUrl,
   withCleared,
@@ -52,6 +53,8 @@ export class SettingsEditor {
   readonly selected = signal<SettingGroup>('general');
   readonly drafts = signal<PerGroup<Draft>>({});
   readonly fieldErrors = signal<PerGroup<Record<string, string>>>({});
+  /** Secrets the API asked to have typed again, because the draft moves their address. */
+  readonly reentry = signal<PerGroup<string[]>>({});
   readonly groupErrors = signal<PerGroup<ErrorText>>({});
   readonly saving = signal<SettingGroup | null>(null);
   readonly tests = signal<PerGroup<TestState>>({});
@@ -127,9 +130,18 @@ export class SettingsEditor {
     return Object.keys(this.drafts()[group] ?? {}).length > 0;
   }
 
+  /** Whether the API asked for this secret again (its address changed in the draft). */
+  needsReentry(item: SettingItem): boolean {
+    return this.reentry()[item.group]?.includes(item.key) ?? false;
+  }
+
   edit(item: SettingItem, value: SettingValue): void {
     this.updateDraft(item.group, (draft) => withEdit(draft, item, value));
     this.clearFieldError(item);
+    this.reentry.update((all) => ({
+      ...all,
+      [item.group]: (all[item.group] ?? []).filter((k) => k !== item.key),
+    }));
   }
 
   /** Clear (secrets) and Revert to default/env (database values): both send `null`. */
@@ -146,6 +158,7 @@ export class SettingsEditor {
   discard(group: SettingGroup): void {
     this.drafts.update((all) => ({ ...all, [group]: {} }));
     this.fieldErrors.update((all) => ({ ...all, [group]: {} }));
+    this.reentry.update((all) => ({ ...all, [group]: [] }));
     this.groupErrors.update((all) => ({ ...all, [group]: undefined }));
     if (group === 'media_server') this.generatedWebhookUrl.set(null);
   }
@@ -172,10 +185,12 @@ export class SettingsEditor {
       this.replaceItems(group, items);
       this.drafts.update((all) => ({ ...all, [group]: {} }));
       this.fieldErrors.update((all) => ({ ...all, [group]: {} }));
+      this.reentry.update((all) => ({ ...all, [group]: [] }));
       this.notifier.show('adminSettings.saved');
       return true;
     } catch (error) {
       const perKey = fieldErrors(error);
+      this.askAgainFor(group, error);
       if (perKey) this.fieldErrors.update((all) => ({ ...all, [group]: perKey }));
       else this.groupErrors.update((all) => ({ ...all, [group]: this.errors.describe(error) }));
       return false;
@@ -200,9 +215,16 @@ export class SettingsEditor {
       this.setTest(group, { busy: false, reply, error: null });
     } catch (error) {
       const perKey = fieldErrors(error);
+      this.askAgainFor(group, error);
       if (perKey) this.fieldErrors.update((all) => ({ ...all, [group]: perKey }));
       this.setTest(group, { busy: false, reply: null, error: this.errors.describe(error) });
     }
+  }
+
+  /** On `SECRET_REENTRY_REQUIRED`, marks the secrets to type again; the draft is kept. */
+  private askAgainFor(group: SettingGroup, error: unknown): void {
+    const keys = reentryKeys(error);
+    if (keys) this.reentry.update((all) => ({ ...all, [group]: keys }));
   }
 
   private setTest(group: SettingGroup, state: TestState): void {

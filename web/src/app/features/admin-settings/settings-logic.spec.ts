@@ -3,6 +3,7 @@ import { MEDIA_KEY, MEDIA_URL, anItem } from './settings-fixtures';
 import {
   addToList,
   fieldErrors,
+  reentryKeys,
   inputKind,
   parseInteger,
   sectionsOf,
@@ -76,6 +77,19 @@ describe('settings logic', () => {
     expect(fieldErrors(invalid)).toEqual({ MEDIA_SERVER_URL: 'must be an http(s) URL' });
     expect(fieldErrors(new ApiError(500, 'INTERNAL_ERROR', 'x', 'r', undefined))).toBeNull();
     expect(fieldErrors(new Error('boom'))).toBeNull();
+  });
+
+  it('should read the secrets to type again from SECRET_REENTRY_REQUIRED only', () => {
+    const reentry = new ApiError(422, 'SECRET_REENTRY_REQUIRED', 'x', 'r', {
+      keys: ['SMTP_PASSWORD', 7],
+      changed: ['SMTP_HOST'],
+    });
+    expect(reentryKeys(reentry)).toEqual(['SMTP_PASSWORD']);
+    expect(reentryKeys(new ApiError(422, 'SECRET_REENTRY_REQUIRED', 'x', 'r', {}))).toBeNull();
+    expect(
+      reentryKeys(new ApiError(422, 'SETTING_UNKNOWN_KEY', 'x', 'r', { keys: ['A'] })),
+    ).toBeNull();
+    expect(reentryKeys(new Error('boom'))).toBeNull();
   });
 
   it('should build a 64-hex token and the webhook URL from the public address', () => {

@@ -121,6 +121,18 @@ export function fieldErrors(error: unknown): Record<string, string> | null {
   return Object.keys(out).length > 0 ? out : null;
 }
 
+/**
+ * `SECRET_REENTRY_REQUIRED` → the secrets to type again (their address changed in the draft);
+ * anything else → null. The API sent nothing to the new address.
+ */
+export function reentryKeys(error: unknown): string[] | null {
+  if (!(error instanceof ApiError) || error.code !== 'SECRET_REENTRY_REQUIRED') return null;
+  const keys = (error.details as { keys?: unknown } | undefined)?.keys;
+  if (!Array.isArray(keys)) return null;
+  const out = keys.filter((k): k is string => typeof k === 'string');
+  return out.length > 0 ? out : null;
+}
+
 /** A webhook token from 32 random bytes, as hex (30-settings.md §4.2 "Generate"). */
 export function tokenFromBytes(bytes: Uint8Array): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');

@@ -245,6 +245,64 @@ describe('SettingsPage', () => {
     expect(byTestId('setting-MEDIA_SERVER_URL-error')).toBeNull();
   });
 
+  it('should ask for the API key in place when a moved address needs it again', async () => {
+    await render('media_server');
+    await type('setting-MEDIA_SERVER_URL-input', 'http://elsewhere:8096');
+    await click('save');
+    http
+      .expectOne(`${LIST_URL}/media_server`)
+      .flush(
+        errorBody(
+          'SECRET_REENTRY_REQUIRED',
+          'MEDIA_SERVER_URL changed: enter MEDIA_SERVER_API_KEY again to use it there',
+          { keys: ['MEDIA_SERVER_API_KEY'], changed: ['MEDIA_SERVER_URL'] },
+        ),
+        { status: 422, statusText: 'Unprocessable Entity' },
+      );
+    await settle();
+    await fixture.whenStable();
+    expect(byTestId('setting-MEDIA_SERVER_API_KEY-reentry')!.textContent).toContain(
+      'Enter the secret again',
+    );
+    expect(byTestId('setting-MEDIA_SERVER_API_KEY-input')!.getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    expect(byTestId('setting-MEDIA_SERVER_URL-reentry')).toBeNull();
+    expect(byTestId('group-error')!.textContent).toContain('enter the highlighted secrets again');
+    expect(notifier.show).not.toHaveBeenCalled();
+    // Typing the key takes the request away; the next save carries the draft and the key.
+    await type('setting-MEDIA_SERVER_API_KEY-input', 'NewKey0123456789abcd');
+    expect(byTestId('setting-MEDIA_SERVER_API_KEY-reentry')).toBeNull();
+    await click('save');
+    const put = http.expectOne(`${LIST_URL}/media_server`);
+    expect(put.request.body).toEqual({
+      values: {
+        MEDIA_SERVER_URL: 'http://elsewhere:8096',
+        MEDIA_SERVER_API_KEY: 'NewKey0123456789abcd',
+      },
+    });
+    put.flush({ group: 'media_server', items: [MEDIA_URL, MEDIA_KEY] });
+    await settle();
+  });
+
+  it('should ask for the secret when a connection test of a moved address is refused', async () => {
+    await render('media_server');
+    await type('setting-MEDIA_SERVER_URL-input', 'http://elsewhere:8096');
+    await click('test');
+    http.expectOne(`${LIST_URL}/media_server/test`).flush(
+      errorBody('SECRET_REENTRY_REQUIRED', 'x', {
+        keys: ['MEDIA_SERVER_API_KEY'],
+        changed: ['MEDIA_SERVER_URL'],
+      }),
+      { status: 422, statusText: 'Unprocessable Entity' },
+    );
+    await settle();
+    await fixture.whenStable();
+    expect(byTestId('setting-MEDIA_SERVER_API_KEY-reentry')).not.toBeNull();
+    expect(byTestId('test-error')!.textContent).toContain('enter the highlighted secrets again');
+    http.expectNone(`${LIST_URL}/media_server`);
+  });
+
   it('should explain a refused number in Chinese with its limits, keeping the detail', async () => {
     await render('media_server', LIST, 'zh-CN');
     await type('setting-MEDIA_SERVER_TIMEOUT_SECONDS-input', '500');

@@ -12,7 +12,8 @@ import type { IntegrationMetrics } from '../../../integrations/http/client.js';
 import type { SettingsStore } from '../../../settings/store.js';
 import { testAutomation } from './automation.js';
 import { TestDeadline, type GroupTest } from './check.js';
-import { draftSettings, groupSecrets } from './draft.js';
+import { assertSecretsReentered } from '../../../settings/binding.js';
+import { draftSettings, groupSecrets } from '../../../settings/draft.js';
 import { testEmail } from './email.js';
 import { testMediaServer } from './media-server.js';
 import { testMessenger } from './messenger.js';
@@ -50,7 +51,8 @@ export interface ConnectionTestDeps {
 
 /**
  * `POST /admin/settings/:group/test`: validates the draft like a PUT, overlays it on the stored
- * values (nothing is saved) and runs the group's checks. Failures are data in the reply. The
+ * values (nothing is saved), refuses a moved destination whose secret is not re-entered
+ * (`SECRET_REENTRY_REQUIRED`) and runs the group's checks. Failures are data in the reply. The
  * reply comes within the deadline: checks still waiting then fail with a timeout reason.
  */
 export async function testSettingsGroup(
@@ -66,6 +68,8 @@ export async function testSettingsGroup(
     );
   }
   const settings = draftSettings(deps.store, group, request.values);
+  // Before any call: a stored secret never travels to a destination the draft just typed.
+  await assertSecretsReentered(group, request.values ?? {}, deps.store, settings);
   const timeoutMs =
     group === 'media_server'
       ? (await settings.get('MEDIA_SERVER_TIMEOUT_SECONDS')) * 1000

@@ -1,4 +1,5 @@
-import { mediaServerWebhookReplySchema } from '@usher/contracts';
+import { mediaServerWebhookReplySchema, safeString } from '@usher/contracts';
+import { z } from 'zod';
 import { AppError } from '../../../http/errors.js';
 import { secretsEqual } from '../../../http/guards.js';
 import { defineRoute, type RouteDef } from '../../../http/route.js';
@@ -18,6 +19,8 @@ export function mediaServerWebhookRoutes(ctx: ModuleContext): RouteDef[] {
         'Emby library.new / Jellyfin ItemAdded: marks approved requests ingested. Token as ' +
         '?token= or X-Usher-Webhook-Token; body JSON, multipart field "data", or JSON as text/plain',
       tags: ['webhooks'],
+      // The only query parameter is the token (the header is the other way to send it).
+      request: { query: z.strictObject({ token: safeString().max(256).optional() }) },
       responses: { 200: { description: 'Received', schema: mediaServerWebhookReplySchema } },
       errors: [
         'WEBHOOK_TOKEN_INVALID',
@@ -26,14 +29,14 @@ export function mediaServerWebhookRoutes(ctx: ModuleContext): RouteDef[] {
         'UNSUPPORTED_MEDIA_TYPE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { meta }) => {
+      handler: async (c, { meta, query }) => {
         const expected = await ctx.settings.store.getString('MEDIA_SERVER_WEBHOOK_TOKEN');
         if (!expected) {
           throw new AppError('NOT_CONFIGURED', 'The media-server webhook is switched off', {
             details: { system: 'webhook' },
           });
         }
-        const given = c.req.query('token') ?? c.req.header('x-usher-webhook-token') ?? '';
+        const given = query.token ?? c.req.header('x-usher-webhook-token') ?? '';
         if (!secretsEqual(given, expected)) {
           throw new AppError('WEBHOOK_TOKEN_INVALID', 'Missing or wrong webhook token');
         }

@@ -1,15 +1,15 @@
 import type { SettingValue } from '@usher/contracts';
-import { AppError } from '../../../http/errors.js';
-import type { SettingsReader } from '../../../integrations/common.js';
+import { AppError } from '../http/errors.js';
+import type { SettingsReader } from '../integrations/common.js';
 import {
   DEFINITIONS_BY_KEY,
   type SettingKey,
   type SettingStringOf,
   type SettingValueOf,
-} from '../../../settings/definitions.js';
-import type { SettingsStore } from '../../../settings/store.js';
-import type { SettingDefinition } from '../../../settings/types.js';
-import { parseInput, parseText } from '../../../settings/validate.js';
+} from './definitions.js';
+import type { SettingsStore } from './store.js';
+import type { SettingDefinition } from './types.js';
+import { parseInput, parseText } from './validate.js';
 
 /**
  * The stored settings with an unsaved draft on top, for "test connection" before saving. Keys
