@@ -1,4 +1,5 @@
 // Shared jest base: ESM TypeScript through SWC (fast, no type checking — `typecheck` does that).
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** Prints (or, under `npm test`, collects) the slowest suites: scripts/test/timings-reporter.cjs. */
@@ -6,10 +7,18 @@ export const TIMINGS_REPORTER = fileURLToPath(
   new URL('./scripts/test/timings-reporter.cjs', import.meta.url),
 );
 
+/**
+ * Jest workers per project: at least two even on two cores (jest's default there is one, in
+ * band). Most suites wait on child processes, sockets and the database more than they compute,
+ * and `npm test` runs three projects at a time, so the cores stay busy (docs/development.md).
+ */
+export const TEST_WORKERS = Number(process.env.USHER_TEST_WORKERS) || Math.max(2, availableParallelism());
+
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
   reporters: ['default', TIMINGS_REPORTER],
+  maxWorkers: TEST_WORKERS,
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

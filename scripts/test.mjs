@@ -3,9 +3,11 @@
 // busy, then prints one report over all of them — the slowest suites with their seconds and the
 // number of tests run (scripts/test/timings-reporter.cjs collects them from jest's own results).
 //
-// Two projects at a time: the API's suites dominate and run with two jest workers of their own,
-// so the small projects (web, deploy, bot, testkit, contracts) fill the gaps beside it instead of
-// waiting for it (docs/development.md, "Test time").
+// Two projects at a time, each on two jest workers or more (jest.preset.js): the suites spend
+// much of their time waiting on child processes, sockets and the database, so on two cores the
+// small projects (web, deploy, testkit, bot, contracts) run beside the API's suites instead of
+// after them. Three at a time overloaded two cores: suites that start processes on PGlite ran
+// past their timeouts (docs/development.md, "Test time").
 //
 //   npm test                       every project (the API on embedded PGlite)
 //   TEST_DATABASE_URL=… npm test   the API's suites on that PostgreSQL server (what CI does)
@@ -23,12 +25,16 @@ const run = (command, args, env = process.env) =>
 const installed = run(process.execPath, [join(root, 'scripts/ensure-deps.mjs')]);
 if (installed !== 0) process.exit(installed);
 
+const require = createRequire(import.meta.url);
+const nxPackage = require.resolve('nx/package.json', { paths: [root] });
+const nx = join(dirname(nxPackage), JSON.parse(readFileSync(nxPackage, 'utf8')).bin.nx);
+
 const timings = mkdtempSync(join(tmpdir(), 'usher-test-timings-'));
 const started = Date.now();
 const status = run(
   process.execPath,
   [
-    join(root, 'node_modules/nx/bin/nx.js'),
+    nx,
     'run-many',
     '-t',
     'test',
@@ -39,7 +45,7 @@ const status = run(
   { ...process.env, USHER_TEST_TIMINGS_DIR: timings },
 );
 
-const { formatReport } = createRequire(import.meta.url)('./test/timings-reporter.cjs');
+const { formatReport } = require('./test/timings-reporter.cjs');
 const projects = readdirSync(timings)
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(timings, f), 'utf8')));

@@ -1,7 +1,7 @@
 // Unit specs: jest-preset-angular (CommonJS transform, zoneless env). The browser e2e has its own
 // config in e2e/ and never runs here, so `npm test` stays fast and needs no browser.
 import presets from 'jest-preset-angular/presets/index.js';
-import { TIMINGS_REPORTER } from '../jest.preset.js';
+import { TEST_WORKERS, TIMINGS_REPORTER } from '../jest.preset.js';
 
 const preset = presets.createCjsPreset({ tsconfig: '<rootDir>/tsconfig.spec.json' });
 
@@ -10,6 +10,7 @@ export default {
   ...preset,
   displayName: 'web',
   reporters: ['default', TIMINGS_REPORTER],
+  maxWorkers: TEST_WORKERS,
   testEnvironment: 'jest-preset-angular/environments/jest-jsdom-env',
   setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
   // Angular ships .mjs; @jsverse/utils ships ESM as .js — both need transforming.

@@ -28,6 +28,9 @@ OUT=$(cd "$OUT" && pwd)
 
 cd "$ROOT"
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+# Its own nx root: under `npm test` two deploy suites may assemble at once, and nx 23 takes two
+# sibling builds of one task under the same root process for a recursive loop and fails.
+unset NX_INVOCATION_ROOT_PID
 npx nx run bot:build --outputStyle=stream >&2
 
 DIST="$ROOT/services/bot/dist"

@@ -21,13 +21,23 @@ export interface Api {
   stop: () => Promise<void>;
 }
 
+/**
+ * The environment without NX_INVOCATION_ROOT_PID, so a nested nx is its own root, as in
+ * scripts/image/assemble-*.sh: nx 23 takes sibling builds of one task under the same root (two
+ * deploy suites at once under `npm test`) for a recursive loop.
+ */
+function ownNxRoot(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NX_INVOCATION_ROOT_PID: _root, ...rest } = env;
+  return rest;
+}
+
 /** `nx run api:build`: the bundle assemble-api.sh ships (an nx cache hit when nothing changed). */
 export function buildApi(): void {
   const built = spawnSync('npx', ['nx', 'run', 'api:build', '--outputStyle=stream'], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 600_000,
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    env: { ...ownNxRoot(process.env), NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
   });
   if (built.status !== 0)
     throw new Error(`nx run api:build failed:\n${built.stdout}${built.stderr}`);

@@ -301,9 +301,12 @@ describe(`redeem codes (${ENGINE})`, () => {
   });
 
   it('should never let concurrent redemptions pass max_uses', async () => {
-    const code = await newCode({ days: 3, maxUses: 50 });
+    // 40 at once through a pool of 5: every connection contends for the code's row. (200 at once
+    // made the last requests wait past the pool's 5 s connect limit on a loaded machine, which
+    // tests the pool, not the code's limit.)
+    const code = await newCode({ days: 3, maxUses: 10 });
     const members = await Promise.all(
-      Array.from({ length: 200 }, () => aUser().create(t.context.db)),
+      Array.from({ length: 40 }, () => aUser().create(t.context.db)),
     );
     const tokens = await Promise.all(members.map(tokenFor));
     const results = await Promise.all(
@@ -311,10 +314,13 @@ describe(`redeem codes (${ENGINE})`, () => {
         t.call('POST', '/api/v1/me/redeem', { token, body: { code: code.code } }),
       ),
     );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
-    expect(statuses.filter((s) => s === 422)).toHaveLength(150);
+    const statuses: Record<number, number> = {};
+    for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const others = await Promise.all(
+      results.filter((r) => r.status !== 200 && r.status !== 422).map((r) => r.text()),
+    );
+    expect({ statuses, others }).toEqual({ statuses: { 200: 10, 422: 30 }, others: [] });
     const [row] = await t.context.db.select().from(redeemCodes).where(eq(redeemCodes.id, code.id));
-    expect(row!.usedCount).toBe(50);
+    expect(row!.usedCount).toBe(10);
   }, 120_000);
 });
