@@ -137,6 +137,12 @@ describe.each(domainFlavours('jellyfin'))(`media_policy_apply job on %s (${ENGIN
       expiresAt: new Date(Date.now() - DAY),
       disabled: true,
     });
+    // Switched off by an admin (desired disabled) while the server still has it on.
+    const switchedOff = await w.linkedMember({ expiresAt: new Date(Date.now() + 30 * DAY) });
+    await w.t.context.db
+      .update(users)
+      .set({ mediaAccessDisabled: true })
+      .where(eq(users.id, switchedOff.id));
     const unlinked = await aUser().named(`unlinked_${flavour}`).create(w.t.context.db);
     // A member row pointing at the server's administrator: never written.
     const serverAdmin = w.fake.seeded!.users['admin']!.id;
@@ -170,7 +176,7 @@ describe.each(domainFlavours('jellyfin'))(`media_policy_apply job on %s (${ENGIN
       queued: 0,
       failed: 0,
     });
-    for (const member of [active, expired, expiredOff]) {
+    for (const member of [active, expired, expiredOff, switchedOff]) {
       expect(w.policyOf(member.mediaUserId!)).toMatchObject({
         [streamField(flavour)]: streams,
         EnableContentDownloading: true,
@@ -182,6 +188,8 @@ describe.each(domainFlavours('jellyfin'))(`media_policy_apply job on %s (${ENGIN
     expect(w.policyOf(active.mediaUserId!).IsDisabled).toBe(false);
     expect(w.policyOf(expired.mediaUserId!).IsDisabled).toBe(true);
     expect(w.policyOf(expiredOff.mediaUserId!).IsDisabled).toBe(true);
+    expect(w.policyOf(switchedOff.mediaUserId!).IsDisabled).toBe(true);
+    expect((await w.row(switchedOff.id))!.mediaDisabled).toBe(true);
     expect((await w.row(expired.id))!.mediaDisabled).toBe(true);
     expect((await w.row(active.id))!.mediaDisabled).toBe(false);
     expect(w.policyOf(serverAdmin)).toEqual(adminBefore);
