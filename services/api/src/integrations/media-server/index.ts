@@ -6,7 +6,7 @@ export { createMediaServer, MediaServerFactory, readMediaServerConfig } from './
 export type { MediaServerConfig, MediaServerDeps } from './factory.js';
 export { testMediaServerConnection } from './probe.js';
 export type { CheckStatus, CheckTarget, ConnectionCheck, ConnectionTestInput } from './probe.js';
-export { memberPolicyPatch, PolicyNotAppliedError } from './policy.js';
+export { AdministratorPolicyRefused, memberPolicyPatch, PolicyNotAppliedError } from './policy.js';
 export { codecOf, hdrOf, resolutionOf, videoQuality } from './quality.js';
 export type { HdrKind, Resolution, VideoCodec, VideoQuality } from './quality.js';
 export {

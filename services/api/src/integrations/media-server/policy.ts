@@ -37,6 +37,23 @@ export class PolicyNotAppliedError extends IntegrationError {
   }
 }
 
+/**
+ * Raised instead of writing the policy of a media-server administrator: Usher never demotes or
+ * hides the server's owners. A `rejected` failure like any other to the routes; the
+ * `media_policy_apply` job and the retry worker tell it apart and skip the account.
+ */
+export class AdministratorPolicyRefused extends IntegrationError {
+  constructor(name: string) {
+    super(
+      'media_server',
+      'update_policy',
+      'rejected',
+      `"${name}" is a media-server administrator; Usher does not change administrator policies`,
+    );
+    this.name = 'AdministratorPolicyRefused';
+  }
+}
+
 /** Server fields for a patch; always forces the managed-user rules (never admin, hidden, …). */
 export function policyFields(kind: MediaServerKind, patch: PolicyPatch): Policy {
   const out: Policy = {
@@ -136,13 +153,7 @@ export async function updatePolicyChecked(
   if (!user) throw noSuchUser('update_policy');
   if (user.isAdministrator) {
     // Admin accounts are never written: Usher must not demote or hide the server's owners.
-    throw new IntegrationError(
-      'media_server',
-      'update_policy',
-      'rejected',
-      `"${user.name}" is a media-server administrator; ` +
-        'Usher does not change administrator policies',
-    );
+    throw new AdministratorPolicyRefused(user.name);
   }
   const sent = mergePolicy(wire.kind, user.policy, patch);
   await wire.postPolicy(user.id, sent);

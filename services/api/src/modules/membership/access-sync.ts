@@ -13,7 +13,7 @@ export interface MediaAccessWriter {
 }
 
 export type RetryOrigin =
-  'register_cleanup' | 'renewal' | 'expiry' | 'admin_access' | 'user_delete';
+  'register_cleanup' | 'renewal' | 'expiry' | 'admin_access' | 'user_delete' | 'policy_apply';
 
 /** First retry 30 s after the failure (10-data.md §9). */
 export const FIRST_RETRY_MS = 30_000;
@@ -57,7 +57,7 @@ export function desiredDisabled(row: UserRow, now: Date): boolean {
 }
 
 /** Usher manages the media accounts of linked members only (never an admin's). */
-function managed(row: UserRow | undefined, mediaUserId?: string): row is UserRow {
+export function managed(row: UserRow | undefined, mediaUserId?: string): row is UserRow {
   return (
     !!row &&
     row.role === 'user' &&

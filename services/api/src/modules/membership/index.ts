@@ -16,6 +16,14 @@ export {
 } from './access-sync.js';
 export { membershipJobs } from './jobs.js';
 export {
+  applyMemberPolicy,
+  memberPolicyWriter,
+  POLICY_APPLY_JOB,
+  queuePolicyRetry,
+  runPolicyApply,
+  type PolicyApplyOutcome,
+} from './policy-apply.js';
+export {
   assertUsernameAvailable,
   compensate,
   isUsernameTakenLocally,

@@ -5,9 +5,17 @@ import { Counter, type Registry } from 'prom-client';
 import { mediaServerRetryQueue, users, type RetryRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
+import { AdministratorPolicyRefused } from '../../integrations/media-server/index.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
-import { declareWrite, desiredDisabled, withMediaLock, writeUntilSettled } from './access-sync.js';
+import {
+  declareWrite,
+  desiredDisabled,
+  withMediaLock,
+  writeUntilSettled,
+  type MediaAccessWriter,
+} from './access-sync.js';
+import { currentPolicyWriter, type PolicyApplyContext } from './policy-apply.js';
 import type { Tx } from '../../db/client.js';
 import { withTransaction } from '../../db/transaction.js';
 
@@ -24,7 +32,8 @@ export const RETRY_BATCH = 50;
 export const RETRY_DELAYS_SECONDS = [120, 600, 3600, 21_600, 86_400] as const;
 export const MAX_RETRIES = RETRY_DELAYS_SECONDS.length + 1;
 
-type WorkerContext = Pick<ModuleContext, 'db' | 'now' | 'logger' | 'mediaAccess' | 'integrations'>;
+type WorkerContext = Pick<ModuleContext, 'db' | 'now' | 'logger' | 'mediaAccess' | 'integrations'> &
+  PolicyApplyContext;
 
 export interface RetryWorkerDeps {
   /** `usher_media_retry_gave_up_total`. */
@@ -112,12 +121,16 @@ const GONE = 'no call needed: the user, the link or the membership is gone';
  * lock (the one access sync takes) and written with no transaction open, re-checked afterwards
  * like access sync does (`writeUntilSettled`), so a stale disable never overwrites a fresh
  * renewal; a user or link that is gone, or an admin's account, completes the row without a call.
+ * policy (`media_policy_apply` failures): the same steps, writing the whole member template as
+ * it is now with that state; a media-server administrator completes the row without a write.
  */
 async function applyAccess(
   ctx: WorkerContext,
   deps: RetryWorkerDeps,
   queued: RetryRow,
 ): Promise<Outcome> {
+  const writer: () => Promise<MediaAccessWriter> =
+    queued.operation === 'policy' ? () => currentPolicyWriter(ctx) : ctx.mediaAccess;
   const userId = queued.userId;
   if (!userId) {
     // The user was deleted (user_id set null): nothing to lock and nothing to write.
@@ -140,7 +153,7 @@ async function applyAccess(
     return declareWrite(tx, user, desiredDisabled(user, ctx.now()), ctx.now());
   });
   if (typeof first === 'string') return first;
-  return writeUntilSettled<Outcome>(ctx.db, ctx.mediaAccess, first, ctx, {
+  return writeUntilSettled<Outcome>(ctx.db, writer, first, ctx, {
     settled: async (tx) => {
       const row = await stillPending(tx, queued);
       if (!row) return 'skipped';
@@ -156,7 +169,12 @@ async function applyAccess(
     // Every failure of the call (down, refused, settings changed) counts as one failed retry.
     failed: async (tx, _desired, err) => {
       const row = await stillPending(tx, queued);
-      return row ? failed(ctx, deps, tx, row, err) : 'skipped';
+      if (!row) return 'skipped';
+      if (err instanceof AdministratorPolicyRefused) {
+        await finish(tx, row, 'not written: a media-server administrator');
+        return 'done';
+      }
+      return failed(ctx, deps, tx, row, err);
     },
   });
 }

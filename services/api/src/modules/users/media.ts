@@ -9,6 +9,7 @@ import {
   declareWrite,
   desiredDisabled,
   MembershipKeptChanging,
+  memberPolicyWriter,
   queueAccessRetry,
   readMemberPolicy,
   withMediaLock,
@@ -67,14 +68,11 @@ export async function forceMediaSync(
     return declareWrite(tx, row, desiredDisabled(row, ctx.now()), ctx.now());
   });
   const writer: () => Promise<MediaAccessWriter> = policy
-    ? async () => {
-        const server = await ctx.integrations.mediaServer.get();
-        const template = await readMemberPolicy(ctx.settings.store);
-        return {
-          setDisabled: (mediaUserId, disabled) =>
-            server.updatePolicy(mediaUserId, { ...template, disabled }),
-        };
-      }
+    ? async () =>
+        memberPolicyWriter(
+          await ctx.integrations.mediaServer.get(),
+          await readMemberPolicy(ctx.settings.store),
+        )
     : ctx.mediaAccess;
   const reread = async (tx: Tx) => (await tx.select().from(users).where(eq(users.id, userId)))[0];
   const end = await writeUntilSettled<SyncEnd>(ctx.db, writer, first, ctx, {
@@ -87,7 +85,11 @@ export async function forceMediaSync(
           and(
             eq(mediaServerRetryQueue.mediaUserId, first.mediaUserId),
             eq(mediaServerRetryQueue.status, 'pending'),
-            inArray(mediaServerRetryQueue.operation, ['enable', 'disable']),
+            // With `policy` the whole template was written too: a pending template retry is done.
+            inArray(
+              mediaServerRetryQueue.operation,
+              policy ? ['enable', 'disable', 'policy'] : ['enable', 'disable'],
+            ),
           ),
         );
       await within(tx, row, row.mediaDisabled);

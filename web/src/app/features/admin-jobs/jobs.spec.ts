@@ -89,11 +89,16 @@ describe('JobsPage', () => {
   let notifier: { show: jest.Mock };
   let fixture: ComponentFixture<JobsPage>;
   let confirmed: boolean[];
+  /** What the confirmation dialogs were opened with, and what the admin answers. */
+  let asked: { consequenceKeys?: string[] }[];
+  let answer: boolean;
 
   async function render(): Promise<HTMLElement> {
     storeSession();
     notifier = { show: jest.fn() };
     confirmed = [];
+    asked = [];
+    answer = true;
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),
@@ -102,9 +107,10 @@ describe('JobsPage', () => {
         {
           provide: MatDialog,
           useValue: {
-            open: () => {
+            open: (_component: unknown, config: { data: { consequenceKeys?: string[] } }) => {
               confirmed.push(true);
-              return { afterClosed: () => of(true) };
+              asked.push(config.data);
+              return { afterClosed: () => of(answer) };
             },
           },
         },
@@ -181,6 +187,41 @@ describe('JobsPage', () => {
     });
     await flushJobs([aJob()]);
     expect(byTestId(root, 'job-running')).toBeNull();
+  });
+
+  it('should ask before applying the member policy and send nothing when declined', async () => {
+    const root = await render();
+    const policyJob = aJob({
+      name: 'media_policy_apply',
+      description: 'Writes the member policy template to every linked member',
+      schedule: '0 0 1 1 *',
+      scheduleSetting: null,
+      enabled: false,
+      disabledBy: 'manual only',
+      nextRunAt: null,
+      lastRun: null,
+    });
+    await flushJobs([policyJob]);
+    const row = root.querySelector('[data-job="media_policy_apply"]')!;
+    expect(row.textContent).toContain('Apply member policy');
+    answer = false;
+
+    byTestId(root, 'run-media_policy_apply')!.click();
+    await flushAndRender(fixture);
+
+    expect(asked).toEqual([
+      expect.objectContaining({ consequenceKeys: ['jobs.consequence.media_policy_apply'] }),
+    ]);
+    http.expectNone('/api/v1/admin/jobs/media_policy_apply/run');
+    expect(byTestId(root, 'job-running')).toBeNull();
+
+    answer = true;
+    byTestId(root, 'run-media_policy_apply')!.click();
+    await flushAndRender(fixture);
+    expect(confirmed).toHaveLength(2);
+    http.expectOne('/api/v1/admin/jobs/media_policy_apply/run').flush({ runId: RUN_ID });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'job-running')!.textContent).toContain('Running…');
   });
 
   it('should say so when the job is already running (409)', async () => {

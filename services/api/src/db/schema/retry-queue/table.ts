@@ -35,10 +35,17 @@ export const mediaServerRetryQueue = pgTable(
     uniqueIndex('media_retry_pending_access_uq')
       .on(t.mediaUserId)
       .where(sql`${t.status} = 'pending' and ${t.operation} in ('enable', 'disable')`),
-    check('media_retry_operation_ck', sql`${t.operation} in ('enable', 'disable', 'delete')`),
+    // A member's failed template write is queued once however often `media_policy_apply` runs.
+    uniqueIndex('media_retry_pending_policy_uq')
+      .on(t.mediaUserId)
+      .where(sql`${t.status} = 'pending' and ${t.operation} = 'policy'`),
+    check(
+      'media_retry_operation_ck',
+      sql`${t.operation} in ('enable', 'disable', 'delete', 'policy')`,
+    ),
     check(
       'media_retry_origin_ck',
-      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete')`,
+      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply')`,
     ),
     check('media_retry_status_ck', sql`${t.status} in ('pending', 'done', 'gave_up')`),
     check(

@@ -1,0 +1,5 @@
+ALTER TABLE "media_server_retry_queue" DROP CONSTRAINT "media_retry_operation_ck";--> statement-breakpoint
+ALTER TABLE "media_server_retry_queue" DROP CONSTRAINT "media_retry_origin_ck";--> statement-breakpoint
+CREATE UNIQUE INDEX "media_retry_pending_policy_uq" ON "media_server_retry_queue" USING btree ("media_user_id") WHERE "media_server_retry_queue"."status" = 'pending' and "media_server_retry_queue"."operation" = 'policy';--> statement-breakpoint
+ALTER TABLE "media_server_retry_queue" ADD CONSTRAINT "media_retry_operation_ck" CHECK ("media_server_retry_queue"."operation" in ('enable', 'disable', 'delete', 'policy'));--> statement-breakpoint
+ALTER TABLE "media_server_retry_queue" ADD CONSTRAINT "media_retry_origin_ck" CHECK ("media_server_retry_queue"."origin" in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply'));
