@@ -23,6 +23,7 @@ export const ENGINE_SPECIFIC = [
   'membership/access-sync',
   'membership/media-calls-outside-transactions',
   'membership/retry-worker',
+  'membership/policy-apply', // media writes in flight with no transaction open
   'users/settings-reads-in-transactions',
   'jobs/scheduler',
   'jobs/schedule-settings',
