@@ -39,7 +39,9 @@ run(
     join(root, 'node_modules/jest/bin/jest.js'),
     '--config',
     'e2e/jest.config.js',
-    '--runInBand',
+    // Two journeys at a time: each has its own API process, embedded database, fakes and
+    // browser, and most of a journey is waiting on them (in band: ~15 min on two cores).
+    `--maxWorkers=${process.env.USHER_E2E_WORKERS ?? 2}`,
     ...process.argv.slice(2),
   ],
   web,
