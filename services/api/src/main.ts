@@ -64,6 +64,7 @@ function lockEmbeddedDatabase(
   try {
     return lockDataDir(dir, { command, logger });
   } catch (err) {
+    // A live owner is the expected refusal; anything else (a read-only folder) stays a crash.
     if (!(err instanceof DataDirLockedError)) throw err;
     const holder = describeHolder(err);
     const stop = `stop it first (Ctrl-C where it runs, or \`kill ${err.owner.pid}\`)`;

@@ -162,6 +162,7 @@ export async function openPglite(
       },
     };
   } catch (err) {
+    // initdb or the open failed: the folder is free again for the next attempt, then rethrown.
     lock.release();
     throw err;
   }

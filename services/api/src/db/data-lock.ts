@@ -198,6 +198,7 @@ function createWhole(path: string, text: string): boolean {
     try {
       fd = openSync(path, 'wx', 0o644);
     } catch (inner) {
+      // Only "it exists" is an answer; anything else (no space, no permission) is the caller's.
       if ((inner as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw inner;
     }
@@ -213,6 +214,7 @@ function unlinkIfPresent(path: string): void {
   try {
     unlinkSync(path);
   } catch (err) {
+    // Already gone (a racer removed it) is the outcome we wanted; other errors are real.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
