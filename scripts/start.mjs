@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiProcess } from './lib/api-process.mjs';
 import { startHost } from './lib/listen-host.mjs';
 import { prepareWebApp } from './lib/web-app.mjs';
 
@@ -41,10 +42,8 @@ if (host) {
 const webDist = prepareWebApp({ root, env });
 if (webDist) env.WEB_DIST_DIR = webDist;
 
-const api = spawn(
-  process.execPath,
-  ['--env-file', envFile, join(root, 'services/api/dist/main.js'), ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit', env },
-);
+// The same process `npm run reset-admin-password` starts (scripts/lib/api-process.mjs).
+const apiArgs = apiProcess({ root, args: process.argv.slice(2) });
+const api = spawn(apiArgs.command, apiArgs.args, { cwd: apiArgs.cwd, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => api.kill(signal));
 api.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
