@@ -1,13 +1,26 @@
 // One owner per embedded data folder (src/db/data-lock.ts, issue 32): refusal with the owner's
 // facts, takeover of a lock whose owner is provably gone, release. The real processes refusing
 // each other are in tests/process/data-lock.test.ts.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { jest } from '@jest/globals';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually } from '@usher/testkit';
+import { build } from 'esbuild';
 import {
   DataDirLockedError,
   describeHolder,
+  HEARTBEAT_MS,
   LOCK_FILE,
   lockDataDir,
   STALE_AFTER_MS,
@@ -181,4 +194,83 @@ describe('lockDataDir', () => {
       new RegExp(`^\`reset-admin-password\` \\(pid ${process.ppid}, since `),
     );
   });
+
+  it('should refresh its heartbeat every 10 s until released', () => {
+    jest.useFakeTimers({ doNotFake: ['Date'] });
+    try {
+      const lock = lockDataDir(dir, { command: 'api' });
+      const old = new Date(Date.now() - 30_000);
+      utimesSync(lockPath, old, old);
+      jest.advanceTimersByTime(HEARTBEAT_MS);
+      expect(Date.now() - statSync(lockPath).mtimeMs).toBeLessThan(5_000);
+      lock.release();
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
+
+describe('lockDataDir across processes', () => {
+  const source = join(dirname(fileURLToPath(import.meta.url)), '../../src/db/data-lock.ts');
+
+  it('should let exactly one of several processes take over the same stale lock', async () => {
+    // Each child says it is ready, waits for the `go` file, then tries: the winner holds the lock
+    // until its stdin closes; the others must be refused by the winner, not by each other.
+    const script = join(dir, 'taker.mjs');
+    await build({
+      stdin: {
+        contents: `
+          import { existsSync } from 'node:fs';
+          import { lockDataDir, DataDirLockedError } from ${JSON.stringify(source)};
+          const [dataDir, go] = process.argv.slice(2);
+          process.stdout.write('ready;');
+          while (!existsSync(go)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+          try {
+            lockDataDir(dataDir, { command: 'api' });
+            process.stdout.write('got');
+            process.stdin.resume().on('end', () => process.exit(0));
+          } catch (err) {
+            if (!(err instanceof DataDirLockedError)) throw err;
+            process.stdout.write('refused by ' + err.owner.pid);
+          }`,
+        resolveDir: dir,
+        loader: 'ts',
+      },
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+    });
+    const go = join(dir, 'go');
+    writeLock({ pid: deadPid() }); // left by a killed owner
+    const takers = Array.from({ length: 5 }, () => {
+      const child = spawn(process.execPath, [script, dir, go]);
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const exited = new Promise((r) => child.on('exit', r));
+      return { child, exited, out: () => out };
+    });
+    try {
+      await eventually(() => expect(takers.every((t) => t.out().startsWith('ready;'))).toBe(true), {
+        timeoutMs: 15_000,
+      });
+      writeFileSync(go, '');
+      const verdicts = await eventually(() => {
+        const all = takers.map((t) => t.out().slice('ready;'.length));
+        expect(all).not.toContain('');
+        return all;
+      });
+      const winner = takers[verdicts.indexOf('got')]?.child.pid;
+      expect(verdicts.filter((v) => v === 'got')).toHaveLength(1);
+      expect(verdicts.filter((v) => v !== 'got')).toEqual(Array(4).fill(`refused by ${winner}`));
+      expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: winner });
+      for (const t of takers) t.child.stdin.end();
+      await Promise.all(takers.map((t) => t.exited));
+      expect(existsSync(lockPath)).toBe(false); // the winner's exit released it
+    } finally {
+      for (const t of takers) if (t.child.exitCode === null) t.child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
