@@ -68,7 +68,7 @@ beforeAll(async () => {
   const first = run();
   expect(await waitForHealth(port, first)).toBe(200);
   await stop(first);
-}, 90_000);
+}, 120_000); // initdb and a first start: ~20 s alone, more under npm test's load
 afterAll(() => rmSync(bundle, { recursive: true, force: true }));
 
 describe('the embedded database has one owner', () => {
@@ -122,7 +122,7 @@ describe('the embedded database has one owner', () => {
     } finally {
       if (api.child.exitCode === null) api.child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 90_000);
 
   it('should reset through the .env once the API is stopped; the password signs in after a start', async () => {
     const reset = run(['reset-admin-password']);
@@ -154,5 +154,5 @@ describe('the embedded database has one owner', () => {
     } finally {
       if (api.child.exitCode === null) api.child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 90_000);
 });
