@@ -6,7 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiProcess } from './lib/api-process.mjs';
 import { startHost } from './lib/listen-host.mjs';
+import { embeddedDataDir, runningOwner } from './lib/running-usher.mjs';
 import { prepareWebApp } from './lib/web-app.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,9 +17,22 @@ const run = (cmd, args, opts = {}) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
+const envFile = join(root, '.env');
+// A second `npm start` on the same data stops here, before it installs or rebuilds anything the
+// running API uses. Without .env nothing has run here yet.
+const dataDir =
+  existsSync(envFile) && embeddedDataDir(root, process.env, readFileSync(envFile, 'utf8'));
+const owner = dataDir && runningOwner(dataDir);
+if (owner) {
+  process.stderr.write(
+    `Usher is already running on ${dataDir} (pid ${owner.pid}, since ${owner.startedAt}): ` +
+      `use that one, or stop it first (Ctrl-C where it runs, or \`kill ${owner.pid}\`).\n`,
+  );
+  process.exit(1);
+}
+
 run(process.execPath, [join(root, 'scripts/ensure-deps.mjs')]);
 
-const envFile = join(root, '.env');
 if (!existsSync(envFile)) {
   run('sh', [join(root, 'scripts/gen-secrets'), envFile]);
   process.stdout.write(
@@ -41,10 +56,8 @@ if (host) {
 const webDist = prepareWebApp({ root, env });
 if (webDist) env.WEB_DIST_DIR = webDist;
 
-const api = spawn(
-  process.execPath,
-  ['--env-file', envFile, join(root, 'services/api/dist/main.js'), ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit', env },
-);
+// The same process `npm run reset-admin-password` starts (scripts/lib/api-process.mjs).
+const apiArgs = apiProcess({ root, args: process.argv.slice(2) });
+const api = spawn(apiArgs.command, apiArgs.args, { cwd: apiArgs.cwd, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => api.kill(signal));
 api.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

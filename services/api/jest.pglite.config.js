@@ -31,8 +31,9 @@ export const ENGINE_SPECIFIC = [
   // SIGTERM with requests in flight and the database handle closed last.
   'process/shutdown',
 ];
-// Not listed: tests/db/pglite.test.ts and tests/process/main.test.ts open PGlite themselves
-// whatever TEST_DATABASE_URL says, so the PostgreSQL pass already ran them on PGlite.
+// Not listed: tests/db/pglite.test.ts, tests/process/main.test.ts and
+// tests/process/data-lock.test.ts open PGlite themselves whatever TEST_DATABASE_URL says, so the
+// PostgreSQL pass already ran them on PGlite.
 
 export default {
   ...config,

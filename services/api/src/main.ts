@@ -10,9 +10,16 @@ import { stopArgon2Threads } from './auth/passwords.js';
 import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
 import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
+import {
+  DataDirLockedError,
+  describeHolder,
+  lockDataDir,
+  type DataDirLock,
+} from './db/data-lock.js';
 import { migrate } from './db/migrate.js';
 import { createMetrics } from './http/metrics.js';
 import { InFlight } from './http/in-flight.js';
+import { listenFailure, probePort } from './listen.js';
 import { createLogger } from './logger.js';
 import { finishWork } from './shutdown.js';
 import { VERSION } from './version.js';
@@ -43,12 +50,45 @@ function migrationsFolder(): string {
   throw new Error('migrations folder not found next to the API');
 }
 
+const RESET_COMMAND = 'reset-admin-password';
+
+/**
+ * Takes the embedded database's folder for this process before anything reads it (one owner,
+ * db/data-lock.ts), or exits 1 with one line naming the folder, the owner and what to do.
+ */
+function lockEmbeddedDatabase(
+  dir: string,
+  command: string,
+  logger: ReturnType<typeof createLogger>,
+): DataDirLock {
+  try {
+    return lockDataDir(dir, { command, logger });
+  } catch (err) {
+    // A live owner is the expected refusal; anything else (a read-only folder) stays a crash.
+    if (!(err instanceof DataDirLockedError)) throw err;
+    const holder = describeHolder(err);
+    const stop = `stop it first (Ctrl-C where it runs, or \`kill ${err.owner.pid}\`)`;
+    process.stderr.write(
+      command === RESET_COMMAND
+        ? `${RESET_COMMAND}: the embedded database in ${dir} is in use by ${holder}. A reset ` +
+            `now would be lost: ${stop}, then run the command again.\n`
+        : `Usher API not started: the embedded database in ${dir} is in use by ${holder}. ` +
+            `Only one process may open it: ${stop}, or set PGLITE_DATA_DIR to another folder.\n`,
+    );
+    process.exit(1);
+  }
+}
+
 /** Connects, retrying with back-off for up to 60 s (the database may start after us). */
-async function connect(config: Config, logger: ReturnType<typeof createLogger>) {
+async function connect(
+  config: Config,
+  logger: ReturnType<typeof createLogger>,
+  lock: DataDirLock | undefined,
+) {
   if (!config.DATABASE_URL) {
     const dir = resolve(config.PGLITE_DATA_DIR);
     logger.info({ dir }, 'using embedded PGlite database (DATABASE_URL is empty)');
-    return openPglite(dir);
+    return openPglite(dir, { lock });
   }
   const handle = connectPostgres({
     url: config.DATABASE_URL,
@@ -83,9 +123,25 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const replicaId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
+  const command = argv[0] === RESET_COMMAND ? RESET_COMMAND : 'api';
+  // The embedded folder's lock first: a second `npm start` is told who runs, not that the port is
+  // taken. Released by the handle's close or, on any exit path, by the lock's exit hook.
+  const lock = config.DATABASE_URL
+    ? undefined
+    : lockEmbeddedDatabase(resolve(config.PGLITE_DATA_DIR), command, logger);
+  if (command === 'api') {
+    const busy = await probePort(config.PORT, config.HOST);
+    const line = busy && listenFailure(busy, config.PORT, config.HOST);
+    if (busy && !line) throw busy;
+    if (line) {
+      process.stderr.write(`Usher API not started: ${line}\n`);
+      process.exit(1);
+    }
+  }
+
   let database: DatabaseHandle;
   try {
-    database = await connect(config, logger);
+    database = await connect(config, logger, lock);
     const { applied } = await migrate(database.db, migrationsFolder(), logger);
     logger.info({ applied: applied.length }, 'database schema up to date');
   } catch (err) {
@@ -93,7 +149,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
 
-  if (argv[0] === 'reset-admin-password') {
+  if (command === RESET_COMMAND) {
     const i = argv.indexOf('--username');
     await resetAdminPassword(database.db, i >= 0 ? (argv[i + 1] ?? 'admin') : 'admin', logger);
     await database.close();
@@ -147,6 +203,15 @@ async function main(argv: string[]): Promise<void> {
     },
   );
   const http = server as HttpServer;
+  // Lost the race for the port after the probe: the same one line, with the database closed.
+  http.once('error', (err: NodeJS.ErrnoException) => {
+    const line = listenFailure(err, config.PORT, config.HOST);
+    if (!line) throw err;
+    process.stderr.write(`Usher API not started: ${line}\n`);
+    // The scheduler starts only once listening; the settings watch is the one thing running.
+    stopWatching();
+    void database.close().finally(() => process.exit(1));
+  });
 
   let stopping = false;
   // Replies not yet finished, so a shutdown can end their keep-alive connections with them. Not a

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { lockDataDir, type DataDirLock } from './data-lock.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -135,16 +136,36 @@ export function initdbApart(dataDir: string): Promise<void> {
 }
 
 /**
- * Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. A folder without
- * a database gets one from a throwaway process first (see initdbApart).
+ * Embedded PGlite: `dataDir` on disk, or in memory when `dataDir` is undefined. The folder is
+ * locked first (db/data-lock.ts: one process per folder) unless the caller passes the lock it
+ * already holds; closing the handle releases it. A folder without a database gets one from a
+ * throwaway process (see initdbApart).
  */
-export async function openPglite(dataDir?: string): Promise<DatabaseHandle & { client: PGlite }> {
-  if (dataDir) {
+export async function openPglite(
+  dataDir?: string,
+  options: { lock?: DataDirLock } = {},
+): Promise<DatabaseHandle & { client: PGlite }> {
+  if (!dataDir) return wrapPglite(await PGlite.create(undefined, PGLITE_OPTIONS));
+  const lock = options.lock ?? lockDataDir(dataDir, { command: 'api' });
+  try {
     mkdirSync(dataDir, { recursive: true });
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdbApart(dataDir);
+    const handle = wrapPglite(await PGlite.create(dataDir, PGLITE_OPTIONS));
+    return {
+      ...handle,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    // initdb or the open failed: the folder is free again for the next attempt, then rethrown.
+    lock.release();
+    throw err;
   }
-  const client = await PGlite.create(dataDir, PGLITE_OPTIONS);
-  return wrapPglite(client);
 }
 
 export function wrapPglite(client: PGlite): DatabaseHandle & { client: PGlite } {

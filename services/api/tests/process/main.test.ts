@@ -1,96 +1,39 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import {
   createServer as createHttpServer,
   request as httpRequest,
   type Server as HttpServer,
 } from 'node:http';
-import { connect, createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import {
   loginResponseSchema,
   settingsTestReplySchema,
   tokenResponseSchema,
 } from '@usher/contracts';
 import { eventually, startFakeMediaServer } from '@usher/testkit';
-import { build } from 'esbuild';
+import {
+  bundleApi,
+  freePort,
+  startApi,
+  tempLines,
+  temporaryPassword,
+  waitForHealth,
+} from '../support/api-process.js';
 import { freshSecrets } from '../support/config.js';
 
 /**
  * The real process: bundled like the image (`main.js` + `drizzle/`), started with a minimal
  * environment on the embedded database, the way `npm start` and the container run it.
  */
-const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 let dir: string;
 
 beforeAll(async () => {
-  // Inside the workspace (git-ignored .cache) so the bundle's bare imports resolve from the
-  // workspace's node_modules, as they do from the image's own node_modules.
-  mkdirSync(join(apiRoot, '.cache'), { recursive: true });
-  const apiPackage = JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-    usher?: { bundled?: string[] };
-  };
-  dir = mkdtempSync(join(apiRoot, '.cache', 'main-test-'));
-  await build({
-    entryPoints: [join(apiRoot, 'src/main.ts')],
-    outfile: join(dir, 'main.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    // As build.mjs: npm packages stay external but those `usher.bundled` names, workspace
-    // packages are bundled.
-    external: Object.keys(apiPackage.dependencies).filter(
-      (name) => !apiPackage.usher?.bundled?.includes(name),
-    ),
-    logLevel: 'silent',
-  });
-  cpSync(join(apiRoot, 'drizzle'), join(dir, 'drizzle'), { recursive: true });
+  dir = await bundleApi('main-test-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-interface Started {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>, args: string[] = []): Started {
-  let out = '';
-  let err = '';
-  const child = spawn(process.execPath, [join(dir, 'main.js'), ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, out: () => out, err: () => err, exited };
-}
-
-/** The first /health status; the port opens only after migrations and bootstrap. */
-async function waitForHealth(port: number, started: Started): Promise<number> {
-  const exited = new AbortController();
-  void started.exited.then(() => exited.abort(new Error(`exited early: ${started.err()}`)));
-  const res = await eventually(() => fetch(`http://127.0.0.1:${port}/health`), {
-    timeoutMs: 60_000,
-    intervalMs: 50,
-    signal: exited.signal,
-  });
-  return res.status;
-}
-
-const tempLines = (out: string) => out.split('\n').filter((l) => l.includes('TEMPORARY PASSWORD'));
+const start = (env: Record<string, string>, args: string[] = []) => startApi(dir, env, args);
 
 /** Whether a fresh TCP connection to the port is accepted (a new connection, never a pooled one). */
 function accepts(port: number): Promise<boolean> {
@@ -164,11 +107,7 @@ describe('API process (embedded PGlite)', () => {
     };
     const first = start(env);
     expect(await waitForHealth(Number(env.PORT), first)).toBe(200);
-    const lines = tempLines(first.out());
-    expect(lines).toHaveLength(1);
-    const password = /TEMPORARY PASSWORD for user \\"admin\\": ([A-Za-z0-9]{20})/.exec(
-      lines[0]!,
-    )![1]!;
+    const password = temporaryPassword(first.out());
     const login = await fetch(`http://127.0.0.1:${env.PORT}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
