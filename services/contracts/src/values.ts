@@ -187,6 +187,7 @@ export const SETTING_GROUPS = [
   'payment',
   'messenger',
   'schedule',
+  'lifecycle',
   'deployment',
 ] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
