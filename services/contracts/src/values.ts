@@ -148,8 +148,17 @@ export const METADATA_PAGE_SIZE = 20;
 
 // ---- Notifications to the bot (40-bot.md §2) ----
 
-export const NOTIFY_KINDS = ['subscription', 'registration', 'payment', 'ranking'] as const;
+export const NOTIFY_KINDS = [
+  'subscription',
+  'registration',
+  'payment',
+  'ranking',
+  'member',
+] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+/** What a `member` notify is about (a direct message to one member). */
+export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'test'] as const;
+export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [
   'created',
   'auto_approved',
@@ -165,6 +174,7 @@ export const DELIVERY_TARGETS = [
   'adminCopy',
   'adminChat',
   'groupChat',
+  'member',
 ] as const;
 export const DELIVERY_STATUSES = [
   'sent',
