@@ -36,6 +36,7 @@ import {
   syncMediaAccess,
   type MediaAccessWriter,
 } from './modules/membership/index.js';
+import { lifecycleJobs } from './modules/lifecycle/index.js';
 import { redeemRoutes } from './modules/redeem/index.js';
 import { paymentRoutes, paymentsJobs } from './modules/payments/index.js';
 import { accountRoutes } from './modules/accounts/index.js';
@@ -101,6 +102,7 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 function moduleJobs(context: ModuleContext): JobDefinition[] {
   return [
     ...membershipJobs(context),
+    ...lifecycleJobs(context),
     cleanupJob(context),
     ...paymentsJobs(context),
     ...devicesJobs(context),

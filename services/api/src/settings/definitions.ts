@@ -747,7 +747,8 @@ const DEFINITIONS = [
     group: 'lifecycle',
     type: 'secret',
     label: 'Notification webhook',
-    description: 'Receives member notices (Discord, ntfy or any JSON endpoint); secret, never shown',
+    description:
+      'Receives member notices (Discord, ntfy or any JSON endpoint); secret, never shown',
     default: '',
     sensitive: true,
     maxLength: 2048,
