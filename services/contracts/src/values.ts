@@ -156,6 +156,9 @@ export const NOTIFY_KINDS = [
   'member',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+/** Channels of membership notices (settings `REMINDER_CHANNELS`, docs/lifecycle.md). */
+export const LIFECYCLE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
+export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
 /** What a `member` notify is about (a direct message to one member). */
 export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'test'] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
@@ -324,6 +327,8 @@ export const ERROR_STATUS = {
   EMAIL_CODE_INVALID: 422,
   EMAIL_VERIFICATION_OFF: 422,
   EMAIL_UNCHANGED: 422,
+  /** "Send me a test" on a channel the admin cannot be reached on (no address, not linked). */
+  REMINDER_CHANNEL_UNAVAILABLE: 422,
   BIND_CODE_INVALID: 422,
   SETTING_READ_ONLY: 422,
   SETTING_UNKNOWN_KEY: 422,

@@ -4,6 +4,7 @@ import type { JobDefinition } from '../../jobs/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { remindersJob } from './reminders.js';
 
+export { lifecycleRoutes } from './routes.js';
 export { REMINDERS_JOB, dueThreshold, runReminders } from './reminders.js';
 
 /** The lifecycle jobs: `membership_reminders` on `REMINDER_CRON`. */
