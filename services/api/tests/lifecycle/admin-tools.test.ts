@@ -25,7 +25,7 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
     adminId = admin.id;
     await env.t.context.db.update(users).set({ messengerId: 777 }).where(eq(users.id, admin.id));
     token = (await env.t.context.tokens.sign({ sub: admin.id, role: 'admin', ver: 0 })).token;
-  });
+  }, 60_000); // a PGlite database migrates slowly while other suites share the cores
   afterAll(async () => {
     await env.close();
   });

@@ -26,7 +26,7 @@ describe(`membership_reminders job (${ENGINE})`, () => {
 
   beforeAll(async () => {
     env = await lifecycleEnv();
-  });
+  }, 60_000); // a PGlite database migrates slowly while other suites share the cores
   afterAll(async () => {
     await env.close();
   });
@@ -232,5 +232,5 @@ describe(`membership_reminders job (${ENGINE})`, () => {
     const run = await env.runJob();
     expect(run.summary).toMatchObject({ checked: 230, reminded: 230 });
     for (const m of many) expect(env.dmsTo(m.messengerId!)).toHaveLength(1);
-  });
+  }, 60_000);
 });

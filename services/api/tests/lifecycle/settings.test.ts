@@ -14,7 +14,7 @@ describe(`lifecycle settings group (${ENGINE})`, () => {
     t = createTestApp(database.handle);
     const admin = await aUser().admin().create(t.context.db);
     token = (await t.context.tokens.sign({ sub: admin.id, role: 'admin', ver: 0 })).token;
-  });
+  }, 60_000); // a PGlite database migrates slowly while other suites share the cores
   afterAll(async () => {
     await database.close();
   });
