@@ -36,6 +36,7 @@ import {
   syncMediaAccess,
   type MediaAccessWriter,
 } from './modules/membership/index.js';
+import { lifecycleJobs, lifecycleRoutes } from './modules/lifecycle/index.js';
 import { redeemRoutes } from './modules/redeem/index.js';
 import { paymentRoutes, paymentsJobs } from './modules/payments/index.js';
 import { accountRoutes } from './modules/accounts/index.js';
@@ -101,6 +102,7 @@ const WEBHOOK_LIMIT = 5 * 1024 * 1024;
 function moduleJobs(context: ModuleContext): JobDefinition[] {
   return [
     ...membershipJobs(context),
+    ...lifecycleJobs(context),
     cleanupJob(context),
     ...paymentsJobs(context),
     ...devicesJobs(context),
@@ -205,6 +207,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...rankingRoutes(context),
     ...accountRoutes(context),
     ...userRoutes(context),
+    ...lifecycleRoutes(context),
   );
   // Saving a `rearm` key (30-settings.md §1) re-arms the timers: at once on the writing replica,
   // within the settings refresh interval on the others.

@@ -4,6 +4,7 @@
  */
 import type {
   Delivery,
+  NotifyMember,
   NotifyPayment,
   NotifyRanking,
   NotifyRegistration,
@@ -24,6 +25,7 @@ import {
   type FinalState,
 } from './format/cards.js';
 import { callback } from './format/callback.js';
+import { escapeHtml } from './format/html.js';
 import { t } from './format/i18n/index.js';
 import type { BotSettings, SettingsCache } from './settings.js';
 import { tgCall, type TelegramDeps, type TgOutcome } from './telegram.js';
@@ -314,4 +316,13 @@ export async function notifyRanking(deps: NotifyDeps, body: NotifyRanking): Prom
     return [await sendText(deps, 'groupChat', settings.groupChatId, text, deadlineAt)];
   }
   return [await sendText(deps, 'adminChat', settings.adminChatId, text, deadlineAt)];
+}
+
+/**
+ * A direct message to one member (a membership reminder, or an admin's test). The API wrote the
+ * text in the member's language; the bot only escapes it, since it is plain text.
+ */
+export async function notifyMember(deps: NotifyDeps, body: NotifyMember): Promise<Delivery[]> {
+  const deadlineAt = Date.now() + (deps.deadlineMs ?? NOTIFY_DEADLINE_MS);
+  return [await sendText(deps, 'member', body.messengerId, escapeHtml(body.text), deadlineAt)];
 }

@@ -18,6 +18,7 @@ import type { Bot } from './bot/context.js';
 import type { BotConfig } from './config.js';
 import type { BotMetrics } from './metrics.js';
 import {
+  notifyMember,
   notifyPayment,
   notifyRanking,
   notifyRegistration,
@@ -192,6 +193,8 @@ export function createServer(deps: ServerDeps) {
           return notifyPayment(notifyDeps, parsed.data as never);
         case 'ranking':
           return notifyRanking(notifyDeps, parsed.data as never);
+        case 'member':
+          return notifyMember(notifyDeps, parsed.data as never);
       }
     };
     const deliveries = await inflight.track(run());

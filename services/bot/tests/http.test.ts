@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The bot's HTTP edge (40-bot.md §2): secrets on /messenger/webhook and /notify/*, validation,
  * the registration / payment / ranking pushes, /health, /metrics, and the group features
@@ -146,7 +147,7 @@ describe('POST /messenger/webhook', () => {
 });
 
 describe('POST /notify/*', () => {
-  it.each(['subscription', 'registration', 'payment', 'ranking'])(
+  it.each(['subscription', 'registration', 'payment', 'ranking', 'member'])(
     'should answer 401 on /notify/%s without or with a wrong secret, before reading the body',
     async (kind) => {
       for (const headers of [
@@ -208,6 +209,37 @@ describe('POST /notify/*', () => {
         '🧾 Invite code',
         '⏳ Expires: 2026-12-22 09:30',
       ].join('\n'),
+    );
+  });
+
+  it('should send a member notice to the member, escaped as plain text', async () => {
+    const res = await post(
+      '/notify/member',
+      {
+        eventId: randomUUID(),
+        occurredAt: new Date().toISOString(),
+        notice: 'membership_reminder',
+        userId: randomUUID(),
+        messengerId: admin.id,
+        locale: 'en',
+        text: 'Hi <b>bob</b> & co,\nrenew at https://usher.example/console/renewal',
+      },
+      notifyHeaders(),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      ok: true,
+      deliveries: [
+        {
+          to: 'member',
+          chatId: admin.id,
+          status: 'sent',
+          messageId: lastMessage(fake, admin.id).message_id,
+        },
+      ],
+    });
+    expect(lastMessage(fake, admin.id).text).toBe(
+      'Hi <b>bob</b> & co,\nrenew at https://usher.example/console/renewal',
     );
   });
 

@@ -18,3 +18,4 @@ export * from './media.js';
 export * from './devices.js';
 export * from './calendar.js';
 export * from './rankings.js';
+export * from './lifecycle.js';

@@ -5,6 +5,7 @@ import {
   DELIVERY_TARGETS,
   LOCALES,
   MEDIA_TYPES,
+  MEMBER_NOTICE_KINDS,
   RANKING_PERIODS,
   REGISTRATION_MODES,
 } from './values.js';
@@ -190,12 +191,30 @@ export const NotifyRanking = z
   .meta({ id: 'NotifyRanking' });
 export type NotifyRanking = z.infer<typeof NotifyRanking>;
 
+/**
+ * A direct message to one member, already written in the member's language by the API (a
+ * membership reminder, or the admin's "send me a test"). `text` is plain text: the bot escapes
+ * it for Telegram HTML and sends it to `messengerId` as it is.
+ */
+export const NotifyMember = z
+  .object({
+    ...eventBase,
+    notice: z.enum(MEMBER_NOTICE_KINDS),
+    userId: uuidSchema,
+    messengerId: telegramId,
+    locale: z.enum(LOCALES),
+    text: safeString().min(1).max(3500),
+  })
+  .meta({ id: 'NotifyMember' });
+export type NotifyMember = z.infer<typeof NotifyMember>;
+
 /** Body schema per kind, for the bot's validator and the API's notifier. */
 export const NOTIFY_BODY_SCHEMAS = {
   subscription: NotifySubscription,
   registration: NotifyRegistration,
   payment: NotifyPayment,
   ranking: NotifyRanking,
+  member: NotifyMember,
 } as const;
 
 export interface NotifyBodies {
@@ -203,6 +222,7 @@ export interface NotifyBodies {
   registration: NotifyRegistration;
   payment: NotifyPayment;
   ranking: NotifyRanking;
+  member: NotifyMember;
 }
 
 // ---------------------------------------------------------------------------------------------

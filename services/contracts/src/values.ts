@@ -148,8 +148,20 @@ export const METADATA_PAGE_SIZE = 20;
 
 // ---- Notifications to the bot (40-bot.md §2) ----
 
-export const NOTIFY_KINDS = ['subscription', 'registration', 'payment', 'ranking'] as const;
+export const NOTIFY_KINDS = [
+  'subscription',
+  'registration',
+  'payment',
+  'ranking',
+  'member',
+] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+/** Channels of membership notices (settings `REMINDER_CHANNELS`, docs/lifecycle.md). */
+export const LIFECYCLE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
+export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
+/** What a `member` notify is about (a direct message to one member). */
+export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'test'] as const;
+export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [
   'created',
   'auto_approved',
@@ -165,6 +177,7 @@ export const DELIVERY_TARGETS = [
   'adminCopy',
   'adminChat',
   'groupChat',
+  'member',
 ] as const;
 export const DELIVERY_STATUSES = [
   'sent',
@@ -187,6 +200,7 @@ export const SETTING_GROUPS = [
   'payment',
   'messenger',
   'schedule',
+  'lifecycle',
   'deployment',
 ] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
@@ -313,6 +327,8 @@ export const ERROR_STATUS = {
   EMAIL_CODE_INVALID: 422,
   EMAIL_VERIFICATION_OFF: 422,
   EMAIL_UNCHANGED: 422,
+  /** "Send me a test" on a channel the admin cannot be reached on (no address, not linked). */
+  REMINDER_CHANNEL_UNAVAILABLE: 422,
   BIND_CODE_INVALID: 422,
   SETTING_READ_ONLY: 422,
   SETTING_UNKNOWN_KEY: 422,

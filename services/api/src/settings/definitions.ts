@@ -1,6 +1,19 @@
+import { unknownPlaceholder } from './placeholders.js';
 import type { SettingDefinition, ValueOfDefinition } from './types.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+/** What a membership reminder template may use (`modules/lifecycle/messages.ts` fills them). */
+export const REMINDER_PLACEHOLDERS = [
+  'username',
+  'siteName',
+  'daysLeft',
+  'expiresAt',
+  'renewUrl',
+] as const;
+const checkReminderTemplate = (value: unknown) =>
+  unknownPlaceholder(String(value), REMINDER_PLACEHOLDERS);
+const REMINDER_HELP = 'Plain text; {username}, {siteName}, {daysLeft}, {expiresAt}, {renewUrl}';
+
 const CRON = <const K extends string>(key: K, def: string, label: string, description: string) =>
   ({
     key,
@@ -675,6 +688,130 @@ const DEFINITIONS = [
     maxItems: 100,
   },
   CRON('CLEANUP_CRON', '30 3 * * *', 'Cleanup', 'Retention cleanup'),
+  // lifecycle (issue 29; docs/lifecycle.md)
+  {
+    key: 'REMINDER_DAYS',
+    group: 'lifecycle',
+    type: 'list',
+    label: 'Reminder days',
+    description:
+      'Remind a member this many days before the membership ends; one reminder per threshold; empty = reminders off',
+    default: ['7', '3', '1'] as string[],
+    pattern: /^([1-9]|[1-5][0-9]|60)$/,
+    patternHint: 'whole numbers of days from 1 to 60',
+    maxItems: 10,
+  },
+  {
+    key: 'REMINDER_CHANNELS',
+    group: 'lifecycle',
+    type: 'list',
+    label: 'Reminder channels',
+    description:
+      'email (members with an address), messenger (members linked to the bot), webhook (the address below)',
+    default: ['email', 'messenger'] as string[],
+    pattern: /^(email|messenger|webhook)$/,
+    patternHint: 'email, messenger or webhook',
+    maxItems: 3,
+  },
+  {
+    key: 'REMINDER_CRON',
+    group: 'lifecycle',
+    type: 'cron',
+    label: 'Reminder check',
+    description: 'When the reminder job looks for members to remind',
+    default: '15 * * * *',
+    apply: 'rearm',
+  },
+  {
+    key: 'MEDIA_ACCOUNT_DELETE_AFTER_DAYS',
+    group: 'lifecycle',
+    type: 'integer',
+    label: 'Delete media accounts after (days)',
+    description: 'Days after expiry; 0 = never delete (expired accounts stay disabled)',
+    default: 0,
+    min: 0,
+    max: 3650,
+  },
+  {
+    key: 'INACTIVITY_DISABLE_DAYS',
+    group: 'lifecycle',
+    type: 'integer',
+    label: 'Disable after inactivity (days)',
+    description: 'Days without playback; 0 = off',
+    default: 0,
+    min: 0,
+    max: 3650,
+  },
+  {
+    key: 'NOTIFY_WEBHOOK_URL',
+    group: 'lifecycle',
+    type: 'secret',
+    label: 'Notification webhook',
+    description:
+      'Receives member notices (Discord, ntfy or any JSON endpoint); secret, never shown',
+    default: '',
+    sensitive: true,
+    maxLength: 2048,
+    check: (v) =>
+      v === '' || /^https?:\/\/[^\s#]+$/.test(String(v))
+        ? null
+        : 'must be an absolute http:// or https:// URL without a #fragment',
+  },
+  {
+    key: 'NOTIFY_WEBHOOK_FORMAT',
+    group: 'lifecycle',
+    type: 'enum',
+    label: 'Webhook format',
+    description: 'json: an event object; discord: {content}; ntfy: plain text with a Title header',
+    default: 'json',
+    options: ['json', 'discord', 'ntfy'],
+  },
+  {
+    key: 'REMINDER_SUBJECT_EN',
+    group: 'lifecycle',
+    type: 'string',
+    label: 'Reminder subject (English)',
+    description: `Mail subject, webhook title. ${REMINDER_HELP}`,
+    default: '{siteName}: your membership ends in {daysLeft} day(s)',
+    maxLength: 200,
+    check: checkReminderTemplate,
+  },
+  {
+    key: 'REMINDER_TEMPLATE_EN',
+    group: 'lifecycle',
+    type: 'text',
+    label: 'Reminder message (English)',
+    description: REMINDER_HELP,
+    default:
+      'Hi {username},\n\nyour {siteName} membership ends on {expiresAt} ({daysLeft} day(s) left). ' +
+      'Renew now to keep your access: {renewUrl}\n\nAlready renewed? Then you can ignore this message.',
+    multiline: true,
+    maxLength: 2000,
+    check: checkReminderTemplate,
+  },
+  {
+    key: 'REMINDER_SUBJECT_ZH_CN',
+    group: 'lifecycle',
+    type: 'string',
+    label: 'Reminder subject (Simplified Chinese)',
+    description: `Mail subject, webhook title. ${REMINDER_HELP}`,
+    default: '{siteName}：会员将在 {daysLeft} 天后到期',
+    maxLength: 200,
+    check: checkReminderTemplate,
+  },
+  {
+    key: 'REMINDER_TEMPLATE_ZH_CN',
+    group: 'lifecycle',
+    type: 'text',
+    label: 'Reminder message (Simplified Chinese)',
+    description: REMINDER_HELP,
+    default:
+      '{username}，你好：\n\n你的 {siteName} 会员将于 {expiresAt} 到期（剩余 {daysLeft} 天）。' +
+      '立即续期即可保留访问权限：{renewUrl}\n\n如已续期，请忽略本消息。',
+    multiline: true,
+    maxLength: 2000,
+    check: checkReminderTemplate,
+  },
 ] as const satisfies readonly SettingDefinition[];
 
 type Definition = (typeof DEFINITIONS)[number];

@@ -72,6 +72,7 @@ export const GROUP_LABELS: Record<SettingGroup, string> = {
   payment: 'Payments',
   messenger: 'Messenger bot',
   schedule: 'Schedules',
+  lifecycle: 'Membership lifecycle',
   deployment: 'Deployment (read-only)',
 };
 

@@ -106,6 +106,14 @@ describe(`retention cleanup (${ENGINE})`, () => {
           item_name, play_count, duration_s)
         values (gen_random_uuid(), ${id}, 'movie', 1, ${label}, ${label}, 1, 60)`);
     }
+    // membership_reminders 30 days past the membership end they were about.
+    for (const [days, at] of [
+      [7, ago(30 * DAY + MIN)],
+      [3, ago(30 * DAY - MIN)],
+    ] as const) {
+      await exec(sql`insert into membership_reminders (id, user_id, expires_at, days)
+        values (gen_random_uuid(), ${user.id}, ${at}, ${days})`);
+    }
     // audit_log 365 days.
     for (const [label, at] of [
       ['old', ago(365 * DAY + MIN)],
@@ -139,13 +147,14 @@ describe(`retention cleanup (${ENGINE})`, () => {
         audit_log: 1,
         device_actions: 1,
         ranking_batches: 1,
+        membership_reminders: 1,
       },
-      total: 16,
+      total: 17,
       cutoffAt: NOW.toISOString(),
     });
     // One statement per rule, plus one more for each table with a full batch (email_codes:
     // 2 + 1 rows, job_runs: 2 + 1 rows).
-    expect(outcome.summary!.statements).toBe(14);
+    expect(outcome.summary!.statements).toBe(15);
     expect(await labels(sql`select item_key as label from playback_rankings`)).toEqual(['fresh']);
     expect(await labels(sql`select note as label from device_actions`)).toEqual(['fresh']);
 
@@ -172,6 +181,7 @@ describe(`retention cleanup (${ENGINE})`, () => {
       'pending-ancient',
     ]);
     expect(await labels(sql`select actor_label as label from audit_log`)).toEqual(['fresh']);
+    expect(await labels(sql`select days::text as label from membership_reminders`)).toEqual(['3']);
 
     // A second run finds nothing left to do.
     const again = await runCleanup(

@@ -6,6 +6,7 @@ const UNBOUND = {
   MEDIA_SERVER_WEBHOOK_TOKEN: 'inbound: the media server sends it to us',
   STRIPE_WEBHOOK_SECRET: 'inbound: Stripe signs with it',
   STRIPE_SECRET_KEY: 'goes to STRIPE_API_BASE, a deployment variable',
+  NOTIFY_WEBHOOK_URL: 'is its own destination: the secret is the address (a Discord webhook URL)',
 };
 
 describe('secret bindings (registry)', () => {

@@ -56,6 +56,7 @@ describe(`settings center routes (${ENGINE})`, () => {
       'payment',
       'messenger',
       'schedule',
+      'lifecycle',
       'deployment',
     ]);
     expect(item(body, 'SITE_NAME')).toMatchObject({

@@ -14,3 +14,4 @@ export * from './devices/table.js';
 export * from './media-quality/table.js';
 export * from './rankings/table.js';
 export * from './calendar/table.js';
+export * from './lifecycle/table.js';

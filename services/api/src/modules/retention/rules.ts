@@ -98,6 +98,14 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     expired: (now) => sql`status = 'gave_up' and updated_at < ${before(now, 180 * DAY)}`,
   },
   {
+    // docs/lifecycle.md: a reminder row matters only while its membership end lies ahead (the
+    // job looks at future ends only); kept 30 days past that end to answer "was I reminded?".
+    name: 'membership_reminders',
+    table: 'membership_reminders',
+    key: 'id',
+    expired: (now) => sql`expires_at < ${before(now, 30 * DAY)}`,
+  },
+  {
     name: 'audit_log',
     table: 'audit_log',
     key: 'id',

@@ -10,13 +10,17 @@ import {
   type TestContext,
 } from './check.js';
 
-/** Every editable cron key (30-settings.md §4.8). */
+/**
+ * Every editable cron key (30-settings.md §4.8), and `REMINDER_CRON` of the lifecycle group
+ * (docs/lifecycle.md): it runs in `SCHEDULE_TIMEZONE` too, so a zone change shows its effect.
+ */
 export const CRON_KEYS = [
   'EXPIRY_CHECK_CRON',
   'CALENDAR_SYNC_CRON',
   'RANKING_DAILY_CRON',
   'RANKING_WEEKLY_CRON',
   'CLEANUP_CRON',
+  'REMINDER_CRON',
 ] as const;
 const RANKING_KEYS = new Set(['RANKING_DAILY_CRON', 'RANKING_WEEKLY_CRON']);
 const PREVIEW_RUNS = 3;

@@ -1,0 +1,106 @@
+// The texts of the membership lifecycle (docs/lifecycle.md): the operator's templates from the
+// `lifecycle` settings group, filled in per member and language, then shaped per channel (mail,
+// messenger, webhook). Pure functions: the job and the admin preview share them.
+import type { Locale } from '@usher/contracts';
+import type { MailMessage } from '../../integrations/mail/types.js';
+import type { SettingsReader } from '../../integrations/common.js';
+import { fillPlaceholders } from '../../settings/placeholders.js';
+
+/** The member page where a membership is renewed (web route `/console/renewal`, 60-web.md). */
+export const RENEW_PATH = '/console/renewal';
+
+const DAY_MS = 86_400_000;
+
+/** One rendered notice: `subject` is the mail subject and the webhook title. */
+export interface Notice {
+  locale: Locale;
+  subject: string;
+  text: string;
+}
+
+/** What a reminder is about. */
+export interface ReminderFacts {
+  username: string;
+  expiresAt: Date;
+  locale: Locale;
+}
+
+/** The settings a reminder text needs, read once per run. */
+export interface ReminderTexts {
+  siteName: string;
+  renewUrl: string;
+  timezone: string;
+  templates: Record<Locale, { subject: string; text: string }>;
+}
+
+export async function readReminderTexts(settings: SettingsReader): Promise<ReminderTexts> {
+  const base = await settings.getString('PUBLIC_WEB_URL');
+  return {
+    siteName: await settings.getString('SITE_NAME'),
+    // Without PUBLIC_WEB_URL the path alone still tells a member where to go.
+    renewUrl: `${base.replace(/\/+$/, '')}${RENEW_PATH}`,
+    timezone: (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC',
+    templates: {
+      en: {
+        subject: await settings.getString('REMINDER_SUBJECT_EN'),
+        text: await settings.getString('REMINDER_TEMPLATE_EN'),
+      },
+      'zh-CN': {
+        subject: await settings.getString('REMINDER_SUBJECT_ZH_CN'),
+        text: await settings.getString('REMINDER_TEMPLATE_ZH_CN'),
+      },
+    },
+  };
+}
+
+/** Whole days left, rounded up: 6 days and 2 hours left is "7 days". At least 1. */
+export function daysLeft(expiresAt: Date, now: Date): number {
+  return Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS));
+}
+
+/** `2026-12-14 08:00 UTC`: the membership end in the business timezone, the same in both languages. */
+export function formatInstant(at: Date, timezone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${timezone}`;
+}
+
+export function reminderNotice(texts: ReminderTexts, facts: ReminderFacts, now: Date): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    daysLeft: String(daysLeft(facts.expiresAt, now)),
+    expiresAt: formatInstant(facts.expiresAt, texts.timezone),
+    renewUrl: texts.renewUrl,
+  };
+  const template = texts.templates[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The notice as a mail: the text as written, and an HTML part with one paragraph per block. */
+export function noticeMail(to: string, siteName: string, notice: Notice): MailMessage {
+  const paragraphs = notice.text
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+  return {
+    to,
+    subject: notice.subject,
+    text: `${notice.text}\n`,
+    html: `<!doctype html><html><body><h2>${escapeHtml(siteName)}</h2>${paragraphs}</body></html>`,
+  };
+}

@@ -1,0 +1,139 @@
+// Set-up for the membership reminder tests: a fresh database, the SMTP fake, a stand-in bot
+// (`BOT_NOTIFY_URL`), an HTTP sink standing in for the operator's webhook, and an app whose clock
+// the test moves (no sleeps).
+import { startFakeSmtp, type CapturedMail, type FakeSmtp } from '@usher/testkit';
+import type { SettingValue } from '@usher/contracts';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { jobRuns, membershipReminders } from '../../src/db/schema/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { testConfig } from '../support/config.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startFakeBot, type FakeBot } from '../requests/harness.js';
+
+export const DAY = 86_400_000;
+export const HOUR = 3_600_000;
+
+export interface SinkCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface WebhookSink {
+  url: string;
+  calls: SinkCall[];
+  /** Status of the next replies. */
+  status: number;
+  server: Server;
+}
+
+export async function startSink(): Promise<WebhookSink> {
+  const sink: WebhookSink = { url: '', calls: [], status: 204, server: undefined as never };
+  sink.server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      sink.calls.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(sink.status);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => sink.server.listen(0, '127.0.0.1', r));
+  sink.url = `http://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
+  return sink;
+}
+
+export interface LifecycleEnv {
+  t: TestApp;
+  database: TestDatabase;
+  smtp: FakeSmtp;
+  bot: FakeBot;
+  sink: WebhookSink;
+  /** The app's clock: move it with `advance`. */
+  now(): Date;
+  advance(ms: number): void;
+  set(values: Record<string, SettingValue | null>): Promise<void>;
+  /** Runs the job now; its status and summary. */
+  runJob(): Promise<{ status: string; summary: Record<string, unknown> }>;
+  mailsTo(address: string): CapturedMail[];
+  /** `/notify/member` pushes for one Telegram id. */
+  dmsTo(messengerId: number): Record<string, unknown>[];
+  remindersOf(userId: string): Promise<{ days: number; expiresAt: Date; channels: unknown }[]>;
+  close(): Promise<void>;
+}
+
+export async function lifecycleEnv(
+  start = new Date('2026-12-07T10:00:00.000Z'),
+): Promise<LifecycleEnv> {
+  const smtp = await startFakeSmtp({});
+  const bot = await startFakeBot();
+  const sink = await startSink();
+  const database = await createTestDatabase();
+  let at = start.getTime();
+  const t = createTestApp(database.handle, {
+    config: testConfig({ BOT_NOTIFY_URL: bot.url }),
+    now: () => new Date(at),
+    settingsEnv: {
+      SITE_NAME: 'Cinema Club',
+      PUBLIC_WEB_URL: 'https://usher.example',
+      SMTP_HOST: smtp.host,
+      SMTP_PORT: String(smtp.port),
+      SMTP_SECURITY: 'none',
+      SMTP_FROM: 'Usher <no-reply@usher.example>',
+    },
+  });
+  return {
+    t,
+    database,
+    smtp,
+    bot,
+    sink,
+    now: () => new Date(at),
+    advance: (ms) => {
+      at += ms;
+    },
+    set: async (values) => {
+      await t.context.settings.update(
+        'lifecycle',
+        values,
+        { type: 'system', id: null, label: 'test' },
+        { ip: null, requestId: 'test' },
+      );
+    },
+    runJob: async () => {
+      const { runId, done } = await t.context.scheduler.runNow('membership_reminders');
+      const status = await done;
+      const [row] = await t.context.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
+      return { status, summary: row!.summary as Record<string, unknown> };
+    },
+    mailsTo: (address) => smtp.messages.filter((m) => m.envelope.to.includes(address)),
+    dmsTo: (messengerId) =>
+      bot.calls
+        .filter((c) => c.path === '/notify/member' && c.body.messengerId === messengerId)
+        .map((c) => c.body),
+    remindersOf: async (userId) =>
+      (
+        await t.context.db
+          .select()
+          .from(membershipReminders)
+          .where(eq(membershipReminders.userId, userId))
+      )
+        .map((r) => ({ days: r.days, expiresAt: r.expiresAt, channels: r.channels }))
+        .sort((a, b) => b.days - a.days),
+    close: async () => {
+      await t.context.notify.idle();
+      await database.close();
+      await Promise.all([
+        smtp.close(),
+        new Promise((r) => bot.server.close(r)),
+        new Promise((r) => sink.server.close(r)),
+      ]);
+    },
+  };
+}
