@@ -126,7 +126,21 @@ describe.each(domainFlavours('jellyfin'))(`media_policy_apply job on %s (${ENGIN
       nextRunAt: null,
       running: false,
     });
-    expect(jobs.map((j) => j.name)).toHaveLength(10);
+    // Every job of the seed's table (30-settings.md §9) is listed, this one included.
+    expect(jobs.map((j) => j.name)).toEqual(
+      expect.arrayContaining([
+        'expiry_check',
+        'payments_expire',
+        'media_server_retry',
+        'calendar_sync',
+        'ranking_daily',
+        'ranking_weekly',
+        'devices_enforce_blacklist',
+        'cleanup',
+        'media_policy_apply',
+        'media_quality_scan',
+      ]),
+    );
   });
 
   it('should write a changed template to every linked member, keeping the derived IsDisabled', async () => {
