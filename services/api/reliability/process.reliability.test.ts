@@ -1,48 +1,21 @@
 // The real process under load: SIGTERM while requests are in flight (they complete, new
 // connections are refused, exit 0), and its log lines searched for the secrets it was given.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { connect, createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { eventually } from '@usher/testkit';
-import { build } from 'esbuild';
+import { bundleApi, freePort } from '../tests/support/api-process.js';
 import { freshSecrets } from '../tests/support/config.js';
 import { recordFigures } from './figures.js';
 
-const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 let dir: string;
 
 beforeAll(async () => {
-  mkdirSync(join(apiRoot, '.cache'), { recursive: true });
-  dir = mkdtempSync(join(apiRoot, '.cache', 'reliability-process-'));
-  await build({
-    entryPoints: [join(apiRoot, 'src/main.ts')],
-    outfile: join(dir, 'main.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    external: Object.keys(
-      (
-        JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as {
-          dependencies: Record<string, string>;
-        }
-      ).dependencies,
-    ),
-    logLevel: 'silent',
-  });
-  cpSync(join(apiRoot, 'drizzle'), join(dir, 'drizzle'), { recursive: true });
+  dir = await bundleApi('reliability-process-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
