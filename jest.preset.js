@@ -12,7 +12,8 @@ export const TIMINGS_REPORTER = fileURLToPath(
  * band). Most suites wait on child processes, sockets and the database more than they compute,
  * and `npm test` runs three projects at a time, so the cores stay busy (docs/development.md).
  */
-export const TEST_WORKERS = Number(process.env.USHER_TEST_WORKERS) || Math.max(2, availableParallelism());
+export const TEST_WORKERS =
+  Number(process.env.USHER_TEST_WORKERS) || Math.max(2, availableParallelism());
 
 /** @type {import('jest').Config} */
 export default {

@@ -77,7 +77,11 @@ describe('the slowest-suites report', () => {
       suites: seconds.map((s, i) => ({ path: `tests/${name}-${i}.test.ts`, seconds: s })),
     });
     const lines = Reporter.formatReport([
-      project('api', Array.from({ length: 12 }, (_, i) => i + 1), 900),
+      project(
+        'api',
+        Array.from({ length: 12 }, (_, i) => i + 1),
+        900,
+      ),
       project('web', [30.04, 0.5, 0.2, 12.5, 7], 400),
     ]);
 
@@ -123,7 +127,9 @@ describe('the slowest-suites report', () => {
     }
     const text = printed.join('');
     expect(text).toContain('Slowest 2 of 2 suites:');
-    expect(text.indexOf('tests/suite-1.test.ts')).toBeLessThan(text.indexOf('tests/suite-0.test.ts'));
+    expect(text.indexOf('tests/suite-1.test.ts')).toBeLessThan(
+      text.indexOf('tests/suite-0.test.ts'),
+    );
     expect(text).toContain('Tests: 6 passed, 1 failed, 2 skipped in 2 suites');
   });
 });

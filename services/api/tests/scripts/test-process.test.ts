@@ -11,23 +11,28 @@ import { fileURLToPath } from 'node:url';
 const API = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const FLAG = '--wasm-wrapper-tiering-budget=2147483647';
 
-test.each(['test', 'test:pglite'])('the %s script starts jest with the flag, before jest itself', (script) => {
-  const pkg = JSON.parse(readFileSync(join(API, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const words = pkg.scripts[script]!.split(/\s+/);
-  expect(words[0]).toBe('node');
-  const jestAt = words.findIndex((w) => w.endsWith('jest/bin/jest.js'));
-  expect(jestAt).toBeGreaterThan(0);
-  expect(words.slice(1, jestAt)).toContain(FLAG);
-});
+test.each(['test', 'test:pglite'])(
+  'the %s script starts jest with the flag, before jest itself',
+  (script) => {
+    const pkg = JSON.parse(readFileSync(join(API, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const words = pkg.scripts[script]!.split(/\s+/);
+    expect(words[0]).toBe('node');
+    const jestAt = words.findIndex((w) => w.endsWith('jest/bin/jest.js'));
+    expect(jestAt).toBeGreaterThan(0);
+    expect(words.slice(1, jestAt)).toContain(FLAG);
+  },
+);
 
 test('every suite of the PGlite pass exists (a misspelt one would silently not run)', async () => {
   const { ENGINE_SPECIFIC } = (await import(join(API, 'jest.pglite.config.js'))) as {
     ENGINE_SPECIFIC: string[];
   };
   expect(ENGINE_SPECIFIC.length).toBeGreaterThan(10);
-  expect(ENGINE_SPECIFIC.filter((suite) => !existsSync(join(API, 'tests', `${suite}.test.ts`)))).toEqual([]);
+  expect(
+    ENGINE_SPECIFIC.filter((suite) => !existsSync(join(API, 'tests', `${suite}.test.ts`))),
+  ).toEqual([]);
 });
 
 test('the reliability runner passes the flag to node, before jest', () => {
