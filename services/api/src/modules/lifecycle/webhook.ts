@@ -28,7 +28,7 @@ const DISCORD_LIMIT = 2000;
 /** A header value ntfy reads as UTF-8 (RFC 2047 encoded word) when it is not plain ASCII. */
 export function headerText(text: string): string {
   const oneLine = text.replace(/[\r\n]+/g, ' ').trim();
-  // eslint-disable-next-line no-control-regex -- printable ASCII is what a header may carry as is.
+  // Printable ASCII is what a header may carry as is.
   if (/^[\x20-\x7e]*$/.test(oneLine)) return oneLine;
   return `=?UTF-8?B?${Buffer.from(oneLine, 'utf8').toString('base64')}?=`;
 }
