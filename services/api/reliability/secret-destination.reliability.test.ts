@@ -3,9 +3,9 @@
 // the secret, in a connection test and in a save. The listener must receive nothing, the reply
 // must be 422 SECRET_REENTRY_REQUIRED naming the secret, and the settings must not change. Then,
 // with the secret typed again, the same test reaches the listener (the attack would be seen).
-import { createServer, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SECRET_BINDINGS } from '../src/settings/binding.js';
+import { startRecordingListener, type RecordingListener } from '../tests/support/listener.js';
 import { recordFigures } from './figures.js';
 import { reliabilityEnv, secretFindings, type ReliabilityEnv } from './harness.js';
 
@@ -19,39 +19,11 @@ const EXTRA = {
   SMTP_SECURITY: 'none',
 };
 
-interface Listener {
-  port: number;
-  connections: number;
-  received: string;
-  close(): Promise<void>;
-}
-
 /** Greets like a server (so an SMTP client talks), records every byte, then hangs up. */
-async function startListener(): Promise<Listener> {
-  const sockets = new Set<Socket>();
-  const l = { connections: 0, received: '' } as Listener;
-  const server = createServer((socket) => {
-    l.connections++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk) => {
-      l.received += chunk.toString('latin1');
-      socket.end();
-    });
-    socket.write('220 listener ESMTP\r\n');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  l.port = (server.address() as { port: number }).port;
-  l.close = () => {
-    for (const s of sockets) s.destroy();
-    return new Promise((r) => server.close(() => r()));
-  };
-  return l;
-}
+const startListener = () => startRecordingListener({ greeting: '220 listener ESMTP\r\n' });
 
 /** The value that points one destination key at the listener. */
-function moved(key: string, l: Listener): string | number {
+function moved(key: string, l: RecordingListener): string | number {
   if (key.endsWith('_URL') || key.endsWith('_BASE')) return `http://127.0.0.1:${l.port}`;
   if (key === 'SMTP_PORT') return l.port;
   if (key === 'SMTP_HOST') return 'localhost';
@@ -60,7 +32,7 @@ function moved(key: string, l: Listener): string | number {
 }
 
 let env: ReliabilityEnv;
-let listener: Listener;
+let listener: RecordingListener;
 afterAll(async () => {
   await listener?.close();
   await env?.close();

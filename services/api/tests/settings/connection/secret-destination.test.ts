@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import {
   startFakeMediaServer,
   startFakeMoviePilot,
@@ -13,41 +12,12 @@ import { and, desc, eq } from 'drizzle-orm';
 import { auditLog } from '../../../src/db/schema/index.js';
 import type { SettingKey } from '../../../src/settings/definitions.js';
 import { ENGINE } from '../../support/database.js';
+import { startRecordingListener, type RecordingListener } from '../../support/listener.js';
 import { check, connectionHarness, type ConnectionHarness } from './helpers.js';
 
 const MEDIA_KEY = 'UsherTestKey0123456789abcdef';
 const TMDB_KEY = '0123456789abcdef0123456789abcdef';
 const SMTP_PASS = 'mail-s3cret-pass';
-
-/** A TCP listener that records every connection and byte: the attacker's address. */
-interface Listener {
-  url: string;
-  port: number;
-  connections: number;
-  received: string;
-  close(): Promise<void>;
-}
-
-async function startListener(): Promise<Listener> {
-  const sockets = new Set<Socket>();
-  const listener = { connections: 0, received: '' } as Listener;
-  const server: Server = createServer((socket) => {
-    listener.connections += 1;
-    sockets.add(socket);
-    socket.on('data', (chunk) => (listener.received += chunk.toString('latin1')));
-    socket.on('close', () => sockets.delete(socket));
-    // Answers like an HTTP server would fail to, so a client that did connect gives up at once.
-    socket.on('data', () => socket.end());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  listener.port = (server.address() as { port: number }).port;
-  listener.url = `http://127.0.0.1:${listener.port}`;
-  listener.close = () => {
-    for (const s of sockets) s.destroy();
-    return new Promise((r) => server.close(() => r()));
-  };
-  return listener;
-}
 
 /**
  * Every group with an outbound secret: a draft that moves its destination to an attacker's
@@ -55,7 +25,7 @@ async function startListener(): Promise<Listener> {
  * test and in a save; with the secret typed again, the move works.
  */
 describe(`a stored secret never leaves for a new destination (${ENGINE})`, () => {
-  let listener: Listener;
+  let listener: RecordingListener;
   let mediaB: FakeMediaServer;
   let tmdbB: FakeTmdb;
   let mpB: FakeMoviePilot;
@@ -64,7 +34,7 @@ describe(`a stored secret never leaves for a new destination (${ENGINE})`, () =>
   const stored: Record<string, string> = {};
 
   beforeAll(async () => {
-    listener = await startListener();
+    listener = await startRecordingListener();
     const [mediaA, tmdbA, mpA, smtpA] = await Promise.all([
       startFakeMediaServer({ flavour: 'jellyfin', apiKey: MEDIA_KEY }),
       startFakeTmdb({ apiKey: TMDB_KEY }),
@@ -176,9 +146,7 @@ describe(`a stored secret never leaves for a new destination (${ENGINE})`, () =>
 
       expect(res.status).toBe(422);
       expect(((await res.json()) as { error: unknown }).error).toMatchObject(refusal());
-      expect(await h.t.context.settings.store.getString(c.destination)).toBe(
-        stored[c.destination],
-      );
+      expect(await h.t.context.settings.store.getString(c.destination)).toBe(stored[c.destination]);
       expect(listener.connections).toBe(0);
     });
 
