@@ -10,7 +10,7 @@ export const TIMINGS_REPORTER = fileURLToPath(
 /**
  * Jest workers per project: at least two even on two cores (jest's default there is one, in
  * band). Most suites wait on child processes, sockets and the database more than they compute,
- * and `npm test` runs three projects at a time, so the cores stay busy (docs/development.md).
+ * and `npm test` runs two projects at a time, so the cores stay busy (docs/development.md).
  */
 export const TEST_WORKERS =
   Number(process.env.USHER_TEST_WORKERS) || Math.max(2, availableParallelism());
