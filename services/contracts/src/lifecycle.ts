@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoInstant, safeString } from './common.js';
+import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
 import { LIFECYCLE_CHANNELS, LOCALES } from './values.js';
 
 /**
@@ -52,3 +52,94 @@ export const lifecycleTestReplySchema = z
   })
   .meta({ id: 'LifecycleTestReply' });
 export type LifecycleTestReply = z.infer<typeof lifecycleTestReplySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Notices: what the lifecycle jobs sent, skipped or failed (docs/lifecycle.md)
+
+export const NOTICE_KINDS = ['expiry_reminder'] as const;
+export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
+
+/** One notice on one channel: a row of `member_notices`. */
+export const noticeSchema = z
+  .object({
+    id: uuidSchema,
+    userId: uuidSchema,
+    username: z.string(),
+    kind: z.enum(NOTICE_KINDS),
+    channel: z.enum(LIFECYCLE_CHANNELS),
+    status: z.enum(NOTICE_STATUSES),
+    /** Tries so far (a failed notice is tried again by the next run, three tries in all). */
+    attempts: z.number().int().min(0),
+    /** Why it was skipped or failed. */
+    detail: z.string().nullable(),
+    /** The membership end it was about, and the threshold (days before it). */
+    expiresAt: isoInstant.nullable(),
+    days: z.number().int().nullable(),
+    createdAt: isoInstant,
+    updatedAt: isoInstant,
+  })
+  .meta({ id: 'Notice' });
+export type Notice = z.infer<typeof noticeSchema>;
+
+/** `GET /admin/notices`: newest first, filtered by member, kind, channel or status. */
+export const noticesQuerySchema = paginationQuerySchema.extend({
+  userId: uuidSchema.optional(),
+  kind: z.enum(NOTICE_KINDS).optional(),
+  channel: z.enum(LIFECYCLE_CHANNELS).optional(),
+  status: z.enum(NOTICE_STATUSES).optional(),
+});
+export type NoticesQuery = z.infer<typeof noticesQuerySchema>;
+export const noticesPageSchema = pageOf(noticeSchema).meta({ id: 'NoticesPage' });
+export type NoticesPage = z.infer<typeof noticesPageSchema>;
+
+/** `GET /admin/lifecycle/upcoming?days=14`: who gets which reminder, when, on which channel. */
+export const lifecycleUpcomingQuerySchema = paginationQuerySchema.extend({
+  days: z.coerce.number().int().min(1).max(60).default(14),
+});
+export type LifecycleUpcomingQuery = z.infer<typeof lifecycleUpcomingQuerySchema>;
+
+export const upcomingReminderSchema = z
+  .object({
+    userId: uuidSchema,
+    username: z.string(),
+    expiresAt: isoInstant,
+    /** The `REMINDER_DAYS` threshold. */
+    days: z.number().int().min(1).max(60),
+    /** When the job sends it: the threshold's start, or the next run when it has begun. */
+    dueAt: isoInstant,
+    channels: z.array(
+      z.object({
+        channel: z.enum(LIFECYCLE_CHANNELS),
+        /** `pending` = will be sent; the others as in the notices log. */
+        status: z.enum(['pending', ...NOTICE_STATUSES]),
+        detail: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'UpcomingReminder' });
+export type UpcomingReminder = z.infer<typeof upcomingReminderSchema>;
+export const lifecycleUpcomingPageSchema = pageOf(upcomingReminderSchema).meta({
+  id: 'LifecycleUpcomingPage',
+});
+export type LifecycleUpcomingPage = z.infer<typeof lifecycleUpcomingPageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The member's notice preferences and the unsubscribe link
+
+/** `GET/PUT /me/notifications`: whether reminders reach the member by mail and by the bot. */
+export const notificationPreferencesSchema = z
+  .strictObject({ email: z.boolean(), messenger: z.boolean() })
+  .meta({ id: 'NotificationPreferences' });
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+
+/** `POST /public/unsubscribe?token=`: the signed link of a reminder mail (RFC 8058 one-click). */
+export const unsubscribeQuerySchema = z.strictObject({
+  token: safeString()
+    .min(10)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.-]+$/),
+});
+export const unsubscribeReplySchema = z
+  .object({ channel: z.literal('email'), subscribed: z.literal(false) })
+  .meta({ id: 'UnsubscribeReply' });
+export type UnsubscribeReply = z.infer<typeof unsubscribeReplySchema>;

@@ -329,6 +329,8 @@ export const ERROR_STATUS = {
   EMAIL_UNCHANGED: 422,
   /** "Send me a test" on a channel the admin cannot be reached on (no address, not linked). */
   REMINDER_CHANNEL_UNAVAILABLE: 422,
+  /** An unsubscribe link that was not signed by this server (altered or cut short). */
+  UNSUBSCRIBE_LINK_INVALID: 400,
   BIND_CODE_INVALID: 422,
   SETTING_READ_ONLY: 422,
   SETTING_UNKNOWN_KEY: 422,

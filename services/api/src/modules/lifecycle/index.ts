@@ -7,7 +7,7 @@ import { remindersJob } from './reminders.js';
 export { lifecycleRoutes } from './routes.js';
 export { REMINDERS_JOB, dueThreshold, runReminders } from './reminders.js';
 
-/** The lifecycle jobs: `membership_reminders` on `REMINDER_CRON`. */
+/** The lifecycle jobs: `expiry_reminders` on `REMINDER_CRON`. */
 export function lifecycleJobs(ctx: ModuleContext): JobDefinition[] {
   return [remindersJob(ctx)];
 }

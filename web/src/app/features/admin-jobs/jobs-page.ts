@@ -41,7 +41,7 @@ export const KNOWN_JOBS = new Set([
   'cleanup',
   'media_policy_apply',
   'media_quality_scan',
-  'membership_reminders',
+  'expiry_reminders',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */
