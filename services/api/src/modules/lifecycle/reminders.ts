@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { membershipReminders, users } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MailAdapter } from '../../integrations/mail/adapter.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import {
   daysLeft,
