@@ -1,6 +1,6 @@
 // Public surface of the membership lifecycle (docs/lifecycle.md): reminders before the end of a
 // membership, their texts and the notification webhook.
-import type { JobDefinition } from '../../jobs/scheduler.js';
+import type { JobDefinition } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { remindersJob } from './reminders.js';
 

@@ -4,7 +4,7 @@
 import type { Locale } from '@usher/contracts';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
-import { fillPlaceholders } from '../../settings/placeholders.js';
+import { fillPlaceholders } from '../../settings-store/placeholders.js';
 
 /**
  * The member page where a membership is renewed (web route `/console/renewal`, 60-web.md); the

@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MailAdapter } from '../../integrations/mail/adapter.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import {
   daysLeft,
