@@ -4,10 +4,10 @@
 import type { NotificationPreferences, UnsubscribeReply } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { createHmac, hkdfSync } from 'node:crypto';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { secretsEqual } from '../../http/guards.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 
