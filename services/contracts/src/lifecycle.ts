@@ -56,7 +56,7 @@ export type LifecycleTestReply = z.infer<typeof lifecycleTestReplySchema>;
 // ---------------------------------------------------------------------------------------------
 // Notices: what the lifecycle jobs sent, skipped or failed (docs/lifecycle.md)
 
-export const NOTICE_KINDS = ['expiry_reminder'] as const;
+export const NOTICE_KINDS = ['expiry_reminder', 'announcement'] as const;
 export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
 
 /** One notice on one channel: a row of `member_notices`. */
@@ -143,3 +143,75 @@ export const unsubscribeReplySchema = z
   .object({ channel: z.literal('email'), subscribed: z.literal(false) })
   .meta({ id: 'UnsubscribeReply' });
 export type UnsubscribeReply = z.infer<typeof unsubscribeReplySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Announcements: the operator's voice to the community
+
+export const ANNOUNCEMENT_AUDIENCES = ['all', 'active', 'expiring', 'expired'] as const;
+export const ANNOUNCEMENT_CHANNELS = ['email', 'messenger'] as const;
+
+/** `POST /admin/announcements`: shown in the console to every recipient, sent on `channels`. */
+export const announcementCreateSchema = z
+  .strictObject({
+    title: safeString().trim().min(1).max(120),
+    body: safeString().trim().min(1).max(3000),
+    audience: z.enum(ANNOUNCEMENT_AUDIENCES),
+    channels: z
+      .array(z.enum(ANNOUNCEMENT_CHANNELS))
+      .max(ANNOUNCEMENT_CHANNELS.length)
+      .refine((list) => new Set(list).size === list.length, { message: 'listed twice' }),
+  })
+  .meta({ id: 'AnnouncementCreate' });
+export type AnnouncementCreate = z.infer<typeof announcementCreateSchema>;
+
+export const announcementCreatedSchema = z
+  .object({ id: uuidSchema, recipients: z.number().int().min(0) })
+  .meta({ id: 'AnnouncementCreated' });
+export type AnnouncementCreated = z.infer<typeof announcementCreatedSchema>;
+
+const deliveryCounts = z.object({
+  sent: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+});
+
+export const announcementSchema = z
+  .object({
+    id: uuidSchema,
+    title: z.string(),
+    body: z.string(),
+    audience: z.enum(ANNOUNCEMENT_AUDIENCES),
+    channels: z.array(z.enum(ANNOUNCEMENT_CHANNELS)),
+    recipients: z.number().int().min(0),
+    /** `sending` until the job finds nothing left to send or retry. */
+    status: z.enum(['sending', 'done']),
+    createdBy: z.string().nullable(),
+    createdAt: isoInstant,
+    finishedAt: isoInstant.nullable(),
+    /** Recipients who opened it in the console. */
+    read: z.number().int().min(0),
+    email: deliveryCounts,
+    messenger: deliveryCounts,
+  })
+  .meta({ id: 'Announcement' });
+export type Announcement = z.infer<typeof announcementSchema>;
+export const announcementsPageSchema = pageOf(announcementSchema).meta({
+  id: 'AnnouncementsPage',
+});
+export type AnnouncementsPage = z.infer<typeof announcementsPageSchema>;
+
+/** `GET /me/announcements`: the latest ones for the member, unread first. */
+export const memberAnnouncementSchema = z
+  .object({
+    id: uuidSchema,
+    title: z.string(),
+    body: z.string(),
+    createdAt: isoInstant,
+    read: z.boolean(),
+  })
+  .meta({ id: 'MemberAnnouncement' });
+export type MemberAnnouncement = z.infer<typeof memberAnnouncementSchema>;
+export const memberAnnouncementsSchema = z
+  .object({ data: z.array(memberAnnouncementSchema), unread: z.number().int().min(0) })
+  .meta({ id: 'MemberAnnouncements' });
+export type MemberAnnouncements = z.infer<typeof memberAnnouncementsSchema>;

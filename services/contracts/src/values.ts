@@ -160,7 +160,7 @@ export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export const LIFECYCLE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
 /** What a `member` notify is about (a direct message to one member). */
-export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'test'] as const;
+export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'announcement', 'test'] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [
   'created',

@@ -2,14 +2,8 @@
 // once per (member, membership end, threshold, channel), over every channel switched on, in the
 // member's language; `member_notices` holds the claims, results and retries.
 import { LOCALES, type Locale } from '@usher/contracts';
-import { and, asc, eq, gt, lte, or, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
-import {
-  memberNotices,
-  NOTICE_MAX_ATTEMPTS,
-  users,
-  type NoticeChannel,
-} from '../../db/schema/index.js';
+import { and, asc, eq, gt, lte, or } from 'drizzle-orm';
+import { users, type NoticeChannel } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MailAdapter } from '../../integrations/mail/adapter.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
@@ -22,6 +16,14 @@ import {
   type Notice,
   type ReminderTexts,
 } from './messages.js';
+import {
+  botResult,
+  claimNotice,
+  finishNotice,
+  recordSkipped,
+  type DeliveryResult,
+  type NoticeKey,
+} from './claims.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
 import { sendWebhook, type WebhookFormat } from './webhook.js';
 
@@ -34,7 +36,6 @@ export const REMINDER_BATCH = 100;
 const DAY_MS = 86_400_000;
 
 export type ReminderChannel = NoticeChannel;
-type ChannelResult = { status: 'sent' } | { status: 'failed'; detail: string };
 
 type RemindersContext = Pick<
   ModuleContext,
@@ -118,9 +119,13 @@ export interface Channels {
   webhook: { url: string; format: WebhookFormat } | null;
 }
 
-export async function openChannels(ctx: RemindersContext): Promise<Channels> {
+/** The channels of `wanted` (default: `REMINDER_CHANNELS`), each with what it needs. */
+export async function openChannels(
+  ctx: RemindersContext,
+  only?: ReminderChannel[],
+): Promise<Channels> {
   const store = ctx.settings.store;
-  const wanted = (await store.get('REMINDER_CHANNELS')) as ReminderChannel[];
+  const wanted = only ?? ((await store.get('REMINDER_CHANNELS')) as ReminderChannel[]);
   let mail: MailAdapter | null = null;
   if (wanted.includes('email')) {
     try {
@@ -175,7 +180,7 @@ async function deliver(
   notice: Notice,
   texts: ReminderTexts,
   daysLeft: number,
-): Promise<ChannelResult> {
+): Promise<DeliveryResult> {
   switch (channel) {
     case 'email':
       try {
@@ -197,9 +202,7 @@ async function deliver(
         text: notice.text,
         ...(texts.renewUrl.startsWith('https://') ? { renewUrl: texts.renewUrl } : {}),
       });
-      return result.outcome === 'sent'
-        ? { status: 'sent' }
-        : { status: 'failed', detail: `the bot did not deliver (${result.outcome})` };
+      return botResult(result);
     }
     case 'webhook': {
       const result = await sendWebhook(open.webhook!.url, open.webhook!.format, notice, {
@@ -241,76 +244,6 @@ export interface ReminderSummary {
   alreadyDone: number;
   /** Member × channel pairs left for later because the channel is not configured. */
   unconfigured: number;
-}
-
-/**
- * Claims one (member, reminder, channel) for sending: a new row, or a `failed` one with tries
- * left — in one statement, so of two runs or replicas only one gets it. Null when it is taken:
- * sent, skipped, being sent, or failed three times.
- */
-async function claim(
-  ctx: RemindersContext,
-  member: Candidate,
-  days: number,
-  channel: ReminderChannel,
-  now: Date,
-): Promise<string | null> {
-  const [row] = await ctx.db
-    .insert(memberNotices)
-    .values({
-      id: uuidv7(),
-      userId: member.id,
-      kind: 'expiry_reminder',
-      ref: reminderRef(member.expiresAt, days),
-      channel,
-      status: 'sending',
-      attempts: 1,
-      expiresAt: member.expiresAt,
-      days,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [memberNotices.userId, memberNotices.kind, memberNotices.ref, memberNotices.channel],
-      set: {
-        status: 'sending',
-        attempts: sql`${memberNotices.attempts} + 1`,
-        detail: null,
-        updatedAt: now,
-      },
-      setWhere: sql`${memberNotices.status} = 'failed' and ${memberNotices.attempts} < ${NOTICE_MAX_ATTEMPTS}`,
-    })
-    .returning({ id: memberNotices.id });
-  return row?.id ?? null;
-}
-
-/** Records a channel that cannot reach the member; false when the row existed already. */
-async function recordSkipped(
-  ctx: RemindersContext,
-  member: Candidate,
-  days: number,
-  channel: ReminderChannel,
-  detail: string,
-  now: Date,
-): Promise<boolean> {
-  const rows = await ctx.db
-    .insert(memberNotices)
-    .values({
-      id: uuidv7(),
-      userId: member.id,
-      kind: 'expiry_reminder',
-      ref: reminderRef(member.expiresAt, days),
-      channel,
-      status: 'skipped',
-      detail,
-      expiresAt: member.expiresAt,
-      days,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: memberNotices.id });
-  return rows.length > 0;
 }
 
 /** What a reminder row is about: the membership end and the threshold. */
@@ -367,27 +300,27 @@ export async function runReminders(
           summary.unconfigured += 1;
           continue;
         }
+        const key: NoticeKey = {
+          userId: member.id,
+          kind: 'expiry_reminder',
+          ref: reminderRef(member.expiresAt, threshold),
+          channel,
+          expiresAt: member.expiresAt,
+          days: threshold,
+        };
         if (skip) {
-          const recorded = await recordSkipped(ctx, member, threshold, channel, skip.reason, now);
-          if (recorded) summary.skipped += 1;
+          if (await recordSkipped(ctx.db, key, skip.reason, now)) summary.skipped += 1;
           else summary.alreadyDone += 1;
           continue;
         }
-        const id = await claim(ctx, member, threshold, channel, now);
+        const id = await claimNotice(ctx.db, key, now);
         if (id === null) {
           summary.alreadyDone += 1;
           continue;
         }
         const left = daysLeft(member.expiresAt, now);
         const result = await deliver(ctx, open, member, channel, notice, texts, left);
-        await ctx.db
-          .update(memberNotices)
-          .set({
-            status: result.status,
-            detail: result.status === 'failed' ? result.detail : null,
-            updatedAt: ctx.now(),
-          })
-          .where(eq(memberNotices.id, id));
+        await finishNotice(ctx.db, id, result, ctx.now());
         if (result.status === 'sent') {
           summary.sent += 1;
           reached = true;

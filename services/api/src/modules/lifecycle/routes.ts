@@ -1,4 +1,7 @@
 import {
+  announcementCreateSchema,
+  announcementCreatedSchema,
+  announcementsPageSchema,
   lifecyclePreviewReplySchema,
   lifecyclePreviewRequestSchema,
   lifecycleTestReplySchema,
@@ -9,16 +12,77 @@ import {
   noticesQuerySchema,
   notificationPreferencesSchema,
   unsubscribeQuerySchema,
+  memberAnnouncementsSchema,
+  paginationQuerySchema,
   unsubscribeReplySchema,
+  uuidSchema,
 } from '@usher/contracts';
+import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
+import {
+  createAnnouncement,
+  listAnnouncements,
+  markAnnouncementRead,
+  memberAnnouncements,
+} from './announcements.js';
 import { listNotices, upcomingReminders } from './notices.js';
 import { previewReminder, sendTestReminder } from './service.js';
 import { readPreferences, savePreferences, unsubscribe } from './unsubscribe.js';
 
+const announcementParams = z.strictObject({ id: uuidSchema });
+
 export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
   return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/admin/announcements',
+      auth: 'admin',
+      summary: 'Post an announcement to an audience, shown in the console and sent on channels',
+      tags: ['settings'],
+      request: { body: announcementCreateSchema },
+      responses: {
+        202: {
+          description: 'Accepted; sending in the background',
+          schema: announcementCreatedSchema,
+        },
+      },
+      handler: async (c, { body, auth, meta }) =>
+        c.json(await createAnnouncement(ctx, auth.userId, body, meta), 202),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/announcements',
+      auth: 'admin',
+      summary: 'Announcements with their delivery and read counts, newest first',
+      tags: ['settings'],
+      request: { query: paginationQuerySchema },
+      responses: { 200: { description: 'Newest first', schema: announcementsPageSchema } },
+      handler: async (c, { query }) => c.json(await listAnnouncements(ctx, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/me/announcements',
+      auth: 'user',
+      summary: 'Your latest announcements, unread first',
+      tags: ['me'],
+      responses: { 200: { description: 'Announcements', schema: memberAnnouncementsSchema } },
+      handler: async (c, { auth }) => c.json(await memberAnnouncements(ctx, auth.userId)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/me/announcements/:id/read',
+      auth: 'user',
+      summary: 'Mark an announcement read',
+      tags: ['me'],
+      request: { params: announcementParams },
+      responses: { 204: { description: 'Read' } },
+      errors: ['NOT_FOUND'],
+      handler: async (c, { params, auth }) => {
+        await markAnnouncementRead(ctx, auth.userId, params.id);
+        return c.body(null, 204);
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/api/v1/admin/lifecycle/preview',

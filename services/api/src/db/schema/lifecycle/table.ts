@@ -3,7 +3,9 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -13,8 +15,11 @@ import { users } from '../users/table.js';
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** What a notice is (docs/lifecycle.md): the reminder before the end of a membership. */
-export const NOTICE_KINDS = ['expiry_reminder'] as const;
+/**
+ * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, or an
+ * operator's announcement.
+ */
+export const NOTICE_KINDS = ['expiry_reminder', 'announcement'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
@@ -49,7 +54,10 @@ export const memberNotices = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** Why it was skipped or failed, in words an operator can act on (never a secret). */
     detail: text('detail'),
-    /** The membership end the notice was about (a copy of `users.expires_at` then). */
+    /**
+     * The membership end a reminder was about (a copy of `users.expires_at` then); null for an
+     * announcement.
+     */
     expiresAt: instant('expires_at'),
     /** The `REMINDER_DAYS` threshold a reminder was for. */
     days: integer('days'),
@@ -60,7 +68,7 @@ export const memberNotices = pgTable(
     uniqueIndex('member_notices_uq').on(t.userId, t.kind, t.ref, t.channel),
     index('member_notices_created_idx').on(t.createdAt),
     index('member_notices_user_idx').on(t.userId, t.createdAt),
-    check('member_notices_kind_ck', sql`${t.kind} in ('expiry_reminder')`),
+    check('member_notices_kind_ck', sql`${t.kind} in ('expiry_reminder', 'announcement')`),
     check('member_notices_channel_ck', sql`${t.channel} in ('email', 'messenger', 'webhook')`),
     check('member_notices_status_ck', sql`${t.status} in ('sending', 'sent', 'failed', 'skipped')`),
     check('member_notices_attempts_ck', sql`${t.attempts} between 0 and 3`),
@@ -69,3 +77,59 @@ export const memberNotices = pgTable(
 );
 
 export type MemberNoticeRow = typeof memberNotices.$inferSelect;
+
+/** Who an announcement is for, decided when it is posted (docs/lifecycle.md). */
+export const ANNOUNCEMENT_AUDIENCES = ['all', 'active', 'expiring', 'expired'] as const;
+export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
+/** The channels an announcement goes out on besides the console, where every recipient sees it. */
+export type AnnouncementChannel = 'email' | 'messenger';
+
+/**
+ * An operator's message to the community: shown in the console to every recipient until read,
+ * and sent on `channels` by the `announcements` job (one `member_notices` row per recipient and
+ * channel, `ref` = the announcement's id). `status` is `sending` until a pass of the job finds
+ * nothing left to send or retry.
+ */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: uuid('id').primaryKey(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    audience: text('audience').$type<AnnouncementAudience>().notNull(),
+    channels: jsonb('channels').$type<AnnouncementChannel[]>().notNull().default([]),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    recipients: integer('recipients').notNull().default(0),
+    status: text('status').$type<'sending' | 'done'>().notNull().default('sending'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    finishedAt: instant('finished_at'),
+  },
+  (t) => [
+    index('announcements_created_idx').on(t.createdAt),
+    check(
+      'announcements_audience_ck',
+      sql`${t.audience} in ('all', 'active', 'expiring', 'expired')`,
+    ),
+    check('announcements_status_ck', sql`${t.status} in ('sending', 'done')`),
+  ],
+);
+
+/** The members an announcement was for (fixed when posted), and when each read it. */
+export const announcementRecipients = pgTable(
+  'announcement_recipients',
+  {
+    announcementId: uuid('announcement_id')
+      .notNull()
+      .references(() => announcements.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: instant('read_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.announcementId, t.userId] }),
+    index('announcement_recipients_user_idx').on(t.userId, t.readAt),
+  ],
+);
+
+export type AnnouncementRow = typeof announcements.$inferSelect;
