@@ -160,6 +160,12 @@ export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export const LIFECYCLE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
 /** What a `member` notify is about (a direct message to one member). */
+/**
+ * Bot messages a second when the API sends to many members at once (an announcement): below
+ * Telegram's ~30 a second across chats; each member gets one message, far below one a second
+ * per chat (docs/lifecycle.md; the bot's bench checks it against the fake's flood control).
+ */
+export const BULK_MESSAGES_PER_SECOND = 25;
 export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'announcement', 'test'] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [

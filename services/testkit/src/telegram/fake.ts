@@ -34,6 +34,14 @@ export interface FakeTelegramOptions extends Partial<FakeTelegramSettings> {
   bot?: Partial<BotProfile>;
   /** Clock in ms, for ageing callback queries; defaults to Date.now. */
   now?: () => number;
+  /**
+   * Telegram's flood control for sending methods (core.telegram.org/bots/faq, "My bot is hitting
+   * limits"): more than `globalPerSecond` messages in any second across all chats, or more than
+   * `perChatPerSecond` to one chat, answers 429 `Too Many Requests: retry after N` with
+   * `parameters.retry_after`, and the message is not sent. Off unless given; Telegram's own
+   * figures are about 30 and 1.
+   */
+  rateLimits?: { globalPerSecond?: number; perChatPerSecond?: number };
 }
 
 export interface FakeTelegram {

@@ -50,6 +50,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const calls: TelegramCall[] = [];
   const injected = new Map<string, InjectedError[]>();
   let flood: { retryAfter: number; methods?: Set<string> } | null = null;
+  const limiter = options.rateLimits ? new FloodControl(options.rateLimits, now) : null;
 
   const hub = new UpdateHub(state, async (method, params) => {
     await invoke(method, params, new AbortController().signal, 'webhook-reply');
@@ -82,7 +83,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const call: TelegramCall = { method, params, at: new Date(now()), status: 200, via };
     calls.push(call);
     try {
-      const error = injectedFor(method);
+      const error = injectedFor(method) ?? limiter?.check(method, params) ?? null;
       if (error) throw error;
       const ctx: MethodContext = { state, bot, settings, now, signal };
       const value = await handlers[method]!(ctx, params);
@@ -232,4 +233,57 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
   };
   return fake;
+}
+
+/** Methods that send a message, counted by the flood control. */
+const SENDING = new Set([
+  'sendMessage',
+  'sendPhoto',
+  'sendDocument',
+  'sendMediaGroup',
+  'copyMessage',
+  'forwardMessage',
+]);
+
+/**
+ * Sliding one-second windows of sent messages, across all chats and per chat. A message over a
+ * limit is refused with 429 and does not count; `retry_after` is the whole seconds until the
+ * oldest message of the full window leaves it (at least 1), as Telegram rounds up.
+ */
+class FloodControl {
+  private readonly all: number[] = [];
+  private readonly byChat = new Map<string, number[]>();
+
+  constructor(
+    private readonly limits: { globalPerSecond?: number; perChatPerSecond?: number },
+    private readonly now: () => number,
+  ) {}
+
+  check(method: string, params: Params): TelegramApiError | null {
+    if (!SENDING.has(method)) return null;
+    const at = this.now();
+    const chat = String(params.chat_id ?? '');
+    const inWindow = (list: number[]) => {
+      while (list.length > 0 && list[0]! <= at - 1000) list.shift();
+      return list;
+    };
+    const all = inWindow(this.all);
+    const mine = inWindow(this.byChat.get(chat) ?? []);
+    const over = (list: number[], limit: number | undefined) =>
+      limit !== undefined && list.length >= limit;
+    if (over(all, this.limits.globalPerSecond) || over(mine, this.limits.perChatPerSecond)) {
+      const oldest = Math.min(
+        over(all, this.limits.globalPerSecond) ? all[0]! : Infinity,
+        over(mine, this.limits.perChatPerSecond) ? mine[0]! : Infinity,
+      );
+      const retryAfter = Math.max(1, Math.ceil((oldest + 1000 - at) / 1000));
+      return new TelegramApiError(429, `Too Many Requests: retry after ${retryAfter}`, {
+        retry_after: retryAfter,
+      });
+    }
+    all.push(at);
+    mine.push(at);
+    this.byChat.set(chat, mine);
+    return null;
+  }
 }

@@ -12,7 +12,7 @@ import type {
   MemberAnnouncements,
   PaginationQuery,
 } from '@usher/contracts';
-import { LOCALES } from '@usher/contracts';
+import { BULK_MESSAGES_PER_SECOND, LOCALES } from '@usher/contracts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as uuidv7 } from 'uuid';
@@ -46,11 +46,6 @@ import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubs
 export const ANNOUNCEMENTS_JOB = 'announcements';
 /** Every minute: picks up what a run could not start at once, and retries failures. */
 export const ANNOUNCEMENTS_CRON = '* * * * *';
-/**
- * Bot messages per second, all chats together: below Telegram's ~30 per second for bulk
- * messages. Each recipient gets one message per announcement, far below one per second per chat.
- */
-export const MESSENGER_PER_SECOND = 25;
 /** Recipients read per query. */
 const BATCH = 200;
 /** "Expiring": the membership ends within this many days (the overview's Renew window). */
@@ -290,7 +285,7 @@ async function sendMail(
 export async function runAnnouncements(
   ctx: AnnouncementsContext,
   run: Pick<JobRunContext, 'signal' | 'logger'>,
-  pacer = new Pacer(1000 / MESSENGER_PER_SECOND),
+  pacer = new Pacer(1000 / BULK_MESSAGES_PER_SECOND),
 ): Promise<JobOutcome> {
   const summary: AnnouncementSummary = {
     announcements: 0,
