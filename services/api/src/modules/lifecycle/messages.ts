@@ -141,3 +141,46 @@ export function noticeMail(
       : {}),
   };
 }
+
+/** What a deletion warning is about. */
+export interface DeletionFacts {
+  username: string;
+  expiresAt: Date;
+  deleteAt: Date;
+  locale: Locale;
+}
+
+const DELETION_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: your media account will be deleted on {deleteAt}',
+    text:
+      'Hi {username},\n\nyour {siteName} membership ended on {expiresAt}. Your media-server ' +
+      'account will be deleted on {deleteAt}, with its watch history and settings. Renew before ' +
+      'then to keep it: {renewUrl}\n\nYour {siteName} account itself stays, and you can renew at ' +
+      'any time.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：你的媒体账号将于 {deleteAt} 删除',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 会员已于 {expiresAt} 到期。你的媒体服务器账号将于 ' +
+      '{deleteAt} 删除，其中的观看记录和设置也会一并删除。在此之前续费即可保留：{renewUrl}\n\n' +
+      '你的 {siteName} 账号本身会保留，随时可以续费。',
+  },
+};
+
+/** The warning before an expired member's media account is deleted (fixed texts, both languages). */
+export function deletionNotice(texts: ReminderTexts, facts: DeletionFacts): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    expiresAt: formatInstant(facts.expiresAt, texts.timezone),
+    deleteAt: formatInstant(facts.deleteAt, texts.timezone),
+    renewUrl: texts.renewUrl,
+  };
+  const template = DELETION_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}
