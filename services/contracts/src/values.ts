@@ -170,6 +170,7 @@ export const MEMBER_NOTICE_KINDS = [
   'membership_reminder',
   'announcement',
   'deletion_warning',
+  'inactivity_warning',
   'test',
 ] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];

@@ -19,7 +19,12 @@ const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'd
  * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, an
  * operator's announcement, or the warning before an expired member's media account is deleted.
  */
-export const NOTICE_KINDS = ['expiry_reminder', 'announcement', 'deletion_warning'] as const;
+export const NOTICE_KINDS = [
+  'expiry_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
@@ -70,7 +75,7 @@ export const memberNotices = pgTable(
     index('member_notices_user_idx').on(t.userId, t.createdAt),
     check(
       'member_notices_kind_ck',
-      sql`${t.kind} in ('expiry_reminder', 'announcement', 'deletion_warning')`,
+      sql`${t.kind} in ('expiry_reminder', 'announcement', 'deletion_warning', 'inactivity_warning')`,
     ),
     check('member_notices_channel_ck', sql`${t.channel} in ('email', 'messenger', 'webhook')`),
     check('member_notices_status_ck', sql`${t.status} in ('sending', 'sent', 'failed', 'skipped')`),
@@ -156,3 +161,16 @@ export const mediaAccountDeletions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.expiresAt] })],
 );
+
+/**
+ * Members without playback for `INACTIVITY_DISABLE_DAYS` (docs/lifecycle.md): warned at
+ * `warned_at`, switched off at `disabled_at` seven days later unless they played in between (the
+ * row is then removed) or an admin exempted them (`users.inactivity_exempt`).
+ */
+export const inactivityWatch = pgTable('inactivity_watch', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  warnedAt: instant('warned_at').notNull(),
+  disabledAt: instant('disabled_at'),
+});

@@ -7,6 +7,7 @@ export const RETRY_ORIGINS = [
   'user_delete',
   'policy_apply',
   'grace_delete',
+  'inactivity',
 ] as const;
 
 export type RetryOrigin = (typeof RETRY_ORIGINS)[number];
