@@ -17,7 +17,7 @@ import {
 } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
 import { isExpired } from '../membership/index.js';
-import type { PosterSigner } from './posters.js';
+import type { PosterSigner } from './poster-signer.js';
 import { findUser } from './queries.js';
 
 const STATS_TTL_MS = 5 * 60_000;

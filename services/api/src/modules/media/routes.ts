@@ -21,7 +21,8 @@ import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js
 import type { ModuleContext } from '../context.js';
 import { latestForUser, MediaHomeCache, mediaServerPublic } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
-import { PosterSigner, posterForRequest, posterUrlsFor, withPosters } from './posters.js';
+import { PosterSigner } from './poster-signer.js';
+import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
 import { listSessions } from './sessions.js';
 
 const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
