@@ -1,6 +1,6 @@
 // The Playback Reporting plugin (50-integrations.md §1.7): its reply (`colums`, string cells,
 // errors inside an HTTP 200), the columns both plugins share, and the text Usher puts in SQL.
-import { wallClock } from '@usher/contracts/time';
+import { wallClock, type WallClock } from '@usher/contracts/time';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { IntegrationError } from '../errors.js';
@@ -133,14 +133,7 @@ function stripHtml(text: string): string {
     .trim();
 }
 
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+type LocalParts = Omit<WallClock, 'weekday'>;
 
 function localParts(at: Date, timeZone: string): LocalParts {
   const { year, month, day, hour, minute, second } = wallClock(at, timeZone);

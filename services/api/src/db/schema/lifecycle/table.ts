@@ -1,7 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from '../users/table.js';
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * One row per membership reminder sent (docs/lifecycle.md): a member is reminded once per
