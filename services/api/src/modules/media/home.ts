@@ -8,7 +8,6 @@ import type {
   MediaStats,
 } from '@usher/contracts';
 import type { UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import {
   normaliseId,
@@ -18,7 +17,7 @@ import {
 import type { ModuleContext } from '../context.js';
 import { isExpired } from '../membership/index.js';
 import type { PosterSigner } from './poster-signer.js';
-import { findUser } from './queries.js';
+import { requireUser } from './users.js';
 
 const STATS_TTL_MS = 5 * 60_000;
 const ACCESS_TTL_MS = 10 * 60_000;
@@ -181,8 +180,7 @@ export async function latestForUser(
   userId: string,
   query: MediaLatestQuery,
 ): Promise<MediaLatest> {
-  const row = await findUser(ctx.db, userId);
-  if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+  const row = await requireUser(ctx.db, userId);
   const server = await serverOrNull(ctx);
   const state = homeState(row, ctx.now(), server !== null);
   if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };

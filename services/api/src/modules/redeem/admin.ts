@@ -1,6 +1,6 @@
 // The admin side of redeem codes: create, batch, change, delete, list codes and redemptions.
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { toRedeemCode } from './codes.js';
@@ -22,13 +22,13 @@ export async function createOne(ctx: ModuleContext, input: NewCode, caller: Call
   assertFuture(input.expiresAt, ctx.now());
   const row = await withTransaction(ctx, async (tx) => {
     const [created] = await queries.insertCodes(tx, input, 1, caller.auth.userId);
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.create',
-      target: { type: 'redeem_code', id: created!.id },
-      details: { days: input.days, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.create',
+      { type: 'redeem_code', id: created!.id },
+      { days: input.days, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null },
+    );
     return created!;
   });
   return toRedeemCode(row, { id: caller.auth.userId, username: caller.auth.username }, ctx.now());
@@ -42,13 +42,13 @@ export async function batchCreate(
   assertFuture(input.expiresAt, ctx.now());
   const rows = await withTransaction(ctx, async (tx) => {
     const created = await queries.insertCodes(tx, input, input.count, caller.auth.userId);
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.batch_create',
-      target: { type: 'redeem_code', id: null },
-      details: { count: created.length, ids: created.map((r) => r.id), days: input.days },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.batch_create',
+      { type: 'redeem_code', id: null },
+      { count: created.length, ids: created.map((r) => r.id), days: input.days },
+    );
     return created;
   });
   const creator = { id: caller.auth.userId, username: caller.auth.username };
@@ -88,13 +88,13 @@ export async function updateCode(
     const before = Object.fromEntries(
       Object.keys(set).map((k) => [k, current[k as keyof typeof current]]),
     );
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.update',
-      target: { type: 'redeem_code', id },
-      details: { before, after: set },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.update',
+      { type: 'redeem_code', id },
+      { before, after: set },
+    );
     return updated;
   });
   return toRedeemCode(row, await queries.findCreator(ctx.db, row.createdBy), ctx.now());
@@ -105,13 +105,13 @@ export async function deleteCode(ctx: ModuleContext, id: string, caller: Caller)
   await withTransaction(ctx, async (tx) => {
     const gone = await queries.deleteCodeRow(tx, id);
     if (!gone) throw notFound();
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.delete',
-      target: { type: 'redeem_code', id },
-      details: { code: `${gone.code.slice(0, 4)}…`, usedCount: gone.usedCount },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.delete',
+      { type: 'redeem_code', id },
+      { code: `${gone.code.slice(0, 4)}…`, usedCount: gone.usedCount },
+    );
   });
 }
 
