@@ -3,7 +3,7 @@
 import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { countRows, paginate, type PageResult } from '../../db/paging.js';
 import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -111,12 +111,6 @@ export async function runJobNow(
     triggeredBy: caller.auth.userId,
     params: body.params ?? null,
   });
-  await recordAudit(ctx.db, {
-    actor: caller.actor,
-    action: 'job.run',
-    target: { type: 'job', id: name },
-    details: { runId },
-    ...caller.meta,
-  });
+  await auditCaller(ctx.db, caller, 'job.run', { type: 'job', id: name }, { runId });
   return { runId };
 }

@@ -9,7 +9,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller, recordAudit } from '../../audit-log/audit.js';
 import { plans } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
@@ -40,13 +40,7 @@ export async function createPlan(
       .insert(plans)
       .values({ id: uuidv7(), ...input })
       .returning();
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'plan.create',
-      target: { type: 'plan', id: created!.id },
-      details: { ...input },
-      ...caller.meta,
-    });
+    await auditCaller(tx, caller, 'plan.create', { type: 'plan', id: created!.id }, { ...input });
     return created!;
   });
   return toPlan(row);

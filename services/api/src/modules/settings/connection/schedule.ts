@@ -1,3 +1,4 @@
+import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { SettingCheck } from '@usher/contracts';
 import { Cron } from 'croner';
 import {
@@ -27,21 +28,8 @@ const PREVIEW_RUNS = 3;
 
 /** `2025-03-01 20:00 Sat` in `timeZone`. */
 function formatIn(timeZone: string, at: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      weekday: 'short',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.weekday}`;
+  const clock = wallClock(at, timeZone);
+  return `${formatWallClock(clock)} ${clock.weekday}`;
 }
 
 /** The next fire times of one expression; an unparsable one fails. */
