@@ -12,6 +12,8 @@ export const ENGINE_SPECIFIC = [
   'db/migrate',
   'db/bootstrap',
   'db/user-search-index',
+  // Backup and restore: the same file from both engines, restored into both (issue 32).
+  'backup/round-trip',
   'users/list-detail', // the user search and its sorts (pg_trgm through PGlite's extension)
   'redeem/admin-codes', // code search
   // Outages: PGlite behind its wire-protocol socket server cut by a TCP proxy, not a real server.
