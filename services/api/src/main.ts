@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { stopArgon2Threads } from './auth/passwords.js';
-import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
+import { bootstrapAdmin } from './bootstrap.js';
+import { isCommand, runCli } from './cli/usher.js';
 import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
 import {
@@ -50,8 +51,6 @@ function migrationsFolder(): string {
   throw new Error('migrations folder not found next to the API');
 }
 
-const RESET_COMMAND = 'reset-admin-password';
-
 /**
  * Takes the embedded database's folder for this process before anything reads it (one owner,
  * db/data-lock.ts), or exits 1 with one line naming the folder, the owner and what to do.
@@ -69,11 +68,8 @@ function lockEmbeddedDatabase(
     const holder = describeHolder(err);
     const stop = `stop it first (Ctrl-C where it runs, or \`kill ${err.owner.pid}\`)`;
     process.stderr.write(
-      command === RESET_COMMAND
-        ? `${RESET_COMMAND}: the embedded database in ${dir} is in use by ${holder}. A reset ` +
-            `now would be lost: ${stop}, then run the command again.\n`
-        : `Usher API not started: the embedded database in ${dir} is in use by ${holder}. ` +
-            `Only one process may open it: ${stop}, or set PGLITE_DATA_DIR to another folder.\n`,
+      `Usher API not started: the embedded database in ${dir} is in use by ${holder}. ` +
+        `Only one process may open it: ${stop}, or set PGLITE_DATA_DIR to another folder.\n`,
     );
     process.exit(1);
   }
@@ -112,6 +108,23 @@ async function connect(
 }
 
 async function main(argv: string[]): Promise<void> {
+  // `node main.js <command>`: the operator's `usher` tools (cli/usher.ts), not the server.
+  if (argv[0] !== undefined && argv[0] !== 'api') {
+    if (!isCommand(argv[0])) {
+      process.stderr.write(`usher: unknown command "${argv[0]}" (try \`usher help\`)\n`);
+      process.exit(2);
+    }
+    const code = await runCli({
+      argv,
+      env: process.env,
+      migrationsFolder: migrationsFolder(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      interactive: Boolean(process.stdin.isTTY),
+    });
+    await stopArgon2Threads();
+    process.exit(code);
+  }
   const result = loadConfig(process.env, VERSION);
   if (!result.ok) {
     // One line per broken rule, naming the variable — never the value.
@@ -123,13 +136,13 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const replicaId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
-  const command = argv[0] === RESET_COMMAND ? RESET_COMMAND : 'api';
+  const command = 'api';
   // The embedded folder's lock first: a second `npm start` is told who runs, not that the port is
   // taken. Released by the handle's close or, on any exit path, by the lock's exit hook.
   const lock = config.DATABASE_URL
     ? undefined
     : lockEmbeddedDatabase(resolve(config.PGLITE_DATA_DIR), command, logger);
-  if (command === 'api') {
+  {
     const busy = await probePort(config.PORT, config.HOST);
     const line = busy && listenFailure(busy, config.PORT, config.HOST);
     if (busy && !line) throw busy;
@@ -147,13 +160,6 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     logger.fatal({ err }, 'database setup failed');
     process.exit(1);
-  }
-
-  if (command === RESET_COMMAND) {
-    const i = argv.indexOf('--username');
-    await resetAdminPassword(database.db, i >= 0 ? (argv[i + 1] ?? 'admin') : 'admin', logger);
-    await database.close();
-    return;
   }
 
   await bootstrapAdmin(database.db, { adminPassword: config.ADMIN_PASSWORD, logger });
