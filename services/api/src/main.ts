@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { stopArgon2Threads } from './auth/passwords.js';
@@ -18,6 +16,7 @@ import {
   type DataDirLock,
 } from './db/data-lock.js';
 import { migrate } from './db/migrate.js';
+import { migrationsFolder } from './db/migrations-folder.js';
 import { createMetrics } from './http/metrics.js';
 import { InFlight } from './http/in-flight.js';
 import { listenFailure, probePort } from './listen.js';
@@ -41,15 +40,6 @@ const SERVER_TIMEOUTS = {
   // How often Node looks for connections past those limits (default 30 s).
   connectionsCheckingInterval: 1_000,
 } as const;
-
-/** Where the committed SQL lives: next to main.js in the image, `../drizzle` from sources. */
-function migrationsFolder(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, 'drizzle'), join(here, '../drizzle')]) {
-    if (existsSync(join(candidate, 'meta/_journal.json'))) return candidate;
-  }
-  throw new Error('migrations folder not found next to the API');
-}
 
 /**
  * Takes the embedded database's folder for this process before anything reads it (one owner,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
@@ -54,6 +54,7 @@ export async function createBackup(
   path: string,
   options: { migrationsFolder: string; appVersion: string; now?: () => Date },
 ): Promise<BackupSummary> {
+  if (existsSync(path)) throw new BackupFileError('unreadable', `${path} exists already`);
   const partial = `${path}.partial-${randomBytes(4).toString('hex')}`;
   const gzip = createGzip({ level: 6 });
   const out = createWriteStream(partial, { mode: 0o600 });

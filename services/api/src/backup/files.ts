@@ -2,14 +2,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_EXTENSION } from './format.js';
 
-/** `usher-20261207T105229Z.usher-backup.gz`: sorts by time, safe in every file system. */
+/** `usher-20261207T105229.123Z.usher-backup.gz`: sorts by time, safe in every file system. */
 export function backupFileName(at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const stamp = at.toISOString().replace(/[-:]/g, '');
   return `usher-${stamp}${BACKUP_EXTENSION}`;
 }
 
 /** A name `listBackups` accepts, so a download can never name another file. */
-export const BACKUP_NAME = /^usher-[0-9A-Za-z_-]{1,64}\.usher-backup\.gz$/;
+export const BACKUP_NAME = /^usher-[0-9A-Za-z._-]{1,64}\.usher-backup\.gz$/;
 
 export interface BackupFile {
   name: string;
