@@ -42,6 +42,7 @@ export const KNOWN_JOBS = new Set([
   'media_policy_apply',
   'media_quality_scan',
   'membership_reminders',
+  'backup',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */
