@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { createBackup, restoreBackup } from '../backup/backup.js';
 import { BackupFileError, verifyBackup } from '../backup/format.js';
-import { backupFileName } from '../backup/files.js';
+import { backupFileName, pruneBackups } from '../backup/files.js';
 import { resetAdminPassword } from '../bootstrap.js';
 import { loadConfig, type Config } from '../config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from '../db/client.js';
@@ -43,7 +43,9 @@ export const isCommand = (value: string | undefined): value is Command =>
   (COMMANDS as readonly string[]).includes(value ?? '');
 
 const USAGE = `usage: usher <command>
-  backup [--out FILE]          write a backup file (default: BACKUP_DIR/usher-<time>${'.usher-backup.gz'})
+  backup [--out FILE] [--keep N]
+                               write a backup file (default: BACKUP_DIR/usher-<time>.usher-backup.gz);
+                               --keep: then delete all but the newest N backup files there
   restore FILE [--yes]         replace the database's content with FILE (checked first)
   reset-admin-password [--username NAME]
                                print a new temporary password for an administrator
@@ -186,6 +188,9 @@ async function withDatabase(ctx: CliContext, command: Command, args: string[]): 
         return 0;
       }
       case 'backup': {
+        const keepText = option(args, '--keep');
+        if (keepText !== undefined && !/^[1-9]\d{0,2}$/.test(keepText))
+          throw new CommandError('--keep needs a whole number of files from 1 to 999');
         const out =
           option(args, '--out') ??
           join(resolve(ctx.env.BACKUP_DIR || './data/backups'), backupFileName(new Date()));
@@ -198,6 +203,12 @@ async function withDatabase(ctx: CliContext, command: Command, args: string[]): 
           `backup written: ${made.path} (${made.bytes} bytes, ${made.tables} tables, ` +
             `${made.rows} rows, schema ${made.header.schema.latest})\n`,
         );
+        const keep = option(args, '--keep');
+        if (keep !== undefined) {
+          // The scheduled CronJob's retention: older backup files in the same folder go.
+          const pruned = await pruneBackups(resolve(out, '..'), Number(keep));
+          if (pruned.length > 0) ctx.stdout(`deleted ${pruned.length} older: ${pruned.join(', ')}\n`);
+        }
         return 0;
       }
       case 'restore': {
