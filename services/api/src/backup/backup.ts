@@ -7,12 +7,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, DatabaseKind, Tx } from '../db/client.js';
-import {
-  appliedMigrations,
-  knownMigrations,
-  migrate,
-  MIGRATION_LOCK_KEY,
-} from '../db/migrate.js';
+import { appliedMigrations, knownMigrations, migrate, MIGRATION_LOCK_KEY } from '../db/migrate.js';
 import { queryRows } from '../db/sql.js';
 import {
   BACKUP_FORMAT,

@@ -144,7 +144,10 @@ export async function* readBackup(path: string): AsyncGenerator<BackupLine, Back
       );
   }
   if (trailer.rows !== total)
-    throw new BackupFileError('damaged', `the file has ${total} rows, its end says ${trailer.rows}`);
+    throw new BackupFileError(
+      'damaged',
+      `the file has ${total} rows, its end says ${trailer.rows}`,
+    );
   return trailer;
 }
 

@@ -207,7 +207,8 @@ async function withDatabase(ctx: CliContext, command: Command, args: string[]): 
         if (keep !== undefined) {
           // The scheduled CronJob's retention: older backup files in the same folder go.
           const pruned = await pruneBackups(resolve(out, '..'), Number(keep));
-          if (pruned.length > 0) ctx.stdout(`deleted ${pruned.length} older: ${pruned.join(', ')}\n`);
+          if (pruned.length > 0)
+            ctx.stdout(`deleted ${pruned.length} older: ${pruned.join(', ')}\n`);
         }
         return 0;
       }

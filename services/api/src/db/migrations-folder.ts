@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
  */
 export function migrationsFolder(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, 'drizzle'), join(here, '../drizzle'), join(here, '../../drizzle')]) {
+  for (const candidate of [
+    join(here, 'drizzle'),
+    join(here, '../drizzle'),
+    join(here, '../../drizzle'),
+  ]) {
     if (existsSync(join(candidate, 'meta/_journal.json'))) return candidate;
   }
   throw new Error('migrations folder not found next to the API');

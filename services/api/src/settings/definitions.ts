@@ -695,7 +695,8 @@ const DEFINITIONS = [
     group: 'schedule',
     type: 'cron',
     label: 'Backup',
-    description: 'When the backup job writes a backup file to BACKUP_DIR; empty = no scheduled backups',
+    description:
+      'When the backup job writes a backup file to BACKUP_DIR; empty = no scheduled backups',
     default: '',
     allowEmpty: true,
     apply: 'rearm',

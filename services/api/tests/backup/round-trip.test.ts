@@ -75,7 +75,9 @@ describe(`backup and restore (${ENGINE})`, () => {
     await source?.close();
     rmSync(dir, { recursive: true, force: true });
     // Measured figures for docs/operations.md (backup of 10 000 members).
-    process.stdout.write(`backup round trip (ms, bytes, rows; ${ENGINE}): ${JSON.stringify(timings)}\n`);
+    process.stdout.write(
+      `backup round trip (ms, bytes, rows; ${ENGINE}): ${JSON.stringify(timings)}\n`,
+    );
   });
 
   it('should have rows in every table of the schema', () => {

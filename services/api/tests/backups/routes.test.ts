@@ -81,9 +81,7 @@ describe(`admin backups (${ENGINE})`, () => {
     const download = await t.call('GET', `/api/v1/admin/backups/${file.name}`, { token });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/gzip');
-    expect(download.headers.get('content-disposition')).toBe(
-      `attachment; filename="${file.name}"`,
-    );
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${file.name}"`);
     const bytes = new Uint8Array(await download.arrayBuffer());
     expect(bytes.length).toBe(file.bytes);
     const copy = join(dir, 'downloaded.gz');

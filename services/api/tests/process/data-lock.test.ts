@@ -161,7 +161,9 @@ describe('the embedded database has one owner', () => {
     const backup = run(['backup', '--out', file]);
     expect(await backup.exited).toBe(0);
     expect(backup.out()).toMatch(
-      new RegExp(`^backup written: ${file} \\(\\d+ bytes, \\d+ tables, \\d+ rows, schema \\w+\\)\\n$`),
+      new RegExp(
+        `^backup written: ${file} \\(\\d+ bytes, \\d+ tables, \\d+ rows, schema \\w+\\)\\n$`,
+      ),
     );
     expect(existsSync(lockPath)).toBe(false);
 
@@ -169,14 +171,17 @@ describe('the embedded database has one owner', () => {
     try {
       expect(await waitForHealth(port, api)).toBe(200);
       const pid = api.child.pid!;
-      const inUse =
-        `the embedded database in ${dataDir} is in use by the Usher API (pid ${pid}, since `;
+      const inUse = `the embedded database in ${dataDir} is in use by the Usher API (pid ${pid}, since `;
       const stopFirst = `stop it first (Ctrl-C where it runs, or \`kill ${pid}\`), then run the command again.\n`;
       for (const args of [['backup'], ['restore', file, '--yes'], ['migrate'], ['check']]) {
         const refused = run(args);
         expect(await refused.exited).toBe(1);
         const err = refused.err();
-        expect(err.startsWith(`usher ${args[0]}: ${inUse}`) || err.includes(`database      fail  ${inUse}`) || refused.out().includes(`database      fail  ${inUse}`)).toBe(true);
+        expect(
+          err.startsWith(`usher ${args[0]}: ${inUse}`) ||
+            err.includes(`database      fail  ${inUse}`) ||
+            refused.out().includes(`database      fail  ${inUse}`),
+        ).toBe(true);
         expect(refused.out() + err).toContain(stopFirst.trim());
       }
       const version = run(['version']);
@@ -195,7 +200,9 @@ describe('the embedded database has one owner', () => {
     );
     const restore = run(['restore', file, '--yes']);
     expect(await restore.exited).toBe(0);
-    expect(restore.out()).toMatch(/^.*schema \w+, \d+ tables, \d+ rows, made .*\nrestored \d+ rows from /);
+    expect(restore.out()).toMatch(
+      /^.*schema \w+, \d+ tables, \d+ rows, made .*\nrestored \d+ rows from /,
+    );
     const check = run(['check']);
     expect(await check.exited).toBe(0);
     expect(check.out()).toMatch(/^environment\s+ok\s+valid; database embedded/m);

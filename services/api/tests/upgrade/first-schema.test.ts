@@ -79,7 +79,8 @@ describe(`upgrade from the first release's schema (${ENGINE})`, () => {
     const { applied } = await migrate(database.handle.db, MIGRATIONS);
     expect(applied).toEqual(LATER);
     const after = counts(await tableDigests(database.handle.db));
-    for (const [table, rows] of Object.entries(before)) expect([table, after[table]]).toEqual([table, rows]);
+    for (const [table, rows] of Object.entries(before))
+      expect([table, after[table]]).toEqual([table, rows]);
   }, 60_000);
 
   it("should restore the first schema's committed backup and migrate it forward", async () => {
@@ -118,7 +119,7 @@ describe(`upgrade from the first release's schema (${ENGINE})`, () => {
       const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
         name === 'id' && route.path.includes('/users/') ? member!.id : uuidv7(),
       );
-      const headers =
+      const headers: Record<string, string> =
         route.auth === 'internal' ? { 'x-internal-secret': t.config.INTERNAL_API_SECRET } : {};
       const res = await t.call('GET', path, { token, headers });
       let verdict = 'ok';
