@@ -7,6 +7,7 @@ import type { BackupFile } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { downloadBlob } from '../../shared/csv';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
@@ -85,13 +86,7 @@ export default class BackupsPage {
   protected async download(file: BackupFile): Promise<void> {
     this.actionError.set(null);
     try {
-      const blob = await this.api.download(file.name);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = file.name;
-      link.click();
-      URL.revokeObjectURL(url);
+      downloadBlob(file.name, await this.api.download(file.name));
     } catch (error) {
       this.actionError.set(this.errors.describe(error));
     }
