@@ -3,7 +3,7 @@
 // `npm run usher -- <command>` on a source install) with the API's own environment. Each command
 // prints what it did on stdout, or one line `usher <command>: <what is wrong>` on stderr and
 // exits non-zero.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { sql } from 'drizzle-orm';
@@ -132,6 +132,12 @@ function lockEmbedded(dir: string, command: string, logger: Logger): DataDirLock
 async function open(config: Config, command: string, logger: Logger): Promise<DatabaseHandle> {
   if (!config.DATABASE_URL) {
     const dir = resolve(config.PGLITE_DATA_DIR);
+    // Only a restore (onto a new machine) or a migrate may create the embedded database.
+    if (!['restore', 'migrate'].includes(command) && !existsSync(join(dir, 'PG_VERSION')))
+      throw new CommandError(
+        `there is no embedded database in ${dir} yet (\`npm start\` creates it; set ` +
+          'DATABASE_URL for PostgreSQL)',
+      );
     const lock = lockEmbedded(dir, command, logger);
     return openPglite(dir, { lock });
   }
@@ -192,8 +198,7 @@ async function withDatabase(ctx: CliContext, command: Command, args: string[]): 
         if (keepText !== undefined && !/^[1-9]\d{0,2}$/.test(keepText))
           throw new CommandError('--keep needs a whole number of files from 1 to 999');
         const out =
-          option(args, '--out') ??
-          join(resolve(ctx.env.BACKUP_DIR || './data/backups'), backupFileName(new Date()));
+          option(args, '--out') ?? join(resolve(config.BACKUP_DIR), backupFileName(new Date()));
         mkdirSync(resolve(out, '..'), { recursive: true });
         const made = await createBackup({ db: handle.db, kind: handle.kind }, out, {
           migrationsFolder: ctx.migrationsFolder,

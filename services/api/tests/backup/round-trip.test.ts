@@ -152,8 +152,12 @@ describe(`backup and restore (${ENGINE})`, () => {
   );
 
   describe('a file that must be refused', () => {
+    // What the source holds before each refusal (nothing may change it): read once.
+    let before: Record<string, string>;
+    beforeAll(async () => {
+      before = await tableDigests(source.handle.db);
+    });
     const refused = async (path: string, problem: unknown, message: RegExp) => {
-      const before = await tableDigests(source.handle.db);
       const err = await restoreBackup(source.handle.db, path, {
         migrationsFolder: MIGRATIONS,
       }).catch((e: unknown) => e);

@@ -210,6 +210,16 @@ describe('the embedded database has one owner', () => {
     expect(check.out()).toMatch(/^schema\s+ok\s+up to date/m);
     expect(check.out()).toMatch(/^settings\s+ok/m);
     expect(check.out()).toMatch(/^media server\s+warn\s+not configured/m);
+    // A folder without a database: said, and not created by the command.
+    const none = join(install, 'no-db');
+    for (const command of ['check', 'backup']) {
+      const empty = run([command], { PGLITE_DATA_DIR: none });
+      expect(await empty.exited).toBe(1);
+      expect(empty.out() + empty.err()).toContain(
+        `there is no embedded database in ${none} yet (\`npm start\` creates it; set DATABASE_URL for PostgreSQL)`,
+      );
+    }
+    expect(existsSync(none)).toBe(false);
     const missing = run(['restore', join(install, 'nope.usher-backup.gz'), '--yes']);
     expect(await missing.exited).toBe(1);
     expect(missing.err()).toBe('usher restore: the file does not exist\n');
