@@ -203,6 +203,31 @@ describe(`backup and restore (${ENGINE})`, () => {
       await refused(damaged, expect.stringMatching(/^(damaged|checksum)$/), /damaged|changed/);
     });
 
+    it('should roll everything back when a row breaks a rule during the load', async () => {
+      // A consistent file (checksum recomputed) whose redemption names a user that is not there:
+      // the load gets far (tables dropped, rows inserted) before the foreign key refuses it.
+      const orphan = join(dir, 'orphan.usher-backup.gz');
+      rewrite(
+        file,
+        orphan,
+        (lines) => {
+          const start = lines.indexOf('{"table":"redemptions"}');
+          lines[start + 1] = lines[start + 1]!.replace(
+            /"user_id": "[0-9a-f-]{36}"/,
+            '"user_id": "00000000-0000-7000-8000-00000000dead"',
+          );
+        },
+        true,
+      );
+      const before = await tableDigests(source.handle.db);
+      const err = await restoreBackup(source.handle.db, orphan, {
+        migrationsFolder: MIGRATIONS,
+      }).catch((e: unknown) => e as Error);
+      expect(err).toBeInstanceOf(Error);
+      expect(String((err as { cause?: unknown }).cause ?? err)).toMatch(/redemptions|foreign key/);
+      expect(await tableDigests(source.handle.db)).toEqual(before);
+    });
+
     it('should refuse a file from a newer schema and change nothing', async () => {
       const newer = join(dir, 'newer.usher-backup.gz');
       rewrite(
