@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
-import { stopArgon2Threads } from './auth/passwords.js';
+import { stopArgon2Threads } from './security/passwords.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { isCommand, runCli } from './cli/usher.js';
 import { loadConfig, type Config } from './config/env.js';
@@ -17,7 +17,7 @@ import {
 } from './db/data-lock.js';
 import { migrate } from './db/migrate.js';
 import { migrationsFolder } from './db/migrations-folder.js';
-import { createMetrics } from './http/metrics.js';
+import { createMetrics } from './metrics/registry.js';
 import { InFlight } from './http/in-flight.js';
 import { listenFailure, probePort } from './listen.js';
 import { createLogger } from './logger.js';

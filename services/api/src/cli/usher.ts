@@ -24,8 +24,8 @@ import { appliedMigrations, knownMigrations, migrate } from '../db/migrate.js';
 import { queryRows } from '../db/sql.js';
 import { createMediaServer, readMediaServerConfig } from '../integrations/media-server/factory.js';
 import { createLogger } from '../logger.js';
-import { SettingsCipher } from '../settings/crypto.js';
-import { SettingsStore } from '../settings/store.js';
+import { SettingsCipher } from '../settings-store/crypto.js';
+import { SettingsStore } from '../settings-store/store.js';
 import { VERSION } from '../version.js';
 
 export const COMMANDS = [

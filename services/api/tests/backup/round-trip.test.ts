@@ -6,11 +6,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { createBackup, restoreBackup } from '../../src/backup/backup.js';
 import { BackupFileError, verifyBackup } from '../../src/backup/format.js';
-import { wrapPglite, type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite, type DatabaseHandle } from '../../src/db/client.js';
 import { knownMigrations } from '../../src/db/migrate.js';
 import { queryRows } from '../../src/db/sql.js';
 import {
-  createMigratedPglite,
   createTestDatabase,
   ENGINE,
   MIGRATIONS,
@@ -60,7 +59,7 @@ describe(`backup and restore (${ENGINE})`, () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'usher-backup-'));
-    source = await createTestDatabase();
+    source = await createTestDatabase({ migrate: false });
     await timed('fill', () => fillEveryTable(source.handle.db, MEMBERS));
     digests = await tableDigests(source.handle.db);
     file = join(dir, 'full.usher-backup.gz');
@@ -128,7 +127,7 @@ describe(`backup and restore (${ENGINE})`, () => {
   (TEST_DATABASE_URL ? it : it.skip)(
     'should restore a backup of the embedded PGlite into PostgreSQL',
     async () => {
-      const embedded = wrapPglite(await createMigratedPglite());
+      const embedded = await openPglite();
       const target = await createTestDatabase();
       try {
         await fillEveryTable(embedded.db, MEMBERS);

@@ -24,7 +24,7 @@ describeWhen(Boolean(TEST_DATABASE_URL), 'needs TEST_DATABASE_URL', 'usher on Po
   beforeAll(async () => {
     bundle = await bundleApi('usher-pg-');
     dir = mkdtempSync(join(tmpdir(), 'usher-cli-'));
-    database = await createTestDatabase();
+    database = await createTestDatabase({ migrate: false });
     await fillEveryTable(database.handle.db, 100);
     // Closed early by the restore test (nobody else may be connected), and again by close().
     const end = database.handle.close;

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
 import { queryRows } from '../../src/db/sql.js';
+import { MIGRATIONS } from './database.js';
+
+/** 0.1.0's schema: 0000_foundation … 0009_membership_reminders. */
+export const RELEASE_010_MIGRATIONS = 10;
 
 /**
  * Rows in every table of the schema as of release 0.1.0 (migrations 0000–0009), written by
@@ -176,17 +181,41 @@ export async function fillRelease010Tables(db: Database, members: number): Promi
 }
 
 /**
- * Rows for tables added after 0.1.0. Add a statement here with each new table: the round-trip
- * suites fail on an empty table.
+ * Rows for tables added after 0.1.0's schema. Add a statement here with each new table: the
+ * round-trip suites fail on an empty table.
  */
 export async function fillNewerTables(db: Database): Promise<void> {
-  const newer: ReturnType<typeof sql>[] = [];
+  const newer = [
+    // 0010_member_notices: announcements with their recipients and per-channel notices
+    // (the reminders sent before 0010 arrive in member_notices through the migration itself).
+    sql`insert into announcements (id, title, body, audience, channels, created_by, recipients,
+          status, created_at, finished_at)
+        select gen_random_uuid(), 'News ' || g, E'Line one\nline «two» 🎬', 'active',
+          '["email","messenger"]'::jsonb, '00000000-0000-7000-8000-000000000001', 50, 'done',
+          now() - (g || ' days')::interval, now()
+        from generate_series(1, 5) g`,
+    sql`insert into announcement_recipients (announcement_id, user_id, read_at)
+        select a.id, u.id, case when u.rn % 2 = 0 then now() end
+        from announcements a,
+          (select id, row_number() over (order by username) rn from users where role = 'user') u
+        where u.rn <= 50`,
+    sql`insert into member_notices (id, user_id, kind, ref, channel, status, attempts, detail)
+        select gen_random_uuid(), r.user_id, 'announcement', r.announcement_id::text, 'email',
+          'sent', 1, null
+        from announcement_recipients r`,
+  ];
   for (const statement of newer) await db.execute(statement);
 }
 
-/** Every table of the current schema filled: 0.1.0's rows plus the newer tables'. */
+/**
+ * Every table of the current schema filled the way a real install gets there: a database at
+ * 0.1.0's schema (`db` must have no migrations yet) with 0.1.0's rows, carried forward by the
+ * current migrations, then rows for the tables added since.
+ */
 export async function fillEveryTable(db: Database, members: number): Promise<void> {
+  await migrate(db, MIGRATIONS, undefined, { only: RELEASE_010_MIGRATIONS });
   await fillRelease010Tables(db, members);
+  await migrate(db, MIGRATIONS);
   await fillNewerTables(db);
 }
 

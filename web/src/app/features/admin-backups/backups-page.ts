@@ -11,7 +11,7 @@ import { downloadBlob } from '../../shared/csv';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
-import { JobsApi } from '../admin-jobs/jobs-api';
+import { JobsApi } from '../admin-jobs';
 import { BackupsApi } from './backups-api';
 
 const POLL_MS = 1000;

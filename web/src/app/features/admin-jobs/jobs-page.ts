@@ -41,7 +41,8 @@ export const KNOWN_JOBS = new Set([
   'cleanup',
   'media_policy_apply',
   'media_quality_scan',
-  'membership_reminders',
+  'expiry_reminders',
+  'announcements',
   'backup',
 ]);
 
