@@ -43,6 +43,8 @@ export const KNOWN_JOBS = new Set([
   'media_quality_scan',
   'expiry_reminders',
   'announcements',
+  'media_account_cleanup',
+  'inactivity_watch',
   'backup',
 ]);
 
