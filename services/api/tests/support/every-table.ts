@@ -203,6 +203,14 @@ export async function fillNewerTables(db: Database): Promise<void> {
         select gen_random_uuid(), r.user_id, 'announcement', r.announcement_id::text, 'email',
           'sent', 1, null
         from announcement_recipients r`,
+    // 0010: the grace period's deletions and the inactivity watch.
+    sql`insert into media_account_deletions (user_id, expires_at, media_user_id, warned_at, deleted_at)
+        select id, expires_at, media_user_id, now() - interval '3 days',
+          case when username like '%0' then now() end
+        from users where role = 'user' order by username limit 40`,
+    sql`insert into inactivity_watch (user_id, warned_at, disabled_at)
+        select id, now() - interval '8 days', case when username like '%1' then now() end
+        from users where role = 'user' order by username desc limit 40`,
   ];
   for (const statement of newer) await db.execute(statement);
 }
