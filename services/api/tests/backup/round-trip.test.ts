@@ -218,7 +218,6 @@ describe(`backup and restore (${ENGINE})`, () => {
         },
         true,
       );
-      const before = await tableDigests(source.handle.db);
       const err = await restoreBackup(source.handle.db, orphan, {
         migrationsFolder: MIGRATIONS,
       }).catch((e: unknown) => e as Error);
