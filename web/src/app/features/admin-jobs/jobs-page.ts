@@ -45,6 +45,7 @@ export const KNOWN_JOBS = new Set([
   'announcements',
   'media_account_cleanup',
   'inactivity_watch',
+  'backup',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */

@@ -22,6 +22,7 @@ export const CRON_KEYS = [
   'RANKING_WEEKLY_CRON',
   'CLEANUP_CRON',
   'REMINDER_CRON',
+  'BACKUP_CRON',
 ] as const;
 const RANKING_KEYS = new Set(['RANKING_DAILY_CRON', 'RANKING_WEEKLY_CRON']);
 const PREVIEW_RUNS = 3;
@@ -60,6 +61,11 @@ async function previews(ctx: TestContext) {
   const checks: SettingCheck[] = [];
   for (const key of CRON_KEYS) {
     const expression = await settings.getString(key);
+    if (expression.trim() === '') {
+      // An empty key is "off" (BACKUP_CRON's default), not an unparsable expression.
+      checks.push(await runCheck('preview', ctx, async () => ok(`${key} is empty: off`)));
+      continue;
+    }
     let note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
     if (ctx.jobs) {
       const users = ctx.jobs.filter((j) => j.scheduleSetting === key).map((j) => j.name);
