@@ -211,6 +211,9 @@ export async function fillNewerTables(db: Database): Promise<void> {
     sql`insert into inactivity_watch (user_id, warned_at, disabled_at)
         select id, now() - interval '8 days', case when username like '%1' then now() end
         from users where role = 'user' order by username desc limit 40`,
+    // 0011: the bot's polling lease (the bot writes it; the API only creates the table).
+    sql`insert into bot_leases (name, owner_id, expires_at, acquired_at, renewed_at)
+        values ('messenger_polling', 'bot-replica-1', now() + interval '30 seconds', now(), now())`,
   ];
   for (const statement of newer) await db.execute(statement);
 }
