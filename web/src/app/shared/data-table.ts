@@ -202,7 +202,13 @@ export class AttrsDirective {
             </thead>
             <tbody>
               @for (row of rows; track trackBy()(row, $index)) {
-                <tr [appAttrs]="rowAttrs()?.(row)">
+                <tr
+                  [appAttrs]="rowAttrs()?.(row)"
+                  [class.clickable]="openable()"
+                  [attr.tabindex]="openable() ? 0 : null"
+                  (click)="openable() && opened.emit(row)"
+                  (keydown.enter)="openable() && opened.emit(row)"
+                >
                   @for (column of columns(); track column.id) {
                     <td
                       [class]="column.cellClass ?? ''"
@@ -267,6 +273,9 @@ export class DataTable<T> {
   /** Whether a row's `appRowDetail` part is shown. */
   readonly expanded = input<(row: T) => boolean>();
   readonly detailTestId = input<string>();
+  /** Whether a row opens (its details) on a click or Enter: `opened` says which. */
+  readonly openable = input(false);
+  readonly opened = output<T>();
   /** The current order, for `aria-sort` and the arrow. */
   readonly sort = input<TableSort | null>(null);
   /** A sortable header was pressed: the same key flips the order, another starts descending. */

@@ -6,7 +6,7 @@ import { PAYMENT_STATUSES } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
 import { StatusChip } from '../../shared/status-chip';
@@ -25,7 +25,7 @@ const uuidParam = (value: string | undefined) => (value && UUID.test(value) ? va
  */
 @Component({
   selector: 'app-payments-page',
-  imports: [TranslocoDirective, FilterBar, ListView, LocalDatePipe, MoneyPipe, StatusChip],
+  imports: [TranslocoDirective, FilterBar, DATA_TABLE, LocalDatePipe, MoneyPipe, StatusChip],
   templateUrl: './payments-page.html',
   styleUrl: './payments-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -90,6 +90,16 @@ export default class PaymentsPage {
     { param: 'to', label: 'adminPayments.to', type: 'date' },
   ]);
   protected readonly chips = PAYMENT_CHIPS;
+  protected readonly columns: Column<Payment>[] = [
+    { id: 'created', header: 'adminPayments.col.created', width: 'datetime' },
+    { id: 'user', header: 'adminPayments.col.user', text: (p) => p.user?.username },
+    { id: 'plan', header: 'adminPayments.col.plan', text: (p) => p.planName },
+    { id: 'amount', header: 'adminPayments.col.amount', width: 'num' },
+    { id: 'status', header: 'adminPayments.col.status', width: 'status' },
+    { id: 'reason', header: 'adminPayments.col.reason', text: (p) => p.statusReason },
+    { id: 'completed', header: 'adminPayments.col.completed', width: 'datetime' },
+  ];
+  protected readonly attrs = (payment: Payment) => ({ 'data-payment': payment.id });
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.payments.navigate(params);
