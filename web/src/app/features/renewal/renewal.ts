@@ -1,4 +1,5 @@
 import type { ElementRef } from '@angular/core';
+import type { Redemption } from '@usher/contracts';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -29,7 +30,7 @@ import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { FormError } from '../../shared/form-error';
 import { PAGE_SIZES, localListPage } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
@@ -79,7 +80,7 @@ export function redeemErrorKey(error: unknown): string | null {
     LocalDatePipe,
     StatusChip,
     FormError,
-    ListView,
+    DATA_TABLE,
     SubmitButton,
     CheckoutReturn,
     PaymentHistory,
@@ -132,7 +133,12 @@ export default class Renewal {
     pageSize: 10,
     pageSizes: PAGE_SIZES,
   });
-  protected readonly mask = maskedCode;
+  protected readonly historyColumns: Column<Redemption>[] = [
+    { id: 'date', header: 'renewal.history.date' },
+    { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => maskedCode(r.code) },
+    { id: 'days', header: 'renewal.history.days' },
+    { id: 'newExpiry', header: 'renewal.history.newExpiry' },
+  ];
 
   constructor() {
     // A changed code needs a new check before it can be redeemed.
