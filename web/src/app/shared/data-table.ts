@@ -18,6 +18,8 @@ import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { ListPage } from './list-page';
 import { ListView } from './list-view';
+import { LocalDatePipe } from './local-date';
+import { StatusChip, type Tone } from './status-chip';
 
 /** Column widths of the fixed table layout (issue 14): paging does not move the columns. */
 const WIDTHS = {
@@ -45,6 +47,13 @@ export interface Column<T> {
   hideHeader?: boolean;
   /** The cell's text where the column has no `appCell` template. */
   text?: (row: T) => string | number | null | undefined;
+  /** The cell is a translation: the key (with its params) for the row. */
+  key?: (row: T) => string | [string, Record<string, unknown>];
+  /** The cell is a date in the active language (`time`: with the time of day). */
+  date?: (row: T) => string | null | undefined;
+  time?: boolean;
+  /** The cell is a status chip: tone, icon and the label's translation key. */
+  chip?: (row: T) => ChipSpec;
   /** A preset (`num`, `date`, `status`, …) or any CSS width, from 600 px up. */
   width?: keyof typeof WIDTHS | `${number}${'px' | 'rem' | '%'}`;
   /** Classes of every cell (`mono` for codes and ids). */
@@ -53,6 +62,13 @@ export interface Column<T> {
   cellTestId?: string;
   /** The sort key the header sorts by; the header becomes a button. */
   sort?: string;
+}
+
+/** A status chip of a cell (60-web.md §6.6): `label` is a translation key. */
+export interface ChipSpec {
+  tone: Tone;
+  icon: string;
+  label: string;
 }
 
 /** The order a table is sorted in. */
@@ -92,10 +108,7 @@ export class RowDetailDef<T> {
   readonly of = input.required<RowsOf<T>>({ alias: 'appRowDetailOf' });
   readonly template = inject<TemplateRef<{ $implicit: T }>>(TemplateRef);
 
-  static ngTemplateContextGuard<T>(
-    _dir: RowDetailDef<T>,
-    _ctx: unknown,
-  ): _ctx is { $implicit: T } {
+  static ngTemplateContextGuard<T>(_dir: RowDetailDef<T>, _ctx: unknown): _ctx is { $implicit: T } {
     return true;
   }
 }
@@ -133,7 +146,15 @@ export class AttrsDirective {
  */
 @Component({
   selector: 'app-data-table',
-  imports: [NgTemplateOutlet, MatIcon, TranslocoDirective, ListView, AttrsDirective],
+  imports: [
+    NgTemplateOutlet,
+    MatIcon,
+    TranslocoDirective,
+    AttrsDirective,
+    ListView,
+    LocalDatePipe,
+    StatusChip,
+  ],
   template: `
     <ng-container *transloco="let t">
       @if (list(); as list) {
@@ -163,7 +184,11 @@ export class AttrsDirective {
         <div class="scroll">
           <table class="list" [attr.data-testid]="tableTestId() ?? null">
             @if (caption(); as caption) {
-              <caption class="visually-hidden">{{ caption }}</caption>
+              <caption class="visually-hidden">
+                {{
+                  caption
+                }}
+              </caption>
             }
             <thead>
               <tr>
@@ -189,7 +214,9 @@ export class AttrsDirective {
                         @if (ariaSort(column); as direction) {
                           <mat-icon
                             aria-hidden="true"
-                            [svgIcon]="direction === 'ascending' ? 'arrow_upward' : 'arrow_downward'"
+                            [svgIcon]="
+                              direction === 'ascending' ? 'arrow_upward' : 'arrow_downward'
+                            "
                           />
                         }
                       </button>
@@ -212,7 +239,9 @@ export class AttrsDirective {
                   @for (column of columns(); track column.id) {
                     <td
                       [class]="column.cellClass ?? ''"
-                      [attr.data-label]="column.header && !column.hideHeader ? t(column.header) : null"
+                      [attr.data-label]="
+                        column.header && !column.hideHeader ? t(column.header) : null
+                      "
                       [attr.data-testid]="column.cellTestId ?? null"
                     >
                       @if (cells().get(column.id); as cell) {
@@ -220,6 +249,18 @@ export class AttrsDirective {
                           [ngTemplateOutlet]="cell"
                           [ngTemplateOutletContext]="{ $implicit: row }"
                         />
+                      } @else if (column.chip) {
+                        @let chip = column.chip(row);
+                        <app-status-chip
+                          [tone]="chip.tone"
+                          [icon]="chip.icon"
+                          [label]="t(chip.label)"
+                        />
+                      } @else if (column.date) {
+                        {{ column.date(row) | localDate: (column.time ? 'dateTime' : 'date') }}
+                      } @else if (column.key) {
+                        @let key = column.key(row);
+                        {{ isArray(key) ? t(key[0], key[1]) : t(key) }}
                       } @else {
                         {{ column.text?.(row) }}
                       }
@@ -290,6 +331,8 @@ export class DataTable<T> {
   protected readonly headers = computed(
     () => new Map(this.headerDefs().map((def) => [def.name(), def.template])),
   );
+
+  protected readonly isArray = Array.isArray;
 
   protected widthOf(column: Column<T>): string | null {
     if (!column.width) return null;

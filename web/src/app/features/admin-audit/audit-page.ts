@@ -7,7 +7,6 @@ import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
-import { LocalDatePipe } from '../../shared/local-date';
 import { AuditApi } from './audit-api';
 import { auditDetails } from './audit-details';
 
@@ -20,15 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Component({
   selector: 'app-audit-page',
-  imports: [
-    MatIcon,
-    MatIconButton,
-    RouterLink,
-    TranslocoDirective,
-    FilterBar,
-    DATA_TABLE,
-    LocalDatePipe,
-  ],
+  imports: [MatIcon, MatIconButton, RouterLink, TranslocoDirective, FilterBar, DATA_TABLE],
   templateUrl: './audit-page.html',
   styleUrl: './audit-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -71,7 +62,7 @@ export default class AuditPage {
     { param: 'to', label: 'audit.filter.to', type: 'date', testId: 'audit-to' },
   ];
   protected readonly columns: Column<AuditEntry>[] = [
-    { id: 'at', header: 'audit.col.at', width: 'datetime' },
+    { id: 'at', header: 'audit.col.at', width: 'datetime', date: (e) => e.at, time: true },
     { id: 'actor', header: 'audit.col.actor' },
     { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
     { id: 'target', header: 'audit.col.target' },

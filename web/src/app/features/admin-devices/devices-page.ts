@@ -21,7 +21,6 @@ import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
 import { type RowAction, RowMenu } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
@@ -82,7 +81,6 @@ export function ranking<T extends { count: number }>(rows: readonly T[]): RankRo
     FilterBar,
     FormError,
     DATA_TABLE,
-    LocalDatePipe,
     RowMenu,
     StatusChip,
     SubmitButton,
@@ -202,13 +200,22 @@ export default class DevicesPage {
     { id: 'client', header: 'devices.blacklist.col.client' },
     { id: 'reason', header: 'devices.blacklist.col.reason', text: (e) => e.reason || '—' },
     { id: 'createdBy', header: 'devices.blacklist.col.createdBy' },
-    { id: 'createdAt', header: 'devices.blacklist.col.createdAt' },
+    {
+      id: 'createdAt',
+      header: 'devices.blacklist.col.createdAt',
+      date: (e) => e.createdAt,
+      time: true,
+    },
     { id: 'menu', header: 'common.actions', hideHeader: true },
   ];
   protected readonly blacklistAttrs = (e: BlacklistEntry) => ({ 'data-client': e.clientName });
   protected readonly actionColumns: Column<DeviceAction>[] = [
-    { id: 'time', header: 'devices.actions.col.time' },
-    { id: 'action', header: 'devices.actions.col.action' },
+    { id: 'time', header: 'devices.actions.col.time', date: (a) => a.createdAt, time: true },
+    {
+      id: 'action',
+      header: 'devices.actions.col.action',
+      key: (a) => `devices.actions.kind.${a.action}`,
+    },
     { id: 'target', header: 'devices.actions.col.target' },
     { id: 'user', header: 'devices.actions.col.user' },
     { id: 'actor', header: 'devices.actions.col.actor' },

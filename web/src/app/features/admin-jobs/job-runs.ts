@@ -3,8 +3,6 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { JobRun } from '@usher/contracts';
 import { localListPage } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
-import { LocalDatePipe } from '../../shared/local-date';
-import { StatusChip } from '../../shared/status-chip';
 import { summaryText } from './cron-words';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -12,7 +10,7 @@ import { RUN_CHIPS, durationOf } from './run-status';
 /** A job's run history (60-web.md §4 "Row expand"): paged, newest first, summaries and errors. */
 @Component({
   selector: 'app-job-runs',
-  imports: [TranslocoDirective, DATA_TABLE, LocalDatePipe, StatusChip],
+  imports: [TranslocoDirective, DATA_TABLE],
   template: `
     <ng-container *transloco="let t">
       <app-data-table
@@ -24,19 +22,6 @@ import { RUN_CHIPS, durationOf } from './run-status';
         [testId]="'runs-' + name()"
         [tableTestId]="'runs-' + name()"
       >
-        <ng-template appCell="started" [appCellOf]="runs" let-run>
-          {{ run.startedAt | localDate: 'dateTime' }}
-        </ng-template>
-        <ng-template appCell="trigger" [appCellOf]="runs" let-run>
-          {{ t('jobs.trigger.' + run.trigger) }}
-        </ng-template>
-        <ng-template appCell="outcome" [appCellOf]="runs" let-run>
-          <app-status-chip
-            [tone]="chips[run.status].tone"
-            [icon]="chips[run.status].icon"
-            [label]="t('jobs.status.' + run.status)"
-          />
-        </ng-template>
         <ng-template appCell="duration" [appCellOf]="runs" let-run>
           @if (durationOf(run); as d) {
             {{ t(d.key, d.params) }}
@@ -68,15 +53,25 @@ export class JobRuns {
     pageSize: 10,
   });
   protected readonly columns: Column<JobRun>[] = [
-    { id: 'started', header: 'jobs.col.started', width: 'datetime' },
-    { id: 'trigger', header: 'jobs.col.trigger' },
-    { id: 'outcome', header: 'jobs.col.outcome', width: 'status' },
+    {
+      id: 'started',
+      header: 'jobs.col.started',
+      width: 'datetime',
+      date: (r) => r.startedAt,
+      time: true,
+    },
+    { id: 'trigger', header: 'jobs.col.trigger', key: (r) => `jobs.trigger.${r.trigger}` },
+    {
+      id: 'outcome',
+      header: 'jobs.col.outcome',
+      width: 'status',
+      chip: (r) => ({ ...RUN_CHIPS[r.status], label: `jobs.status.${r.status}` }),
+    },
     { id: 'duration', header: 'jobs.col.duration', width: 'num' },
     { id: 'message', header: 'jobs.col.message', width: 'wide' },
     { id: 'replica', header: 'jobs.col.replica', cellClass: 'mono', text: (r) => r.replicaId },
   ];
   protected readonly attrs = (run: JobRun) => ({ 'data-run-status': run.status });
-  protected readonly chips = RUN_CHIPS;
   protected readonly durationOf = durationOf;
   protected readonly summary = summaryText;
 }

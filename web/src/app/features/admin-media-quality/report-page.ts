@@ -27,7 +27,7 @@ import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
 import { QualityApi } from './quality-api';
-import { RESOLUTION_CHIPS, STATE_CHIPS, qualityCharts } from './quality.chart';
+import { RESOLUTION_CHIPS, STATE_CHIPS, qualityCharts, resolutionChip } from './quality.chart';
 import { ScanFollower, announceScan } from './scan-follower';
 import { ScanProgress } from './scan-progress';
 
@@ -138,15 +138,19 @@ export default class QualityReportPage {
       cellClass: 'mono',
       text: (item) => item.codec.toUpperCase(),
     },
-    { id: 'hdr', header: 'quality.col.hdr' },
+    { id: 'hdr', header: 'quality.col.hdr', key: (item) => `quality.hdr.${item.hdr}` },
     { id: 'bitrate', header: 'quality.col.bitrate', text: (item) => this.bitrate(item.bitrate) },
   ];
   protected readonly byItemId = (item: QualityItem) => item.itemId;
   protected readonly groupColumns: Column<LowQualityGroup>[] = [
     { id: 'title', header: 'quality.col.title' },
-    { id: 'kind', header: 'quality.col.kind' },
-    { id: 'worst', header: 'quality.col.worst' },
-    { id: 'items', header: 'quality.col.items' },
+    { id: 'kind', header: 'quality.col.kind', key: (g) => `quality.kind.${g.kind}` },
+    { id: 'worst', header: 'quality.col.worst', chip: (g) => resolutionChip(g.worstResolution) },
+    {
+      id: 'items',
+      header: 'quality.col.items',
+      key: (g) => [g.kind === 'series' ? 'quality.episodes' : 'quality.files', { n: g.itemCount }],
+    },
   ];
   protected readonly byGroupId = (group: LowQualityGroup) => group.groupId;
   protected readonly groupAttrs = (group: LowQualityGroup) => ({ 'data-group': group.groupId });

@@ -8,13 +8,19 @@ import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { type RunOptions, action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { MoneyPipe } from '../../shared/money';
 import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip } from '../../shared/status-chip';
 import { PlanDialog, type PlanDialogData } from './plan-dialog';
+
+const ON_SALE: ChipSpec = { tone: 'success', icon: 'sell', label: 'adminPlans.onSale' };
+const WITHDRAWN: ChipSpec = {
+  tone: 'neutral',
+  icon: 'remove_shopping_cart',
+  label: 'adminPlans.withdrawnState',
+};
 import { AdminPlansApi } from './plans-api';
 
 /**
@@ -23,16 +29,7 @@ import { AdminPlansApi } from './plans-api';
  */
 @Component({
   selector: 'app-plans-page',
-  imports: [
-    MatButton,
-    MatIcon,
-    TranslocoDirective,
-    FormError,
-    DATA_TABLE,
-    MoneyPipe,
-    RowMenu,
-    StatusChip,
-  ],
+  imports: [MatButton, MatIcon, TranslocoDirective, FormError, DATA_TABLE, MoneyPipe, RowMenu],
   templateUrl: './plans-page.html',
   styleUrl: './plans-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -60,7 +57,7 @@ export default class PlansPage {
     { id: 'name', header: 'adminPlans.name', text: (p) => p.name },
     { id: 'days', header: 'adminPlans.days', text: (p) => p.days },
     { id: 'price', header: 'adminPlans.price' },
-    { id: 'state', header: 'adminPlans.state' },
+    { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
     { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
     { id: 'menu', header: 'common.actions', hideHeader: true },
   ];

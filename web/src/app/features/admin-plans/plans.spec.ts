@@ -89,12 +89,14 @@ describe('PlansPage', () => {
       const fixture = TestBed.createComponent(PlansPage);
       await fixture.whenStable();
       const rows = [PLAN, second, third];
-      http.expectOne((r) => r.url === '/api/v1/admin/plans').flush({
-        data: rows,
-        total: 3,
-        page: 1,
-        pageSize: 20,
-      });
+      http
+        .expectOne((r) => r.url === '/api/v1/admin/plans')
+        .flush({
+          data: rows,
+          total: 3,
+          page: 1,
+          pageSize: 20,
+        });
       http.expectOne('/api/v1/plans').flush({ data: rows, paymentsEnabled: true, pending: [] });
       await flushAndRender(fixture);
       const actions = (plan: Plan) =>
@@ -121,12 +123,14 @@ describe('PlansPage', () => {
       expect(put.request.body).toEqual({ ids: [second.id, PLAN.id, third.id] });
       put.flush({ data: [second, PLAN, third] });
       await flushAndRender(fixture);
-      http.expectOne((r) => r.url === '/api/v1/admin/plans').flush({
-        data: [second, PLAN, third],
-        total: 3,
-        page: 1,
-        pageSize: 20,
-      });
+      http
+        .expectOne((r) => r.url === '/api/v1/admin/plans')
+        .flush({
+          data: [second, PLAN, third],
+          total: 3,
+          page: 1,
+          pageSize: 20,
+        });
       http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
       http.expectNone((r) => r.method === 'PATCH');
     });
@@ -156,12 +160,14 @@ describe('PlansPage', () => {
         { status: 422, statusText: 'Unprocessable' },
       );
       await flushAndRender(fixture);
-      http.expectOne((r) => r.url === '/api/v1/admin/plans').flush({
-        data: [PLAN, second, third],
-        total: 3,
-        page: 1,
-        pageSize: 20,
-      });
+      http
+        .expectOne((r) => r.url === '/api/v1/admin/plans')
+        .flush({
+          data: [PLAN, second, third],
+          total: 3,
+          page: 1,
+          pageSize: 20,
+        });
       http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
       await flushAndRender(fixture);
 

@@ -7,7 +7,6 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { type Column, DATA_TABLE, type TableSort } from '../../shared/data-table';
-import { LocalDatePipe } from '../../shared/local-date';
 import { PosterImage } from '../../shared/requests/poster-image';
 import {
   PLAYBACK_RANGES,
@@ -40,7 +39,6 @@ type ProfileRow = PlaybackProfilesPage['data'][number];
   imports: [
     FilterBar,
     DATA_TABLE,
-    LocalDatePipe,
     MatTab,
     MatTabGroup,
     PluginNotice,
@@ -147,11 +145,16 @@ export default class PlaybackPage {
   ];
   // Column widths for the fixed table layout; the title and the user share what is left.
   protected readonly historyColumns: Column<PlaybackRecord>[] = [
-    { id: 'at', header: 'adminPlayback.col.at', width: '9.5rem' },
+    { id: 'at', header: 'adminPlayback.col.at', width: '9.5rem', date: (p) => p.at, time: true },
     { id: 'user', header: 'adminPlayback.col.user', width: '7rem' },
     { id: 'title', header: 'adminPlayback.col.title' },
     { id: 'client', header: 'adminPlayback.col.clientDevice', width: '10rem' },
-    { id: 'method', header: 'adminPlayback.col.method', width: '7rem' },
+    {
+      id: 'method',
+      header: 'adminPlayback.col.method',
+      width: '7rem',
+      key: (p) => `portrait.method.${p.playMethod}`,
+    },
     { id: 'duration', header: 'adminPlayback.col.duration', width: '5.5rem' },
   ];
   protected readonly historyAttrs = () => ({ 'data-testid': 'history-row' });
@@ -173,7 +176,14 @@ export default class PlaybackPage {
       sort: 'activeDays',
       text: (r) => r.totals.activeDays,
     },
-    { id: 'lastPlayed', header: 'adminPlayback.col.lastPlayed', width: '10rem', sort: 'lastPlayed' },
+    {
+      id: 'lastPlayed',
+      header: 'adminPlayback.col.lastPlayed',
+      width: '10rem',
+      sort: 'lastPlayed',
+      date: (r) => r.totals.lastPlayedAt,
+      time: true,
+    },
     {
       id: 'peak',
       header: 'adminPlayback.col.peakHour',

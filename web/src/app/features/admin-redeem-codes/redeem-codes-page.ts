@@ -16,7 +16,7 @@ import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { LocalDatePipe } from '../../shared/local-date';
 import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip, type Tone } from '../../shared/status-chip';
+import { type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
 
@@ -49,7 +49,6 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     FilterBar,
     LocalDatePipe,
     RowMenu,
-    StatusChip,
   ],
   templateUrl: './redeem-codes-page.html',
   styleUrl: './redeem-codes-page.scss',
@@ -130,7 +129,12 @@ export default class RedeemCodesPage {
   protected readonly codeColumns: Column<RedeemCode>[] = [
     { id: 'code', header: 'redeemCodes.col.code' },
     { id: 'days', header: 'redeemCodes.col.days', width: 'num', text: (c) => c.days },
-    { id: 'uses', header: 'redeemCodes.col.uses', width: 'num' },
+    {
+      id: 'uses',
+      header: 'redeemCodes.col.uses',
+      width: 'num',
+      key: (c) => ['redeemCodes.usesOf', { used: c.usedCount, max: c.maxUses }],
+    },
     { id: 'expires', header: 'redeemCodes.col.expires', width: 'date' },
     { id: 'notes', header: 'redeemCodes.col.notes', text: (c) => c.notes },
     {
@@ -138,15 +142,26 @@ export default class RedeemCodesPage {
       header: 'redeemCodes.col.createdBy',
       text: (c) => c.createdBy?.username ?? '',
     },
-    { id: 'status', header: 'redeemCodes.col.status', width: 'status' },
+    {
+      id: 'status',
+      header: 'redeemCodes.col.status',
+      width: 'status',
+      chip: (c) => ({ ...CODE_CHIPS[c.status], label: `redeemCodes.statusFilter.${c.status}` }),
+    },
     { id: 'menu', header: 'common.actions', hideHeader: true, width: 'menu' },
   ];
   protected readonly codeAttrs = (code: RedeemCode) => ({ 'data-code': code.code });
   protected readonly redemptionColumns: Column<Redemption>[] = [
-    { id: 'date', header: 'redeemCodes.col.date', width: 'datetime' },
+    {
+      id: 'date',
+      header: 'redeemCodes.col.date',
+      width: 'datetime',
+      date: (r) => r.createdAt,
+      time: true,
+    },
     { id: 'user', header: 'redeemCodes.col.user', text: (r) => r.user.username },
     { id: 'code', header: 'redeemCodes.col.code', cellClass: 'mono', text: (r) => r.code },
-    { id: 'kind', header: 'redeemCodes.col.kind' },
+    { id: 'kind', header: 'redeemCodes.col.kind', key: (r) => `redeemCodes.kindName.${r.kind}` },
     { id: 'days', header: 'redeemCodes.col.days', text: (r) => r.days },
     { id: 'expiry', header: 'redeemCodes.col.expiry' },
   ];

@@ -92,10 +92,10 @@ export default class UserDetail {
   protected readonly mediaChips = MEDIA_CHIPS;
 
   protected readonly redemptionColumns: Column<Redemption>[] = [
-    { id: 'date', header: 'renewal.history.date' },
+    { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
     { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => r.code },
     { id: 'days', header: 'renewal.history.days', text: (r) => r.days },
-    { id: 'newExpiry', header: 'renewal.history.newExpiry' },
+    { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
   ];
   /** The user's redemptions, paged in memory once the profile is there. */
   protected readonly redemptions = localListPage({

@@ -23,7 +23,7 @@ import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
@@ -35,6 +35,8 @@ import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
 import { type BulkAction, type UserQuery, UsersApi } from './users-api';
 
+const ACTIVE: ChipSpec = { tone: 'success', icon: 'login', label: 'adminUsers.activeYes' };
+const INACTIVE: ChipSpec = { tone: 'warning', icon: 'block', label: 'adminUsers.activeNo' };
 /** The filter params "Clear filters" removes (sort and paging stay). */
 const FILTERS = [
   'search',
@@ -192,12 +194,23 @@ export default class UsersPage {
   protected readonly columns: Column<AdminUser>[] = [
     { id: 'check', width: 'check' },
     { id: 'user', header: 'adminUsers.col.user' },
-    { id: 'role', header: 'adminUsers.col.role', width: 'status' },
-    { id: 'active', header: 'adminUsers.col.active', width: 'status' },
+    { id: 'role', header: 'adminUsers.col.role', width: 'status', key: (u) => `roles.${u.role}` },
+    {
+      id: 'active',
+      header: 'adminUsers.col.active',
+      width: 'status',
+      chip: (u) => (u.isActive ? ACTIVE : INACTIVE),
+    },
     { id: 'membership', header: 'adminUsers.col.membership', width: 'status' },
     { id: 'media', header: 'adminUsers.col.media', width: 'status' },
     { id: 'messenger', header: 'adminUsers.col.messenger', width: 'icon' },
-    { id: 'lastLogin', header: 'adminUsers.col.lastLogin', width: 'datetime' },
+    {
+      id: 'lastLogin',
+      header: 'adminUsers.col.lastLogin',
+      width: 'datetime',
+      date: (u) => u.lastLoginAt,
+      time: true,
+    },
     { id: 'menu', header: 'common.actions', hideHeader: true, width: 'menu' },
   ];
   protected readonly attrs = (user: AdminUser) => ({ 'data-user': user.username });

@@ -3,16 +3,14 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { Payment } from '@usher/contracts';
 import { PAGE_SIZES, localListPage } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
-import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
-import { StatusChip } from '../../shared/status-chip';
-import { PAYMENT_CHIPS } from '../../shared/payment-chips';
+import { paymentChip } from '../../shared/payment-chips';
 import { PaymentsApi } from './payments-api';
 
 /** The member's payments in the History tab: date, plan, amount, status (60-web.md §4.2). */
 @Component({
   selector: 'app-payment-history',
-  imports: [TranslocoDirective, DATA_TABLE, LocalDatePipe, MoneyPipe, StatusChip],
+  imports: [TranslocoDirective, DATA_TABLE, MoneyPipe],
   template: `
     <ng-container *transloco="let t">
       <h2>{{ t('payments.history.heading') }}</h2>
@@ -24,18 +22,8 @@ import { PaymentsApi } from './payments-api';
         [emptyMessage]="t('payments.history.empty')"
         tableTestId="payment-history"
       >
-        <ng-template appCell="date" [appCellOf]="payments" let-row>
-          {{ row.createdAt | localDate: 'dateTime' }}
-        </ng-template>
         <ng-template appCell="amount" [appCellOf]="payments" let-row>
           {{ row.amount | money: row.currency }}
-        </ng-template>
-        <ng-template appCell="status" [appCellOf]="payments" let-row>
-          <app-status-chip
-            [tone]="chips[row.status].tone"
-            [icon]="chips[row.status].icon"
-            [label]="t('payments.status.' + row.status)"
-          />
         </ng-template>
       </app-data-table>
     </ng-container>
@@ -44,12 +32,11 @@ import { PaymentsApi } from './payments-api';
 })
 export class PaymentHistory {
   private readonly api = inject(PaymentsApi);
-  protected readonly chips = PAYMENT_CHIPS;
   protected readonly columns: Column<Payment>[] = [
-    { id: 'date', header: 'payments.history.date' },
+    { id: 'date', header: 'payments.history.date', date: (p) => p.createdAt, time: true },
     { id: 'plan', header: 'payments.history.plan', text: (p) => p.planName },
     { id: 'amount', header: 'payments.history.amount' },
-    { id: 'status', header: 'payments.history.status' },
+    { id: 'status', header: 'payments.history.status', chip: paymentChip },
   ];
   protected readonly attrs = (payment: Payment) => ({ 'data-payment': payment.id });
   protected readonly payments = localListPage({

@@ -134,10 +134,19 @@ export default class Renewal {
     pageSizes: PAGE_SIZES,
   });
   protected readonly historyColumns: Column<Redemption>[] = [
-    { id: 'date', header: 'renewal.history.date' },
-    { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => maskedCode(r.code) },
-    { id: 'days', header: 'renewal.history.days' },
-    { id: 'newExpiry', header: 'renewal.history.newExpiry' },
+    { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
+    {
+      id: 'code',
+      header: 'renewal.history.code',
+      cellClass: 'mono',
+      text: (r) => maskedCode(r.code),
+    },
+    {
+      id: 'days',
+      header: 'renewal.history.days',
+      key: (r) => ['renewal.history.plusDays', { days: r.days }],
+    },
+    { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
   ];
 
   constructor() {
