@@ -66,12 +66,15 @@ export async function askGenerate(
   dialog: MatDialog,
   period: RankingPeriod,
 ): Promise<{ push: boolean } | null> {
-  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(GenerateDialog, {
-    data: period,
-    autoFocus: 'first-tabbable',
-    restoreFocus: true,
-    maxWidth: '560px',
-    width: 'calc(100vw - 32px)',
-  });
+  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(
+    GenerateDialog,
+    {
+      data: period,
+      autoFocus: 'first-tabbable',
+      restoreFocus: true,
+      maxWidth: '560px',
+      width: 'calc(100vw - 32px)',
+    },
+  );
   return (await firstValueFrom(ref.afterClosed())) ?? null;
 }

@@ -35,9 +35,8 @@ import { PosterImage } from '../../shared/requests/poster-image';
                 <span class="medal" aria-hidden="true">{{ e.rank }}</span>
               </div>
               <p class="title" [attr.title]="e.name">
-                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span>{{
-                  e.name
-                }}
+                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span
+                >{{ e.name }}
               </p>
               <p class="numbers">
                 <span>{{ t('rankings.plays', { n: e.playCount }) }}</span>
