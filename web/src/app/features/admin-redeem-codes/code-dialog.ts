@@ -18,11 +18,11 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
 import { FieldErrorPipe } from '../../shared/field-error';
-import { FormError } from '../../shared/form-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
 
 export interface CodeDialogData {
@@ -71,7 +71,7 @@ export function fromDateInput(day: string): string | null {
     MatProgressBar,
     TranslocoDirective,
     FieldErrorPipe,
-    FormError,
+    DialogShell,
   ],
   templateUrl: './code-dialog.html',
   styleUrl: './code-dialog.scss',
@@ -80,7 +80,6 @@ export function fromDateInput(day: string): string | null {
 export class CodeDialog {
   private readonly api = inject(RedeemCodesApi);
   private readonly ref = inject<MatDialogRef<CodeDialog, CodeDialogResult>>(MatDialogRef);
-  private readonly errors = inject(ErrorTexts);
   private readonly clipboard = inject(Clipboard);
   private readonly notifier = inject(Notifier);
   protected readonly editing = inject<CodeDialogData>(MAT_DIALOG_DATA).code ?? null;
@@ -102,8 +101,7 @@ export class CodeDialog {
   protected readonly kind = toSignal(this.form.controls.kind.valueChanges, {
     initialValue: 'single' as 'single' | 'batch',
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly saving = action();
   /** The codes just created, shown instead of the form. */
   protected readonly created = signal<RedeemCode[] | null>(null);
   protected readonly createdText = computed(() =>
@@ -112,7 +110,7 @@ export class CodeDialog {
   protected readonly today = toDateInput(new Date().toISOString());
 
   protected async save(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
@@ -123,11 +121,9 @@ export class CodeDialog {
       expiresAt: fromDateInput(expiresAt),
       notes: notes.trim(),
     };
-    this.busy.set(true);
-    this.error.set(null);
     // Only the dialog's own close buttons may end it while the request runs.
     this.ref.disableClose = true;
-    try {
+    await this.saving.run(async () => {
       if (this.editing) {
         await this.api.update(this.editing.id, fields);
         this.notifier.show('redeemCodes.saved');
@@ -137,15 +133,16 @@ export class CodeDialog {
       } else {
         this.created.set([await this.api.create(fields)]);
       }
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
-        this.form.controls.maxUses.setErrors({ belowUsed: true });
-      }
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-      this.ref.disableClose = false;
-    }
+    }, {
+      handle: (error) => {
+        // Shown on the field and on the error line both.
+        if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
+          this.form.controls.maxUses.setErrors({ belowUsed: true });
+        }
+        return false;
+      },
+    });
+    this.ref.disableClose = false;
   }
 
   protected copyAll(): void {

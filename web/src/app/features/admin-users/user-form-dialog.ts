@@ -22,10 +22,10 @@ import {
   USERNAME_PATTERN,
 } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
-import { FormError } from '../../shared/form-error';
-import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
 
@@ -93,8 +93,7 @@ export function createBody(v: {
     MatOption,
     MatSelect,
     TranslocoDirective,
-    FormError,
-    SubmitButton,
+    DialogShell,
     PasswordShownOnce,
   ],
   templateUrl: './user-form-dialog.html',
@@ -144,20 +143,17 @@ export class UserFormDialog {
   protected readonly never = toSignal(this.form.controls.neverExpires.valueChanges, {
     initialValue: this.form.controls.neverExpires.value,
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly save = action();
   /** After creating: the generated password (or '' when one was typed). */
   protected readonly created = signal<{ username: string; password: string | null } | null>(null);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
     const value = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
+    await this.save.run(async () => {
       if (this.editing) {
         await this.api.update(this.editing.id, this.updateBody(value));
         this.notifier.show('adminUsers.saved');
@@ -169,11 +165,7 @@ export class UserFormDialog {
           password: reply.generatedPassword ?? null,
         });
       }
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.busy.set(false);
-    }
+    }, { handle: (error) => this.showOnField(error) });
   }
 
   private updateBody(v: Parameters<typeof createBody>[0]): UpdateUserRequest {
@@ -193,14 +185,14 @@ export class UserFormDialog {
     return body;
   }
 
-  private showError(error: unknown): void {
-    const message = this.errors.describe(error).message;
-    if (error instanceof ApiError && error.code === 'USERNAME_TAKEN') {
-      this.form.controls.username.setErrors({ api: message });
-    } else if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') {
-      this.form.controls.email.setErrors({ api: message });
-    } else {
-      this.error.set(this.errors.describe(error));
-    }
+  /** A name or address already taken shows on its field; anything else on the error line. */
+  private showOnField(error: unknown): boolean {
+    const field =
+      error instanceof ApiError
+        ? { USERNAME_TAKEN: 'username', EMAIL_TAKEN: 'email' }[error.code as string]
+        : undefined;
+    if (field !== 'username' && field !== 'email') return false;
+    this.form.controls[field].setErrors({ api: this.errors.describe(error).message });
+    return true;
   }
 }
