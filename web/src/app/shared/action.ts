@@ -31,6 +31,8 @@ export interface Action {
   run(work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
   /** Shows a failure that did not come from `run` (a check before the call). */
   fail(error: unknown): void;
+  /** Shows the page's own wording for a failure (a `handle` that explains it better). */
+  show(text: ErrorText): void;
   /** Empties the error line (the form was changed, the dialog reopened). */
   clear(): void;
 }
@@ -67,6 +69,7 @@ export function action(): Action {
       return ok;
     },
     fail: (failure) => error.set(errors.describe(failure)),
+    show: (text) => error.set(text),
     clear: () => error.set(null),
   };
 }
