@@ -1,7 +1,6 @@
 import {
   ChangeDetectionStrategy,
   Component,
-  DestroyRef,
   computed,
   inject,
   input,
@@ -17,14 +16,14 @@ import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, USERNAME_PATTERN } from '@usher/contracts/values';
-import { ApiError, errorSystem, retryAfterSeconds } from '../../core/api/api-error';
+import { ApiError, errorSystem } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
-import { Countdown } from '../../shared/countdown';
+import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
@@ -65,6 +64,7 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     ErrorState,
     FormError,
     SubmitButton,
+    EmailCodeButton,
     FieldErrorPipe,
     PasswordToggle,
   ],
@@ -80,7 +80,6 @@ export default class Register {
   private readonly errors = inject(ErrorTexts);
   private readonly transloco = inject(TranslocoService);
   private readonly language = inject(LanguageSwitch);
-  private readonly destroyRef = inject(DestroyRef);
 
   /** Query param `code`: an invite code from a shared link. */
   readonly code = input<string | undefined>();
@@ -109,10 +108,7 @@ export default class Register {
   );
   protected readonly preview = signal<InviteCodePreview | null>(null);
   protected readonly checking = signal(false);
-  protected readonly sending = signal(false);
-  /** The address the last e-mail code went to (shown as "Code sent to …"). */
-  protected readonly sentTo = signal<string | null>(null);
-  protected readonly resend = new Countdown(this.destroyRef);
+  protected readonly emailCode = emailCodeFlow((email) => this.api.sendCode(email));
   protected readonly busy = signal(false);
   protected readonly error = signal<ErrorText | null>(null);
   protected readonly showPassword = signal(false);
@@ -175,22 +171,9 @@ export default class Register {
   protected async sendEmailCode(): Promise<void> {
     const control = this.form.controls.email;
     control.markAsTouched();
-    if (control.invalid || this.sending() || this.resend.remaining() > 0) return;
-    const email = control.value.trim();
-    this.sending.set(true);
+    if (control.invalid) return;
     this.error.set(null);
-    try {
-      const sent = await this.api.sendCode(email);
-      this.sentTo.set(email);
-      this.resend.start(sent.resendAfterSeconds);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-        this.resend.start(retryAfterSeconds(error) ?? 60);
-      }
-      this.showError(error);
-    } finally {
-      this.sending.set(false);
-    }
+    await this.emailCode.send(control.value.trim(), (error) => this.showError(error));
   }
 
   protected async submit(): Promise<void> {
