@@ -49,7 +49,7 @@ export default class AuditPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: (query) => this.api.list(query),
+    load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => !!(q.actorId || q.action || q.targetType || q.targetId || q.from || q.to),
   });

@@ -123,20 +123,23 @@ export default class DevicesPage {
       blacklisted: oneOfParam(this.blacklisted(), ['true', 'false'] as const),
       ...this.paging(),
     }),
-    load: async (q) => {
+    load: async (q, abort) => {
       let userId = '';
       if (q.user) {
         userId = (await this.userIdOf(q.user)) ?? '';
         // No member by that name: nothing of theirs to show.
         if (!userId) return EMPTY_PAGE<Device>(q.page, q.pageSize);
       }
-      return this.api.list({
-        userId,
-        client: q.client,
-        blacklisted: q.blacklisted,
-        page: q.page,
-        pageSize: q.pageSize,
-      });
+      return this.api.list(
+        {
+          userId,
+          client: q.client,
+          blacklisted: q.blacklisted,
+          page: q.page,
+          pageSize: q.pageSize,
+        },
+        abort,
+      );
     },
     filters: FILTERS,
     filtered: (q) => !!(q.user || q.client || q.blacklisted),

@@ -52,8 +52,8 @@ export default class PaymentsPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: async (query) => {
-      const reply = await this.api.list(query);
+    load: async (query, abort) => {
+      const reply = await this.api.list(query, abort);
       this.summary.set(reply.summary);
       return reply;
     },

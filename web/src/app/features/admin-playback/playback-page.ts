@@ -88,7 +88,7 @@ export default class PlaybackPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: (query) => this.api.history(query),
+    load: (query, abort) => this.api.history(query, abort),
     filters: HISTORY_FILTERS,
     filtered: (q) => !!(q.userId || q.username || q.keyword || q.from || q.to),
     active: () => this.tabIndex() === 0 && this.historyProblem() === null,
@@ -112,8 +112,8 @@ export default class PlaybackPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: async (query) => {
-      const reply = await this.api.profiles(query);
+    load: async (query, abort) => {
+      const reply = await this.api.profiles(query, abort);
       this.summary.set(reply.summary);
       return reply;
     },

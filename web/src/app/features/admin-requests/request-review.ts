@@ -77,7 +77,7 @@ export default class RequestReview {
       page: pageParam(this.page()),
       pageSize: PAGE_SIZE,
     }),
-    load: (filters) => this.api.list(filters),
+    load: (filters, abort) => this.api.list(filters, abort),
     filters: ['status', 'type', 'search', 'userId', 'automationError'],
     filtered: (q) => !!(q.status || q.type || q.search || q.userId || q.automationError),
     pageSizes: [],

@@ -182,7 +182,7 @@ export default class UsersPage {
         page: this.page(),
         pageSize: this.pageSize(),
       }),
-    load: (query) => this.api.list(query),
+    load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => FILTERS.some((name) => q[name] !== ''),
   });
