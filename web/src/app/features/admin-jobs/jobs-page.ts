@@ -25,7 +25,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
-import { cronWords, summaryText, type CronWords } from './cron-words';
+import { cronWords, summaryText } from './cron-words';
 import { JobRuns } from './job-runs';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -125,8 +125,8 @@ export default class JobsPage {
     return KNOWN_JOBS.has(job.name) ? `jobs.names.${job.name}` : null;
   }
 
-  protected words(job: JobSummary): CronWords | null {
-    if (job.disabledBy === 'manual only') return { key: 'jobs.manualOnly', params: {} };
+  protected words(job: JobSummary): string | null {
+    if (job.disabledBy === 'manual only') return this.transloco.translate('jobs.manualOnly');
     return cronWords(job.schedule, this.language.active());
   }
 
