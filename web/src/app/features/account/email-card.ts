@@ -1,15 +1,7 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
@@ -21,6 +13,7 @@ import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
 const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMAIN_NOT_ALLOWED']);
@@ -38,16 +31,12 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     MatCardContent,
     MatCardHeader,
     MatCardTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
     EmailCodeButton,
     FieldErrorPipe,
+    ...TEXT_FIELD,
   ],
   template: `
     <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
@@ -113,7 +102,11 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
               <button mat-button type="button" (click)="cancel()">
                 {{ t('dialogs.cancel') }}
               </button>
-              <app-submit-button [busy]="saving()" [disabled]="!emailCode.sentTo()" testId="email-confirm">
+              <app-submit-button
+                [busy]="saving()"
+                [disabled]="!emailCode.sentTo()"
+                testId="email-confirm"
+              >
                 {{ t('accountCenter.email.confirm') }}
               </app-submit-button>
             </div>

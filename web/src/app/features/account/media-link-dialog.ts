@@ -1,15 +1,7 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
-import {
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
@@ -17,6 +9,7 @@ import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi, type MediaServerAccount } from './account-api';
+import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * "Link my media-server account" (60-web.md §4.2, admins): search the media server by name
@@ -28,18 +21,11 @@ import { AccountApi, type MediaServerAccount } from './account-api';
   imports: [
     ReactiveFormsModule,
     MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   template: `
     <ng-container *transloco="let t">

@@ -2,8 +2,6 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatCheckbox } from '@angular/material/checkbox';
 import { MatDialogRef } from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { BlacklistCreated } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
@@ -11,6 +9,7 @@ import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
 import { DialogShell } from '../../shared/dialog-shell';
 import { DevicesApi } from './devices-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * Adds a client app to the blacklist (60-web.md §4.3 "Devices", §5): "Log out matching devices
@@ -19,17 +18,7 @@ import { DevicesApi } from './devices-api';
  */
 @Component({
   selector: 'app-blacklist-dialog',
-  imports: [
-    ReactiveFormsModule,
-    MatCheckbox,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-    DialogShell,
-  ],
+  imports: [ReactiveFormsModule, MatCheckbox, TranslocoDirective, DialogShell, ...TEXT_FIELD],
   template: `
     <ng-container *transloco="let t">
       <form [formGroup]="form" (ngSubmit)="save()" novalidate>
@@ -93,14 +82,17 @@ export class BlacklistDialog {
     this.form.markAllAsTouched();
     if (this.form.invalid) return;
     const value = this.form.getRawValue();
-    await this.saving.run(async () => {
-      const created = await this.api.addToBlacklist({
-        clientName: value.clientName.trim(),
-        reason: value.reason.trim(),
-        logoutNow: value.logoutNow,
-      });
-      this.ref.close(created);
-    }, { handle: (error) => this.showOnField(error) });
+    await this.saving.run(
+      async () => {
+        const created = await this.api.addToBlacklist({
+          clientName: value.clientName.trim(),
+          reason: value.reason.trim(),
+          logoutNow: value.logoutNow,
+        });
+        this.ref.close(created);
+      },
+      { handle: (error) => this.showOnField(error) },
+    );
   }
 
   /** A client already on the list is said on its field. */

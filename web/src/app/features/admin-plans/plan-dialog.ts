@@ -1,8 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -16,6 +14,7 @@ import {
 import { action } from '../../shared/action';
 import { DialogShell } from '../../shared/dialog-shell';
 import { AdminPlansApi } from './plans-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 export interface PlanDialogData {
   /** The plan being edited; absent when creating. */
@@ -50,16 +49,12 @@ export function toMajorText(minor: number, currency: PlanCurrency): string {
   selector: 'app-plan-dialog',
   imports: [
     ReactiveFormsModule,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatOption,
     MatSelect,
     MatSlideToggle,
     TranslocoDirective,
     DialogShell,
+    ...TEXT_FIELD,
   ],
   templateUrl: './plan-dialog.html',
   styles: `

@@ -4,16 +4,7 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode } from '@usher/contracts';
@@ -24,6 +15,7 @@ import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
+import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
 
 export interface CodeDialogData {
   /** The code being edited; absent when creating. */
@@ -59,19 +51,12 @@ export function fromDateInput(day: string): string | null {
     MatButton,
     MatButtonToggle,
     MatButtonToggleGroup,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatProgressBar,
     TranslocoDirective,
     FieldErrorPipe,
     DialogShell,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   templateUrl: './code-dialog.html',
   styleUrl: './code-dialog.scss',
@@ -123,25 +108,28 @@ export class CodeDialog {
     };
     // Only the dialog's own close buttons may end it while the request runs.
     this.ref.disableClose = true;
-    await this.saving.run(async () => {
-      if (this.editing) {
-        await this.api.update(this.editing.id, fields);
-        this.notifier.show('redeemCodes.saved');
-        this.ref.close(true);
-      } else if (kind === 'batch') {
-        this.created.set(await this.api.batch(Number(count), fields));
-      } else {
-        this.created.set([await this.api.create(fields)]);
-      }
-    }, {
-      handle: (error) => {
-        // Shown on the field and on the error line both.
-        if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
-          this.form.controls.maxUses.setErrors({ belowUsed: true });
+    await this.saving.run(
+      async () => {
+        if (this.editing) {
+          await this.api.update(this.editing.id, fields);
+          this.notifier.show('redeemCodes.saved');
+          this.ref.close(true);
+        } else if (kind === 'batch') {
+          this.created.set(await this.api.batch(Number(count), fields));
+        } else {
+          this.created.set([await this.api.create(fields)]);
         }
-        return false;
       },
-    });
+      {
+        handle: (error) => {
+          // Shown on the field and on the error line both.
+          if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
+            this.form.controls.maxUses.setErrors({ belowUsed: true });
+          }
+          return false;
+        },
+      },
+    );
     this.ref.disableClose = false;
   }
 

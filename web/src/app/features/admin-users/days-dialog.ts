@@ -1,10 +1,9 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
-import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { DialogShell } from '../../shared/dialog-shell';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 export interface DaysDialogData {
   titleKey: string;
@@ -14,15 +13,7 @@ export interface DaysDialogData {
 /** "Extend N days" (default 30, 1–3650), for one user or a selection. */
 @Component({
   selector: 'app-days-dialog',
-  imports: [
-    ReactiveFormsModule,
-    MatError,
-    MatFormField,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-    DialogShell,
-  ],
+  imports: [ReactiveFormsModule, TranslocoDirective, DialogShell, ...TEXT_FIELD],
   template: `
     <form *transloco="let t" [formGroup]="form" (ngSubmit)="submit()" novalidate>
       <app-dialog-shell

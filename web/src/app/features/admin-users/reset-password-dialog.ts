@@ -2,15 +2,7 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
@@ -19,6 +11,7 @@ import { DialogShell } from '../../shared/dialog-shell';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { PasswordShownOnce } from './password-shown-once';
 import { UsersApi } from './users-api';
+import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * Admin password reset (60-web.md §4.3): blank generates one, shown once; "require change" is
@@ -30,19 +23,12 @@ import { UsersApi } from './users-api';
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FieldErrorPipe,
     DialogShell,
     PasswordShownOnce,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   template: `
     <ng-container *transloco="let t">

@@ -3,16 +3,7 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser, Role } from '@usher/contracts';
@@ -28,6 +19,7 @@ import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
+import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
 
 export interface UserFormData {
   /** The user being edited; absent when creating. */
@@ -81,20 +73,13 @@ export function createBody(v: {
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatOption,
     MatSelect,
     TranslocoDirective,
     DialogShell,
     PasswordShownOnce,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   templateUrl: './user-form-dialog.html',
   styleUrl: './dialogs.scss',
@@ -153,19 +138,22 @@ export class UserFormDialog {
       return;
     }
     const value = this.form.getRawValue();
-    await this.save.run(async () => {
-      if (this.editing) {
-        await this.api.update(this.editing.id, this.updateBody(value));
-        this.notifier.show('adminUsers.saved');
-        this.ref.close(true);
-      } else {
-        const reply = await this.api.create(createBody(value));
-        this.created.set({
-          username: reply.user.username,
-          password: reply.generatedPassword ?? null,
-        });
-      }
-    }, { handle: (error) => this.showOnField(error) });
+    await this.save.run(
+      async () => {
+        if (this.editing) {
+          await this.api.update(this.editing.id, this.updateBody(value));
+          this.notifier.show('adminUsers.saved');
+          this.ref.close(true);
+        } else {
+          const reply = await this.api.create(createBody(value));
+          this.created.set({
+            username: reply.user.username,
+            password: reply.generatedPassword ?? null,
+          });
+        }
+      },
+      { handle: (error) => this.showOnField(error) },
+    );
   }
 
   private updateBody(v: Parameters<typeof createBody>[0]): UpdateUserRequest {

@@ -18,9 +18,7 @@ import {
   Validators,
 } from '@angular/forms';
 import { MatCard, MatCardContent } from '@angular/material/card';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatTab, MatTabContent, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
@@ -39,6 +37,7 @@ import { CheckoutReturn } from './checkout-return';
 import { PaymentHistory } from './payment-history';
 import { PlansTab } from './plans-tab';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 const TABS = ['redeem', 'plans', 'history'] as const;
 type Tab = (typeof TABS)[number];
@@ -67,12 +66,7 @@ export function redeemErrorKey(error: unknown): string | null {
     ReactiveFormsModule,
     MatCard,
     MatCardContent,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatIcon,
-    MatInput,
     MatTab,
     MatTabContent,
     MatTabGroup,
@@ -85,6 +79,7 @@ export function redeemErrorKey(error: unknown): string | null {
     CheckoutReturn,
     PaymentHistory,
     PlansTab,
+    ...TEXT_FIELD,
   ],
   templateUrl: './renewal.html',
   styleUrl: './renewal.scss',
