@@ -182,7 +182,7 @@ export class AttrsDirective {
 
       <ng-template #table let-rows>
         <div class="scroll">
-          <table class="list" [attr.data-testid]="tableTestId() ?? null">
+          <table class="list" [attr.data-testid]="tableId()">
             @if (caption(); as caption) {
               <caption class="visually-hidden">
                 {{
@@ -301,7 +301,7 @@ export class DataTable<T> {
   readonly filteredMessage = input<string>();
   /** Prefix of the states' `data-testid` (`-error`, `-empty`). */
   readonly testId = input<string>();
-  /** `data-testid` of the table. */
+  /** `data-testid` of the table; `{testId}-table` by default. */
   readonly tableTestId = input<string>();
   /** Already translated: names the table for screen readers where no heading does. */
   readonly caption = input<string>();
@@ -333,6 +333,9 @@ export class DataTable<T> {
   );
 
   protected readonly isArray = Array.isArray;
+  protected readonly tableId = computed(
+    () => this.tableTestId() ?? (this.testId() ? `${this.testId()}-table` : null),
+  );
 
   protected widthOf(column: Column<T>): string | null {
     if (!column.width) return null;

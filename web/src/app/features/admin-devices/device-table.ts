@@ -42,7 +42,6 @@ import { DevicesApi } from './devices-api';
         emptyIcon="devices"
         [emptyMessage]="emptyMessage()"
         [testId]="testId()"
-        [tableTestId]="testId() + '-table'"
       >
         <ng-template appCell="device" [appCellOf]="list()" let-row>
           <span class="name">{{ row.name }}</span>

@@ -229,6 +229,15 @@ export default class UsersPage {
     return users.length > 0 && users.every((u) => this.selected().has(u.id));
   });
 
+  /** The bulk bar's buttons, in order. */
+  protected readonly bulkActions: readonly BulkAction[] = [
+    'extend',
+    'activate',
+    'deactivate',
+    'media_enable',
+    'media_disable',
+    'delete',
+  ];
   protected readonly filterSpecs = FILTER_FIELDS;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
