@@ -58,18 +58,24 @@ describe(`PUT /admin/plans/order (${ENGINE})`, () => {
     // The member's catalogue follows the new order.
     const member = await h.user();
     const plans = await h.t.call('GET', '/api/v1/plans', { token: member.token });
-    expect(((await plans.json()) as { data: { name: string }[] }).data.map((p) => p.name)).toEqual(
-      ['C', 'A', 'B'],
-    );
+    expect(((await plans.json()) as { data: { name: string }[] }).data.map((p) => p.name)).toEqual([
+      'C',
+      'A',
+      'B',
+    ]);
   });
 
   it('should answer 422 PLAN_ORDER_MISMATCH for unknown, withdrawn, missing or repeated ids and change nothing', async () => {
     const before = await listed();
-    const onSale = (
-      planOrderSchema.parse(await (await h.t.call('GET', '/api/v1/plans', {
-        token: admin.token,
-      })).json())
-    ).data.map((p) => p.id);
+    const onSale = planOrderSchema
+      .parse(
+        await (
+          await h.t.call('GET', '/api/v1/plans', {
+            token: admin.token,
+          })
+        ).json(),
+      )
+      .data.map((p) => p.id);
     const withdrawn = await h.plan(admin.token, { name: 'Gone' });
     await h.t.call('DELETE', `/api/v1/admin/plans/${withdrawn.id}`, { token: admin.token });
     const stranger = uuidv7();

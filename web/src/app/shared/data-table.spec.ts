@@ -32,8 +32,12 @@ const THINGS: Thing[] = [
       detailTestId="thing-detail"
       tableTestId="things"
     >
-      <ng-template appCell="name" [appCellOf]="rows()" let-row><b>{{ row.name }}</b></ng-template>
-      <ng-template appRowDetail [appRowDetailOf]="rows()" let-row>Detail of {{ row.name }}</ng-template>
+      <ng-template appCell="name" [appCellOf]="rows()" let-row
+        ><b>{{ row.name }}</b></ng-template
+      >
+      <ng-template appRowDetail [appRowDetailOf]="rows()" let-row
+        >Detail of {{ row.name }}</ng-template
+      >
     </app-data-table>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -89,7 +93,9 @@ class ListedThings {
       }),
     pageSize: 10,
   });
-  readonly columns: Column<Thing>[] = [{ id: 'name', header: 'adminUsers.col.user', text: (t) => t.name }];
+  readonly columns: Column<Thing>[] = [
+    { id: 'name', header: 'adminUsers.col.user', text: (t) => t.name },
+  ];
 }
 
 describe('DataTable', () => {

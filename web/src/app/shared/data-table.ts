@@ -87,7 +87,8 @@ type RowsOf<T> = ListPage<T> | readonly T[];
 @Directive({ selector: 'ng-template[appCell]' })
 export class CellDef<T> {
   readonly name = input.required<string>({ alias: 'appCell' });
-  readonly of = input.required<RowsOf<T>>({ alias: 'appCellOf' });
+  /** Only types `row` in the template. */
+  readonly appCellOf = input.required<RowsOf<T>>();
   readonly template = inject<TemplateRef<{ $implicit: T }>>(TemplateRef);
 
   static ngTemplateContextGuard<T>(_dir: CellDef<T>, _ctx: unknown): _ctx is { $implicit: T } {
@@ -105,7 +106,8 @@ export class HeaderDef {
 /** A row's expanded part, a full-width row under it while `expanded(row)` holds. */
 @Directive({ selector: 'ng-template[appRowDetail]' })
 export class RowDetailDef<T> {
-  readonly of = input.required<RowsOf<T>>({ alias: 'appRowDetailOf' });
+  /** Only types `row` in the template. */
+  readonly appRowDetailOf = input.required<RowsOf<T>>();
   readonly template = inject<TemplateRef<{ $implicit: T }>>(TemplateRef);
 
   static ngTemplateContextGuard<T>(_dir: RowDetailDef<T>, _ctx: unknown): _ctx is { $implicit: T } {

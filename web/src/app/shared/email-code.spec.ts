@@ -1,4 +1,4 @@
-import { DestroyRef } from '@angular/core';
+import type { DestroyRef } from '@angular/core';
 import { ApiError } from '../core/api/api-error';
 import { EmailCodeFlow } from './email-code';
 
@@ -9,7 +9,10 @@ describe('EmailCodeFlow', () => {
 
   it('should send a code, remember the address and count down to the resend', async () => {
     jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z') });
-    const send = jest.fn(async () => ({ resendAfterSeconds: 60 }));
+    const send = jest.fn(async (_email: string) => ({
+      expiresAt: '2026-03-01T10:10:00.000Z',
+      resendAfterSeconds: 60,
+    }));
     const flow = new EmailCodeFlow(destroyRef, send);
 
     await expect(flow.send('ann@example.org', jest.fn())).resolves.toBe(true);

@@ -148,8 +148,7 @@ export function paymentRoutes(ctx: ModuleContext, options: PaymentRouteOptions =
       request: { body: reorderPlansSchema },
       responses: { 200: { description: 'The plans on sale in order', schema: planOrderSchema } },
       errors: ['PLAN_ORDER_MISMATCH'],
-      handler: async (c, { body, ...caller }) =>
-        c.json(await reorderPlans(ctx, body.ids, caller)),
+      handler: async (c, { body, ...caller }) => c.json(await reorderPlans(ctx, body.ids, caller)),
     }),
     defineRoute({
       method: 'patch',

@@ -19,7 +19,9 @@ class Search {
   readonly things = apiResource({
     params: () => this.q(),
     load: (q, abort) =>
-      firstValueFrom(this.http.get<string>('/api/v1/things', { params: { q }, ...abortWith(abort) })),
+      firstValueFrom(
+        this.http.get<string>('/api/v1/things', { params: { q }, ...abortWith(abort) }),
+      ),
   });
 }
 

@@ -16,11 +16,7 @@ export interface MediaSyncChoice {
  */
 @Component({
   selector: 'app-media-sync-dialog',
-  imports: [
-    MatCheckbox,
-    TranslocoDirective,
-    DialogShell,
-  ],
+  imports: [MatCheckbox, TranslocoDirective, DialogShell],
   template: `
     <ng-container *transloco="let t">
       <form (submit)="confirm($event)" novalidate>

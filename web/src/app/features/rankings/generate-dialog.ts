@@ -12,11 +12,7 @@ import { firstValueFrom } from 'rxjs';
  */
 @Component({
   selector: 'app-ranking-generate-dialog',
-  imports: [
-    MatCheckbox,
-    TranslocoDirective,
-    DialogShell,
-  ],
+  imports: [MatCheckbox, TranslocoDirective, DialogShell],
   template: `
     <ng-container *transloco="let t">
       <form (submit)="confirm($event)" novalidate>
@@ -54,15 +50,12 @@ export async function askGenerate(
   dialog: MatDialog,
   period: RankingPeriod,
 ): Promise<{ push: boolean } | null> {
-  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(
-    GenerateDialog,
-    {
-      data: period,
-      autoFocus: 'first-tabbable',
-      restoreFocus: true,
-      maxWidth: '560px',
-      width: 'calc(100vw - 32px)',
-    },
-  );
+  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(GenerateDialog, {
+    data: period,
+    autoFocus: 'first-tabbable',
+    restoreFocus: true,
+    maxWidth: '560px',
+    width: 'calc(100vw - 32px)',
+  });
   return (await firstValueFrom(ref.afterClosed())) ?? null;
 }
