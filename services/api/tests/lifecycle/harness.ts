@@ -6,7 +6,7 @@ import type { SettingValue } from '@usher/contracts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { jobRuns, membershipReminders } from '../../src/db/schema/index.js';
+import { jobRuns, memberNotices } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { testConfig } from '../support/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -49,9 +49,20 @@ export async function startSink(): Promise<WebhookSink> {
   return sink;
 }
 
+export interface NoticeLine {
+  days: number | null;
+  channel: string;
+  status: string;
+  attempts: number;
+  detail: string | null;
+  expiresAt: Date | null;
+}
+
 export interface LifecycleEnv {
   t: TestApp;
   database: TestDatabase;
+  /** The settings environment the app started with (for a second replica). */
+  settingsEnv: Record<string, string>;
   smtp: FakeSmtp;
   bot: FakeBot;
   sink: WebhookSink;
@@ -64,7 +75,8 @@ export interface LifecycleEnv {
   mailsTo(address: string): CapturedMail[];
   /** `/notify/member` pushes for one Telegram id. */
   dmsTo(messengerId: number): Record<string, unknown>[];
-  remindersOf(userId: string): Promise<{ days: number; expiresAt: Date; channels: unknown }[]>;
+  /** The member's notices: `days/channel/status/attempts`, widest threshold first. */
+  noticesOf(userId: string): Promise<NoticeLine[]>;
   close(): Promise<void>;
 }
 
@@ -76,21 +88,23 @@ export async function lifecycleEnv(
   const sink = await startSink();
   const database = await createTestDatabase();
   let at = start.getTime();
+  const settingsEnv = {
+    SITE_NAME: 'Cinema Club',
+    PUBLIC_WEB_URL: 'https://usher.example',
+    SMTP_HOST: smtp.host,
+    SMTP_PORT: String(smtp.port),
+    SMTP_SECURITY: 'none',
+    SMTP_FROM: 'Usher <no-reply@usher.example>',
+  };
   const t = createTestApp(database.handle, {
     config: testConfig({ BOT_NOTIFY_URL: bot.url }),
     now: () => new Date(at),
-    settingsEnv: {
-      SITE_NAME: 'Cinema Club',
-      PUBLIC_WEB_URL: 'https://usher.example',
-      SMTP_HOST: smtp.host,
-      SMTP_PORT: String(smtp.port),
-      SMTP_SECURITY: 'none',
-      SMTP_FROM: 'Usher <no-reply@usher.example>',
-    },
+    settingsEnv,
   });
   return {
     t,
     database,
+    settingsEnv,
     smtp,
     bot,
     sink,
@@ -107,7 +121,7 @@ export async function lifecycleEnv(
       );
     },
     runJob: async () => {
-      const { runId, done } = await t.context.scheduler.runNow('membership_reminders');
+      const { runId, done } = await t.context.scheduler.runNow('expiry_reminders');
       const status = await done;
       const [row] = await t.context.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
       return { status, summary: row!.summary as Record<string, unknown> };
@@ -117,15 +131,17 @@ export async function lifecycleEnv(
       bot.calls
         .filter((c) => c.path === '/notify/member' && c.body.messengerId === messengerId)
         .map((c) => c.body),
-    remindersOf: async (userId) =>
-      (
-        await t.context.db
-          .select()
-          .from(membershipReminders)
-          .where(eq(membershipReminders.userId, userId))
-      )
-        .map((r) => ({ days: r.days, expiresAt: r.expiresAt, channels: r.channels }))
-        .sort((a, b) => b.days - a.days),
+    noticesOf: async (userId) =>
+      (await t.context.db.select().from(memberNotices).where(eq(memberNotices.userId, userId)))
+        .map((r) => ({
+          days: r.days,
+          channel: r.channel,
+          status: r.status,
+          attempts: r.attempts,
+          detail: r.detail,
+          expiresAt: r.expiresAt,
+        }))
+        .sort((a, b) => (b.days ?? 0) - (a.days ?? 0) || a.channel.localeCompare(b.channel)),
     close: async () => {
       await t.context.notify.idle();
       await database.close();

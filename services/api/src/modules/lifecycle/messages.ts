@@ -4,10 +4,13 @@
 import type { Locale } from '@usher/contracts';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
-import { fillPlaceholders } from '../../settings/placeholders.js';
+import { fillPlaceholders } from '../../settings-store/placeholders.js';
 
-/** The member page where a membership is renewed (web route `/console/renewal`, 60-web.md). */
-export const RENEW_PATH = '/console/renewal';
+/**
+ * The member page where a membership is renewed (web route `/console/renewal`, 60-web.md); the
+ * reminder's link says where the member came from.
+ */
+export const RENEW_PATH = '/console/renewal?from=reminder';
 
 const DAY_MS = 86_400_000;
 
@@ -28,17 +31,20 @@ export interface ReminderFacts {
 /** The settings a reminder text needs, read once per run. */
 export interface ReminderTexts {
   siteName: string;
+  /** `PUBLIC_WEB_URL` without a trailing slash; empty when it is not set. */
+  baseUrl: string;
   renewUrl: string;
   timezone: string;
   templates: Record<Locale, { subject: string; text: string }>;
 }
 
 export async function readReminderTexts(settings: SettingsReader): Promise<ReminderTexts> {
-  const base = await settings.getString('PUBLIC_WEB_URL');
+  const baseUrl = (await settings.getString('PUBLIC_WEB_URL')).replace(/\/+$/, '');
   return {
     siteName: await settings.getString('SITE_NAME'),
+    baseUrl,
     // Without PUBLIC_WEB_URL the path alone still tells a member where to go.
-    renewUrl: `${base.replace(/\/+$/, '')}${RENEW_PATH}`,
+    renewUrl: `${baseUrl}${RENEW_PATH}`,
     timezone: (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC',
     templates: {
       en: {
@@ -91,16 +97,47 @@ export function reminderNotice(texts: ReminderTexts, facts: ReminderFacts, now: 
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** The notice as a mail: the text as written, and an HTML part with one paragraph per block. */
-export function noticeMail(to: string, siteName: string, notice: Notice): MailMessage {
+/** Where a reminder mail lets the member stop them: a page to click, and RFC 8058 one-click. */
+export interface UnsubscribeLinks {
+  page: string;
+  oneClick: string;
+}
+
+const UNSUBSCRIBE_WORDS: Record<Locale, string> = {
+  en: 'Stop these e-mails',
+  'zh-CN': '不再接收此类邮件',
+};
+
+/**
+ * The notice as a mail: the text as written, and an HTML part with one paragraph per block.
+ * With `links`, the `List-Unsubscribe` headers (one-click, RFC 8058) and a link in both parts.
+ */
+export function noticeMail(
+  to: string,
+  siteName: string,
+  notice: Notice,
+  links?: UnsubscribeLinks,
+): MailMessage {
   const paragraphs = notice.text
     .split(/\n\s*\n/)
     .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
     .join('');
+  const words = UNSUBSCRIBE_WORDS[notice.locale];
+  const footer = links
+    ? `<hr><p><small><a href="${escapeHtml(links.page)}">${escapeHtml(words)}</a></small></p>`
+    : '';
   return {
     to,
     subject: notice.subject,
-    text: `${notice.text}\n`,
-    html: `<!doctype html><html><body><h2>${escapeHtml(siteName)}</h2>${paragraphs}</body></html>`,
+    text: links ? `${notice.text}\n\n--\n${words}: ${links.page}\n` : `${notice.text}\n`,
+    html: `<!doctype html><html><body><h2>${escapeHtml(siteName)}</h2>${paragraphs}${footer}</body></html>`,
+    ...(links
+      ? {
+          headers: {
+            'List-Unsubscribe': `<${links.oneClick}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        }
+      : {}),
   };
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
 import { DialogShell } from '../../shared/dialog-shell';
-import { DevicesApi } from './devices-api';
+import { DevicesApi } from '../../shared/devices/devices-api';
 import { TEXT_FIELD } from '../../shared/form-field';
 
 /**

@@ -42,7 +42,8 @@ export const KNOWN_JOBS = new Set([
   'cleanup',
   'media_policy_apply',
   'media_quality_scan',
-  'membership_reminders',
+  'expiry_reminders',
+  'announcements',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */

@@ -5,14 +5,14 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { Device } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { Notifier } from '../../core/notifier';
-import { action } from '../../shared/action';
-import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
-import { FormError } from '../../shared/form-error';
-import type { ListPage } from '../../shared/list-page';
-import { LocalDatePipe } from '../../shared/local-date';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip } from '../../shared/status-chip';
+import { action } from '../action';
+import { confirmAction } from '../confirm-dialog';
+import { type Column, DATA_TABLE } from '../data-table';
+import { FormError } from '../form-error';
+import type { ListPage } from '../list-page';
+import { LocalDatePipe } from '../local-date';
+import { type RowAction, RowMenu } from '../row-menu';
+import { StatusChip } from '../status-chip';
 import { DevicesApi } from './devices-api';
 
 /**
