@@ -19,6 +19,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { ListPage } from './list-page';
 import { ListView } from './list-view';
 import { LocalDatePipe } from './local-date';
+import { type RowAction, RowMenu } from './row-menu';
 import { StatusChip, type Tone } from './status-chip';
 
 /** Column widths of the fixed table layout (issue 14): paging does not move the columns. */
@@ -54,6 +55,8 @@ export interface Column<T> {
   time?: boolean;
   /** The cell is a status chip: tone, icon and the label's translation key. */
   chip?: (row: T) => ChipSpec;
+  /** The cell is the row's "⋮" menu. */
+  menu?: (row: T) => MenuSpec;
   /** A preset (`num`, `date`, `status`, …) or any CSS width, from 600 px up. */
   width?: keyof typeof WIDTHS | `${number}${'px' | 'rem' | '%'}`;
   /** Classes of every cell (`mono` for codes and ids). */
@@ -69,6 +72,14 @@ export interface ChipSpec {
   tone: Tone;
   icon: string;
   label: string;
+}
+
+/** A row's "⋮" menu: the label's translation key (and params), the actions, a test id. */
+export interface MenuSpec {
+  label: string;
+  params?: Record<string, unknown>;
+  actions: RowAction[];
+  testId?: string;
 }
 
 /** The order a table is sorted in. */
@@ -155,6 +166,7 @@ export class AttrsDirective {
     AttrsDirective,
     ListView,
     LocalDatePipe,
+    RowMenu,
     StatusChip,
   ],
   template: `
@@ -257,6 +269,13 @@ export class AttrsDirective {
                           [tone]="chip.tone"
                           [icon]="chip.icon"
                           [label]="t(chip.label)"
+                        />
+                      } @else if (column.menu) {
+                        @let menu = column.menu(row);
+                        <app-row-menu
+                          [label]="t(menu.label, menu.params ?? {})"
+                          [actions]="menu.actions"
+                          [testId]="menu.testId"
                         />
                       } @else if (column.date) {
                         {{ column.date(row) | localDate: (column.time ? 'dateTime' : 'date') }}

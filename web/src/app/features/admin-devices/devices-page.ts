@@ -22,7 +22,7 @@ import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filt
 import { FormError } from '../../shared/form-error';
 import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ErrorState } from '../../shared/page-state';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
 import { UsersApi } from '../admin-users';
@@ -81,7 +81,6 @@ export function ranking<T extends { count: number }>(rows: readonly T[]): RankRo
     FilterBar,
     FormError,
     DATA_TABLE,
-    RowMenu,
     StatusChip,
     SubmitButton,
   ],
@@ -209,7 +208,17 @@ export default class DevicesPage {
       date: (e) => e.createdAt,
       time: true,
     },
-    { id: 'menu', header: 'common.actions', hideHeader: true },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (e) => ({
+        label: 'devices.blacklist.actionsFor',
+        params: { client: e.clientName },
+        actions: this.entryActions(e),
+        testId: `blacklist-menu-${e.clientName}`,
+      }),
+    },
   ];
   protected readonly blacklistAttrs = (e: BlacklistEntry) => ({ 'data-client': e.clientName });
   protected readonly actionColumns: Column<DeviceAction>[] = [

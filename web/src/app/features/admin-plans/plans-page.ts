@@ -12,7 +12,7 @@ import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table'
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { MoneyPipe } from '../../shared/money';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { PlanDialog, type PlanDialogData } from './plan-dialog';
 
 const ON_SALE: ChipSpec = { tone: 'success', icon: 'sell', label: 'adminPlans.onSale' };
@@ -29,7 +29,7 @@ import { AdminPlansApi } from './plans-api';
  */
 @Component({
   selector: 'app-plans-page',
-  imports: [MatButton, MatIcon, TranslocoDirective, FormError, DATA_TABLE, MoneyPipe, RowMenu],
+  imports: [MatButton, MatIcon, TranslocoDirective, FormError, DATA_TABLE, MoneyPipe],
   templateUrl: './plans-page.html',
   styleUrl: './plans-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -59,7 +59,16 @@ export default class PlansPage {
     { id: 'price', header: 'adminPlans.price' },
     { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
     { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
-    { id: 'menu', header: 'common.actions', hideHeader: true },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (p) => ({
+        label: 'adminPlans.actionsFor',
+        params: { name: p.name },
+        actions: this.rowActions(p),
+      }),
+    },
   ];
   protected readonly attrs = (plan: Plan) => ({ 'data-plan': plan.name });
 

@@ -15,7 +15,7 @@ import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { LocalDatePipe } from '../../shared/local-date';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
@@ -48,7 +48,6 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     DATA_TABLE,
     FilterBar,
     LocalDatePipe,
-    RowMenu,
   ],
   templateUrl: './redeem-codes-page.html',
   styleUrl: './redeem-codes-page.scss',
@@ -148,7 +147,17 @@ export default class RedeemCodesPage {
       width: 'status',
       chip: (c) => ({ ...CODE_CHIPS[c.status], label: `redeemCodes.statusFilter.${c.status}` }),
     },
-    { id: 'menu', header: 'common.actions', hideHeader: true, width: 'menu' },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      width: 'menu',
+      menu: (c) => ({
+        label: 'redeemCodes.actionsFor',
+        params: { code: c.code },
+        actions: this.rowActions(c),
+      }),
+    },
   ];
   protected readonly codeAttrs = (code: RedeemCode) => ({ 'data-code': code.code });
   protected readonly redemptionColumns: Column<Redemption>[] = [

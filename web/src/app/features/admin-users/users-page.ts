@@ -29,7 +29,7 @@ import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
@@ -140,7 +140,6 @@ export function userQueryFrom(p: {
     DATA_TABLE,
     FilterBar,
     LocalDatePipe,
-    RowMenu,
     StatusChip,
   ],
   templateUrl: './users-page.html',
@@ -211,7 +210,18 @@ export default class UsersPage {
       date: (u) => u.lastLoginAt,
       time: true,
     },
-    { id: 'menu', header: 'common.actions', hideHeader: true, width: 'menu' },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      width: 'menu',
+      menu: (u) => ({
+        label: 'adminUsers.actionsFor',
+        params: { name: u.username },
+        actions: this.rowActions(u),
+        testId: `user-actions-${u.username}`,
+      }),
+    },
   ];
   protected readonly attrs = (user: AdminUser) => ({ 'data-user': user.username });
   /** The ticked rows; a reload keeps only those still on screen. */

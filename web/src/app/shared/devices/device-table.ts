@@ -11,7 +11,7 @@ import { type Column, DATA_TABLE } from '../data-table';
 import { FormError } from '../form-error';
 import type { ListPage } from '../list-page';
 import { LocalDatePipe } from '../local-date';
-import { type RowAction, RowMenu } from '../row-menu';
+import { type RowAction } from '../row-menu';
 import { StatusChip } from '../status-chip';
 import { DevicesApi } from './devices-api';
 
@@ -23,15 +23,7 @@ import { DevicesApi } from './devices-api';
  */
 @Component({
   selector: 'app-device-table',
-  imports: [
-    TranslocoDirective,
-    RouterLink,
-    FormError,
-    DATA_TABLE,
-    LocalDatePipe,
-    RowMenu,
-    StatusChip,
-  ],
+  imports: [TranslocoDirective, RouterLink, FormError, DATA_TABLE, LocalDatePipe, StatusChip],
   template: `
     <ng-container *transloco="let t">
       <app-form-error [error]="logoutAction.error()" testId="device-action-error" />
@@ -85,13 +77,6 @@ import { DevicesApi } from './devices-api';
             <app-status-chip tone="success" icon="check_circle" [label]="t('devices.allowed')" />
           }
         </ng-template>
-        <ng-template appCell="menu" [appCellOf]="list()" let-row>
-          <app-row-menu
-            [label]="t('devices.actionsFor', { name: row.name })"
-            [actions]="actionsOf(row)"
-            [testId]="'device-menu-' + row.id"
-          />
-        </ng-template>
       </app-data-table>
     </ng-container>
   `,
@@ -120,7 +105,17 @@ export class DeviceTable {
     { id: 'lastActivity', header: 'devices.col.lastActivity' },
     { id: 'ip', header: 'devices.col.ip', cellClass: 'mono' },
     { id: 'status', header: 'devices.col.status' },
-    { id: 'menu', header: 'common.actions', hideHeader: true },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (d) => ({
+        label: 'devices.actionsFor',
+        params: { name: d.name },
+        actions: this.actionsOf(d),
+        testId: `device-menu-${d.id}`,
+      }),
+    },
   ]);
   protected readonly attrs = (device: Device) => ({
     'data-device': device.id,
