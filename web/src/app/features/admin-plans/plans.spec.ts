@@ -103,50 +103,45 @@ describe('PlansPage', () => {
         (fixture.componentInstance as unknown as { rowActions(p: Plan): RowAction[] }).rowActions(
           plan,
         );
-      return { fixture, actions };
+      /** Runs a row's move action and answers the order read it makes first. */
+      const move = async (plan: Plan, label: string) => {
+        actions(plan)
+          .find((a) => a.label === label)!
+          .run();
+        await flushAndRender(fixture);
+        http
+          .expectOne((r) => r.method === 'GET' && r.url === '/api/v1/plans')
+          .flush({ data: [PLAN, second, third], paymentsEnabled: true, pending: [] });
+        await flushAndRender(fixture);
+        return http.expectOne('/api/v1/admin/plans/order');
+      };
+      /** Answers the reloads that follow every action. */
+      const reloaded = (rows: Plan[]) => {
+        http
+          .expectOne((r) => r.url === '/api/v1/admin/plans')
+          .flush({ data: rows, total: rows.length, page: 1, pageSize: 20 });
+        http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
+      };
+      return { fixture, move, reloaded };
     }
 
     it('should send the whole new order in one PUT and never PATCH a sort order', async () => {
-      const { fixture, actions } = await page();
+      const { fixture, move, reloaded } = await page();
 
-      actions(PLAN)
-        .find((a) => a.label === 'adminPlans.moveDown')!
-        .run();
-      await flushAndRender(fixture);
-      http
-        .expectOne((r) => r.method === 'GET' && r.url === '/api/v1/plans')
-        .flush({ data: [PLAN, second, third], paymentsEnabled: true, pending: [] });
-      await flushAndRender(fixture);
-      const put = http.expectOne('/api/v1/admin/plans/order');
+      const put = await move(PLAN, 'adminPlans.moveDown');
 
       expect(put.request.method).toBe('PUT');
       expect(put.request.body).toEqual({ ids: [second.id, PLAN.id, third.id] });
       put.flush({ data: [second, PLAN, third] });
       await flushAndRender(fixture);
-      http
-        .expectOne((r) => r.url === '/api/v1/admin/plans')
-        .flush({
-          data: [second, PLAN, third],
-          total: 3,
-          page: 1,
-          pageSize: 20,
-        });
-      http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
+      reloaded([second, PLAN, third]);
       http.expectNone((r) => r.method === 'PATCH');
     });
 
     it('should show a refused order as the error line and reload the list', async () => {
-      const { fixture, actions } = await page();
+      const { fixture, move, reloaded } = await page();
 
-      actions(third)
-        .find((a) => a.label === 'adminPlans.moveUp')!
-        .run();
-      await flushAndRender(fixture);
-      http
-        .expectOne((r) => r.method === 'GET' && r.url === '/api/v1/plans')
-        .flush({ data: [PLAN, second, third], paymentsEnabled: true, pending: [] });
-      await flushAndRender(fixture);
-      const put = http.expectOne('/api/v1/admin/plans/order');
+      const put = await move(third, 'adminPlans.moveUp');
       expect(put.request.body).toEqual({ ids: [PLAN.id, third.id, second.id] });
       put.flush(
         {
@@ -160,15 +155,7 @@ describe('PlansPage', () => {
         { status: 422, statusText: 'Unprocessable' },
       );
       await flushAndRender(fixture);
-      http
-        .expectOne((r) => r.url === '/api/v1/admin/plans')
-        .flush({
-          data: [PLAN, second, third],
-          total: 3,
-          page: 1,
-          pageSize: 20,
-        });
-      http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
+      reloaded([PLAN, second, third]);
       await flushAndRender(fixture);
 
       const error = byTestId(fixture.nativeElement as HTMLElement, 'plans-action-error');
