@@ -4,7 +4,8 @@ import type { MatDialog } from '@angular/material/dialog';
 import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { firstValueFrom } from 'rxjs';
-import { DIALOG_PARTS, TEXT_FIELD } from './form-field';
+import { TEXT_FIELD } from './form-field';
+import { DIALOG_PARTS } from './dialog-parts';
 
 /** What a confirmation says; every text is a translation key with its parameters. */
 export interface ConfirmData {

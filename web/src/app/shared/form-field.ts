@@ -1,11 +1,5 @@
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import {
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
 
 /**
  * The standalone pieces of an outlined text field — the field, its label, hint and error, and
@@ -13,11 +7,3 @@ import {
  * are the same classes, named once).
  */
 export const TEXT_FIELD = [MatFormField, MatLabel, MatHint, MatError, MatInput] as const;
-
-/** The parts of a Material dialog's template: title, content, actions and the close button. */
-export const DIALOG_PARTS = [
-  MatDialogTitle,
-  MatDialogContent,
-  MatDialogActions,
-  MatDialogClose,
-] as const;

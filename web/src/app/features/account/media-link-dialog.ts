@@ -9,7 +9,8 @@ import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi, type MediaServerAccount } from './account-api';
-import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /**
  * "Link my media-server account" (60-web.md §4.2, admins): search the media server by name

@@ -9,7 +9,7 @@ import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { PAYMENT_CHIPS } from '../../shared/payment-chips';
 import { AdminPaymentsApi } from './payments-api';
-import { DIALOG_PARTS } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /** Every field of one payment and the Stripe events received for it (60-web.md §4.3). */
 @Component({

@@ -15,7 +15,8 @@ import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
-import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 export interface CodeDialogData {
   /** The code being edited; absent when creating. */

@@ -11,7 +11,8 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { TitleBackdrop } from '../../shared/requests/title-backdrop';
 import { AdminRequestsApi } from './admin-requests-api';
 import { numberFormat } from '../../core/i18n/intl';
-import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /** How the dialog ended: sent a candidate, learned search is unsupported, or nothing. */
 export type CandidatesOutcome = 'sent' | 'unsupported' | undefined;

@@ -11,7 +11,8 @@ import { DialogShell } from '../../shared/dialog-shell';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { PasswordShownOnce } from './password-shown-once';
 import { UsersApi } from './users-api';
-import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /**
  * Admin password reset (60-web.md §4.3): blank generates one, shown once; "require change" is

@@ -19,7 +19,8 @@ import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
-import { DIALOG_PARTS, TEXT_FIELD } from '../../shared/form-field';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 export interface UserFormData {
   /** The user being edited; absent when creating. */

@@ -4,7 +4,8 @@ import { MAT_DIALOG_DATA, type MatDialog, MatDialogRef } from '@angular/material
 import { TranslocoDirective } from '@jsverse/transloco';
 import { firstValueFrom } from 'rxjs';
 import { TitleBackdrop, type TitleArt } from './title-backdrop';
-import { DIALOG_PARTS, TEXT_FIELD } from '../form-field';
+import { TEXT_FIELD } from '../form-field';
+import { DIALOG_PARTS } from '../dialog-parts';
 
 /** What a request dialog says; texts are translation keys, `detail` is shown as given. */
 export interface RequestDialogData {
