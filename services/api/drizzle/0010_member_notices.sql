@@ -20,6 +20,21 @@ CREATE TABLE "announcements" (
 	CONSTRAINT "announcements_status_ck" CHECK ("announcements"."status" in ('sending', 'done'))
 );
 --> statement-breakpoint
+CREATE TABLE "inactivity_watch" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"warned_at" timestamp with time zone NOT NULL,
+	"disabled_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "media_account_deletions" (
+	"user_id" uuid NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"media_user_id" text NOT NULL,
+	"warned_at" timestamp with time zone NOT NULL,
+	"deleted_at" timestamp with time zone,
+	CONSTRAINT "media_account_deletions_user_id_expires_at_pk" PRIMARY KEY("user_id","expires_at")
+);
+--> statement-breakpoint
 CREATE TABLE "member_notices" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -33,7 +48,7 @@ CREATE TABLE "member_notices" (
 	"days" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "member_notices_kind_ck" CHECK ("member_notices"."kind" in ('expiry_reminder', 'announcement')),
+	CONSTRAINT "member_notices_kind_ck" CHECK ("member_notices"."kind" in ('expiry_reminder', 'announcement', 'deletion_warning', 'inactivity_warning')),
 	CONSTRAINT "member_notices_channel_ck" CHECK ("member_notices"."channel" in ('email', 'messenger', 'webhook')),
 	CONSTRAINT "member_notices_status_ck" CHECK ("member_notices"."status" in ('sending', 'sent', 'failed', 'skipped')),
 	CONSTRAINT "member_notices_attempts_ck" CHECK ("member_notices"."attempts" between 0 and 3),
@@ -50,14 +65,19 @@ SELECT gen_random_uuid(), r."user_id", 'expiry_reminder',
 FROM "membership_reminders" r CROSS JOIN LATERAL jsonb_each_text(r."channels") c
 WHERE c.key IN ('email', 'messenger', 'webhook');--> statement-breakpoint
 DROP TABLE "membership_reminders" CASCADE;--> statement-breakpoint
+ALTER TABLE "media_server_retry_queue" DROP CONSTRAINT "media_retry_origin_ck";--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "notify_email" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "notify_messenger" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "inactivity_exempt" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "announcement_recipients" ADD CONSTRAINT "announcement_recipients_announcement_id_announcements_id_fk" FOREIGN KEY ("announcement_id") REFERENCES "public"."announcements"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "announcement_recipients" ADD CONSTRAINT "announcement_recipients_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "announcements" ADD CONSTRAINT "announcements_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "inactivity_watch" ADD CONSTRAINT "inactivity_watch_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "media_account_deletions" ADD CONSTRAINT "media_account_deletions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "member_notices" ADD CONSTRAINT "member_notices_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "announcement_recipients_user_idx" ON "announcement_recipients" USING btree ("user_id","read_at");--> statement-breakpoint
 CREATE INDEX "announcements_created_idx" ON "announcements" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "member_notices_uq" ON "member_notices" USING btree ("user_id","kind","ref","channel");--> statement-breakpoint
 CREATE INDEX "member_notices_created_idx" ON "member_notices" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "member_notices_user_idx" ON "member_notices" USING btree ("user_id","created_at");
+CREATE INDEX "member_notices_user_idx" ON "member_notices" USING btree ("user_id","created_at");--> statement-breakpoint
+ALTER TABLE "media_server_retry_queue" ADD CONSTRAINT "media_retry_origin_ck" CHECK ("media_server_retry_queue"."origin" in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply', 'grace_delete', 'inactivity'));

@@ -56,7 +56,12 @@ export type LifecycleTestReply = z.infer<typeof lifecycleTestReplySchema>;
 // ---------------------------------------------------------------------------------------------
 // Notices: what the lifecycle jobs sent, skipped or failed (docs/lifecycle.md)
 
-export const NOTICE_KINDS = ['expiry_reminder', 'announcement'] as const;
+export const NOTICE_KINDS = [
+  'expiry_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+] as const;
 export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
 
 /** One notice on one channel: a row of `member_notices`. */

@@ -166,7 +166,13 @@ export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
  * per chat (docs/lifecycle.md; the bot's bench checks it against the fake's flood control).
  */
 export const BULK_MESSAGES_PER_SECOND = 25;
-export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'announcement', 'test'] as const;
+export const MEMBER_NOTICE_KINDS = [
+  'membership_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+  'test',
+] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [
   'created',

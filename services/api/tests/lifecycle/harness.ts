@@ -1,7 +1,13 @@
 // Set-up for the membership reminder tests: a fresh database, the SMTP fake, a stand-in bot
 // (`BOT_NOTIFY_URL`), an HTTP sink standing in for the operator's webhook, and an app whose clock
 // the test moves (no sleeps).
-import { startFakeSmtp, type CapturedMail, type FakeSmtp } from '@usher/testkit';
+import {
+  startFakeMediaServer,
+  startFakeSmtp,
+  type CapturedMail,
+  type FakeMediaServer,
+  type FakeSmtp,
+} from '@usher/testkit';
 import type { SettingValue } from '@usher/contracts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startFakeBot, type FakeBot } from '../requests/harness.js';
 
 export const DAY = 86_400_000;
+const MEDIA_KEY = 'UsherLifecycleKey0123456789ab';
 export const HOUR = 3_600_000;
 
 export interface SinkCall {
@@ -65,6 +72,8 @@ export interface LifecycleEnv {
   settingsEnv: Record<string, string>;
   smtp: FakeSmtp;
   bot: FakeBot;
+  /** The media-server fake (Emby), when the env was started with `media: true`. */
+  media: FakeMediaServer | null;
   sink: WebhookSink;
   /** The app's clock: move it with `advance`. */
   now(): Date;
@@ -82,7 +91,11 @@ export interface LifecycleEnv {
 
 export async function lifecycleEnv(
   start = new Date('2026-12-07T10:00:00.000Z'),
+  options: { media?: boolean } = {},
 ): Promise<LifecycleEnv> {
+  const media = options.media
+    ? await startFakeMediaServer({ flavour: 'emby', apiKey: MEDIA_KEY, seed: true })
+    : null;
   const smtp = await startFakeSmtp({});
   const bot = await startFakeBot();
   const sink = await startSink();
@@ -95,6 +108,14 @@ export async function lifecycleEnv(
     SMTP_PORT: String(smtp.port),
     SMTP_SECURITY: 'none',
     SMTP_FROM: 'Usher <no-reply@usher.example>',
+    ...(media
+      ? {
+          MEDIA_SERVER_KIND: 'emby',
+          MEDIA_SERVER_URL: media.url,
+          MEDIA_SERVER_API_KEY: MEDIA_KEY,
+          MEDIA_SERVER_TIMEOUT_SECONDS: '2',
+        }
+      : {}),
   };
   const t = createTestApp(database.handle, {
     config: testConfig({ BOT_NOTIFY_URL: bot.url }),
@@ -107,6 +128,7 @@ export async function lifecycleEnv(
     settingsEnv,
     smtp,
     bot,
+    media,
     sink,
     now: () => new Date(at),
     advance: (ms) => {
@@ -146,6 +168,7 @@ export async function lifecycleEnv(
       await t.context.notify.idle();
       await database.close();
       await Promise.all([
+        media?.close(),
         smtp.close(),
         new Promise((r) => bot.server.close(r)),
         new Promise((r) => sink.server.close(r)),

@@ -141,3 +141,83 @@ export function noticeMail(
       : {}),
   };
 }
+
+/** What a deletion warning is about. */
+export interface DeletionFacts {
+  username: string;
+  expiresAt: Date;
+  deleteAt: Date;
+  locale: Locale;
+}
+
+const DELETION_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: your media account will be deleted on {deleteAt}',
+    text:
+      'Hi {username},\n\nyour {siteName} membership ended on {expiresAt}. Your media-server ' +
+      'account will be deleted on {deleteAt}, with its watch history and settings. Renew before ' +
+      'then to keep it: {renewUrl}\n\nYour {siteName} account itself stays, and you can renew at ' +
+      'any time.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：你的媒体账号将于 {deleteAt} 删除',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 会员已于 {expiresAt} 到期。你的媒体服务器账号将于 ' +
+      '{deleteAt} 删除，其中的观看记录和设置也会一并删除。在此之前续费即可保留：{renewUrl}\n\n' +
+      '你的 {siteName} 账号本身会保留，随时可以续费。',
+  },
+};
+
+/** The warning before an expired member's media account is deleted (fixed texts, both languages). */
+export function deletionNotice(texts: ReminderTexts, facts: DeletionFacts): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    expiresAt: formatInstant(facts.expiresAt, texts.timezone),
+    deleteAt: formatInstant(facts.deleteAt, texts.timezone),
+    renewUrl: texts.renewUrl,
+  };
+  const template = DELETION_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}
+
+const INACTIVITY_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: we miss you — your access pauses on {disableAt}',
+    text:
+      'Hi {username},\n\nnothing has played on your {siteName} account for {days} days. To keep ' +
+      'places free for active members, your media access will be paused on {disableAt}. Play ' +
+      'anything before then and nothing changes.\n\nIf it is paused, ask an admin to switch it ' +
+      'back on.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：好久不见——你的观看权限将于 {disableAt} 暂停',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 账号已经 {days} 天没有播放记录。为了把名额留给活跃成员，' +
+      '你的媒体访问权限将于 {disableAt} 暂停。在此之前播放任意内容即可保持不变。\n\n' +
+      '如果已被暂停，请联系管理员重新开启。',
+  },
+};
+
+/** The warning before a member is switched off for inactivity (fixed texts, both languages). */
+export function inactivityNotice(
+  texts: ReminderTexts,
+  facts: { username: string; days: number; disableAt: Date; locale: Locale },
+): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    days: String(facts.days),
+    disableAt: formatInstant(facts.disableAt, texts.timezone),
+  };
+  const template = INACTIVITY_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}

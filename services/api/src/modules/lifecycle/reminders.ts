@@ -25,7 +25,7 @@ import {
   type NoticeKey,
 } from './claims.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
-import { sendWebhook, type WebhookFormat } from './webhook.js';
+import { sendWebhook, type WebhookEvent, type WebhookFormat } from './webhook.js';
 
 export const REMINDERS_JOB = 'expiry_reminders';
 /** `REMINDER_CRON` default: hourly at minute 15, off the hour the expiry check uses. */
@@ -42,7 +42,7 @@ type RemindersContext = Pick<
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'
 >;
 
-interface Candidate {
+export interface Candidate {
   id: string;
   username: string;
   email: string | null;
@@ -172,7 +172,15 @@ export function skipReason(
   }
 }
 
-async function deliver(
+/** What a notice is called towards the bot and the webhook. */
+export interface NoticeNames {
+  notice: 'membership_reminder' | 'deletion_warning' | 'inactivity_warning';
+  event: WebhookEvent['event'];
+}
+const REMINDER_NAMES: NoticeNames = { notice: 'membership_reminder', event: 'membership.reminder' };
+
+/** Sends one notice about a member's membership on one channel. */
+export async function deliver(
   ctx: RemindersContext,
   open: Channels,
   member: Candidate,
@@ -180,6 +188,7 @@ async function deliver(
   notice: Notice,
   texts: ReminderTexts,
   daysLeft: number,
+  names: NoticeNames = REMINDER_NAMES,
 ): Promise<DeliveryResult> {
   switch (channel) {
     case 'email':
@@ -195,7 +204,7 @@ async function deliver(
       }
     case 'messenger': {
       const result = await ctx.notify.deliver('member', {
-        notice: 'membership_reminder',
+        notice: names.notice,
         userId: member.id,
         messengerId: member.messengerId!,
         locale: notice.locale,
@@ -206,7 +215,7 @@ async function deliver(
     }
     case 'webhook': {
       const result = await sendWebhook(open.webhook!.url, open.webhook!.format, notice, {
-        event: 'membership.reminder',
+        event: names.event,
         userId: member.id,
         username: member.username,
         expiresAt: member.expiresAt.toISOString(),

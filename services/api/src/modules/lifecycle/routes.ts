@@ -26,11 +26,16 @@ import {
   markAnnouncementRead,
   memberAnnouncements,
 } from './announcements.js';
+import { setInactivityExempt } from './inactivity.js';
 import { listNotices, upcomingReminders } from './notices.js';
 import { previewReminder, sendTestReminder } from './service.js';
 import { readPreferences, savePreferences, unsubscribe } from './unsubscribe.js';
 
 const announcementParams = z.strictObject({ id: uuidSchema });
+const exemptBody = z.strictObject({ exempt: z.boolean() }).meta({ id: 'InactivityExempt' });
+const exemptReply = z
+  .object({ userId: uuidSchema, exempt: z.boolean() })
+  .meta({ id: 'InactivityExemptReply' });
 
 export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
   return [
@@ -59,6 +64,18 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: paginationQuerySchema },
       responses: { 200: { description: 'Newest first', schema: announcementsPageSchema } },
       handler: async (c, { query }) => c.json(await listAnnouncements(ctx, query)),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/v1/admin/users/:id/inactivity-exempt',
+      auth: 'admin',
+      summary: 'Never switch this member off for inactivity (or again)',
+      tags: ['users'],
+      request: { params: announcementParams, body: exemptBody },
+      responses: { 200: { description: 'Saved', schema: exemptReply } },
+      errors: ['NOT_FOUND'],
+      handler: async (c, { params, body, auth, meta }) =>
+        c.json(await setInactivityExempt(ctx, auth.userId, params.id, body.exempt, meta)),
     }),
     defineRoute({
       method: 'get',

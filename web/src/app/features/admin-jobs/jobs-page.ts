@@ -44,6 +44,8 @@ export const KNOWN_JOBS = new Set([
   'media_quality_scan',
   'expiry_reminders',
   'announcements',
+  'media_account_cleanup',
+  'inactivity_watch',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */

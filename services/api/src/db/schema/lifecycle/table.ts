@@ -16,10 +16,15 @@ import { users } from '../users/table.js';
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, or an
- * operator's announcement.
+ * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, an
+ * operator's announcement, or the warning before an expired member's media account is deleted.
  */
-export const NOTICE_KINDS = ['expiry_reminder', 'announcement'] as const;
+export const NOTICE_KINDS = [
+  'expiry_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
@@ -68,7 +73,10 @@ export const memberNotices = pgTable(
     uniqueIndex('member_notices_uq').on(t.userId, t.kind, t.ref, t.channel),
     index('member_notices_created_idx').on(t.createdAt),
     index('member_notices_user_idx').on(t.userId, t.createdAt),
-    check('member_notices_kind_ck', sql`${t.kind} in ('expiry_reminder', 'announcement')`),
+    check(
+      'member_notices_kind_ck',
+      sql`${t.kind} in ('expiry_reminder', 'announcement', 'deletion_warning', 'inactivity_warning')`,
+    ),
     check('member_notices_channel_ck', sql`${t.channel} in ('email', 'messenger', 'webhook')`),
     check('member_notices_status_ck', sql`${t.status} in ('sending', 'sent', 'failed', 'skipped')`),
     check('member_notices_attempts_ck', sql`${t.attempts} between 0 and 3`),
@@ -133,3 +141,36 @@ export const announcementRecipients = pgTable(
 );
 
 export type AnnouncementRow = typeof announcements.$inferSelect;
+
+/**
+ * The grace period after a membership ended (`MEDIA_ACCOUNT_DELETE_AFTER_DAYS`, docs/lifecycle.md):
+ * one row per (member, membership end) once the member was warned; `deleted_at` when the media
+ * account was deleted. A renewal moves `users.expires_at`, so the row no longer matches and the
+ * account is kept.
+ */
+export const mediaAccountDeletions = pgTable(
+  'media_account_deletions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: instant('expires_at').notNull(),
+    mediaUserId: text('media_user_id').notNull(),
+    warnedAt: instant('warned_at').notNull(),
+    deletedAt: instant('deleted_at'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.expiresAt] })],
+);
+
+/**
+ * Members without playback for `INACTIVITY_DISABLE_DAYS` (docs/lifecycle.md): warned at
+ * `warned_at`, switched off at `disabled_at` seven days later unless they played in between (the
+ * row is then removed) or an admin exempted them (`users.inactivity_exempt`).
+ */
+export const inactivityWatch = pgTable('inactivity_watch', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  warnedAt: instant('warned_at').notNull(),
+  disabledAt: instant('disabled_at'),
+});

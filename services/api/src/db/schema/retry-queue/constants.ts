@@ -6,6 +6,8 @@ export const RETRY_ORIGINS = [
   'admin_access',
   'user_delete',
   'policy_apply',
+  'grace_delete',
+  'inactivity',
 ] as const;
 
 export type RetryOrigin = (typeof RETRY_ORIGINS)[number];

@@ -37,6 +37,8 @@ export const users = pgTable(
     /** The member's notice preferences (`/me/notifications`, docs/lifecycle.md): mail, bot. */
     notifyEmail: boolean('notify_email').notNull().default(true),
     notifyMessenger: boolean('notify_messenger').notNull().default(true),
+    /** Never switched off for inactivity (`INACTIVITY_DISABLE_DAYS`), by an admin's choice. */
+    inactivityExempt: boolean('inactivity_exempt').notNull().default(false),
     lastLoginAt: instant('last_login_at'),
     createdAt: instant('created_at').notNull().defaultNow(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
