@@ -326,6 +326,8 @@ export const ERROR_STATUS = {
   ACCOUNT_NEVER_EXPIRES: 422,
   ACCOUNT_NOT_RENEWABLE: 422,
   MAX_USES_BELOW_USED: 422,
+  /** A plan order that is not every plan on sale exactly once (details say which ids). */
+  PLAN_ORDER_MISMATCH: 422,
   MEDIA_ACCOUNT_UNLINKED: 422,
   MEDIA_ACCESS_REQUIRED: 422,
   REQUEST_LIMIT_REACHED: 422,
