@@ -40,7 +40,7 @@ import {
   type DeliveryResult,
 } from './claims.js';
 import { noticeMail, readReminderTexts, type Notice } from './messages.js';
-import { openChannels, skipReason } from './reminders.js';
+import { MEMBER_FIELDS, openChannels, skipReason } from './reminders.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
 
 export const ANNOUNCEMENTS_JOB = 'announcements';
@@ -190,15 +190,7 @@ async function deliverOne(
   let after: string | null = null;
   for (;;) {
     const page: Recipient[] = await ctx.db
-      .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        messengerId: users.messengerId,
-        locale: users.locale,
-        notifyEmail: users.notifyEmail,
-        notifyMessenger: users.notifyMessenger,
-      })
+      .select(MEMBER_FIELDS)
       .from(announcementRecipients)
       .innerJoin(users, eq(users.id, announcementRecipients.userId))
       .where(

@@ -12,9 +12,8 @@ import { mediaAccountDeletions, mediaServerRetryQueue, users } from '../../db/sc
 import { withTransaction } from '../../db/transaction.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
-import { claimNotice, finishNotice, recordSkipped } from './claims.js';
 import { deletionNotice, readReminderTexts } from './messages.js';
-import { deliver, openChannels, skipReason, type Candidate } from './reminders.js';
+import { MEMBER_FIELDS, openChannels, sendToMember, type Candidate } from './reminders.js';
 
 export const GRACE_JOB = 'media_account_cleanup';
 /** Hourly at minute 45: off the minutes of `expiry_check` and `expiry_reminders`. */
@@ -94,14 +93,8 @@ async function warn(
   for (;;) {
     const page: WarnRow[] = await ctx.db
       .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        messengerId: users.messengerId,
-        locale: users.locale,
+        ...MEMBER_FIELDS,
         expiresAt: users.expiresAt,
-        notifyEmail: users.notifyEmail,
-        notifyMessenger: users.notifyMessenger,
         isActive: users.isActive,
         mediaUserId: users.mediaUserId,
       })
@@ -159,30 +152,25 @@ async function warn(
         deleteAt,
         locale: localeOf(member.locale),
       });
-      for (const channel of open.wanted) {
-        const skip = skipReason(member, channel, open);
-        if (skip?.by === 'config') continue;
-        const key = {
-          userId: member.id,
-          kind: 'deletion_warning' as const,
+      const outcomes = await sendToMember(
+        ctx,
+        open,
+        member,
+        notice,
+        texts,
+        {
+          kind: 'deletion_warning',
           ref: member.expiresAt.toISOString(),
-          channel,
           expiresAt: member.expiresAt,
-        };
-        if (skip) {
-          await recordSkipped(ctx.db, key, skip.reason, now);
-          continue;
-        }
-        const id = await claimNotice(ctx.db, key, now);
-        if (id === null) continue;
-        const result = await deliver(ctx, open, member, channel, notice, texts, 0, {
-          notice: 'deletion_warning',
-          event: 'membership.deletion_warning',
-        });
-        await finishNotice(ctx.db, id, result, ctx.now());
-        if (result.status === 'sent') summary.sent += 1;
-        else summary.failed += 1;
-      }
+        },
+        {
+          daysLeft: 0,
+          names: { notice: 'deletion_warning', event: 'membership.deletion_warning' },
+          now,
+        },
+      );
+      summary.sent += outcomes.filter((o) => o.outcome === 'sent').length;
+      summary.failed += outcomes.filter((o) => o.outcome === 'failed').length;
     }
     if (page.length < BATCH) return;
     const last = page[page.length - 1]!;

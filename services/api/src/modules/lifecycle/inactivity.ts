@@ -14,9 +14,8 @@ import { parsePlaybackDate } from '../../integrations/media-server/playback.js';
 import { lastPlaysSql } from '../../integrations/media-server/playback-sql.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { claimNotice, finishNotice, recordSkipped } from './claims.js';
 import { inactivityNotice, readReminderTexts } from './messages.js';
-import { deliver, openChannels, skipReason, type Candidate } from './reminders.js';
+import { MEMBER_FIELDS, openChannels, sendToMember, type Candidate } from './reminders.js';
 
 export const INACTIVITY_JOB = 'inactivity_watch';
 /** Daily at 04:15: after the night's plays are in, off the other jobs' minutes. */
@@ -94,14 +93,8 @@ export async function runInactivity(
     const page: Watched[] = (
       await ctx.db
         .select({
-          id: users.id,
-          username: users.username,
-          email: users.email,
-          messengerId: users.messengerId,
-          locale: users.locale,
+          ...MEMBER_FIELDS,
           expiresAt: users.expiresAt,
-          notifyEmail: users.notifyEmail,
-          notifyMessenger: users.notifyMessenger,
           mediaUserId: users.mediaUserId,
           warnedAt: inactivityWatch.warnedAt,
           disabledAt: inactivityWatch.disabledAt,
@@ -181,27 +174,19 @@ async function watchOne(
       disableAt: new Date(now.getTime() + INACTIVITY_NOTICE_DAYS * DAY_MS),
       locale: localeOf(member.locale),
     });
-    for (const channel of at.open.wanted) {
-      const skip = skipReason(member, channel, at.open);
-      if (skip?.by === 'config') continue;
-      const key = {
-        userId: member.id,
-        kind: 'inactivity_warning' as const,
-        ref: now.toISOString(),
-        channel,
-      };
-      if (skip) {
-        await recordSkipped(ctx.db, key, skip.reason, now);
-        continue;
-      }
-      const id = await claimNotice(ctx.db, key, now);
-      if (id === null) continue;
-      const result = await deliver(ctx, at.open, member, channel, notice, at.texts, 0, {
-        notice: 'inactivity_warning',
-        event: 'membership.inactivity_warning',
-      });
-      await finishNotice(ctx.db, id, result, ctx.now());
-    }
+    await sendToMember(
+      ctx,
+      at.open,
+      member,
+      notice,
+      at.texts,
+      { kind: 'inactivity_warning', ref: now.toISOString() },
+      {
+        daysLeft: 0,
+        names: { notice: 'inactivity_warning', event: 'membership.inactivity_warning' },
+        now,
+      },
+    );
     return;
   }
   if (member.warnedAt.getTime() > now.getTime() - INACTIVITY_NOTICE_DAYS * DAY_MS) return;

@@ -42,6 +42,17 @@ type RemindersContext = Pick<
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'
 >;
 
+/** The columns a notice to a member needs: who, where to reach them, what they allow. */
+export const MEMBER_FIELDS = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  messengerId: users.messengerId,
+  locale: users.locale,
+  notifyEmail: users.notifyEmail,
+  notifyMessenger: users.notifyMessenger,
+};
+
 export interface Candidate {
   id: string;
   username: string;
@@ -80,16 +91,7 @@ async function candidates(
   after: { expiresAt: Date; id: string } | null,
 ): Promise<Candidate[]> {
   const rows = await ctx.db
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      messengerId: users.messengerId,
-      locale: users.locale,
-      expiresAt: users.expiresAt,
-      notifyEmail: users.notifyEmail,
-      notifyMessenger: users.notifyMessenger,
-    })
+    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
     .from(users)
     .where(
       and(
@@ -230,6 +232,63 @@ export async function deliver(
   }
 }
 
+/** What one channel of a notice came to. */
+export type ChannelOutcome =
+  | { channel: ReminderChannel; outcome: 'sent' | 'skipped' | 'already' | 'unconfigured' }
+  | { channel: ReminderChannel; outcome: 'failed'; detail: string };
+
+/**
+ * Sends one notice about a member's membership on every channel of `open`: a channel not
+ * configured is left alone (not recorded), one that cannot reach the member is recorded
+ * `skipped`, the others are claimed, sent and recorded (`member_notices`, docs/lifecycle.md).
+ */
+export async function sendToMember(
+  ctx: RemindersContext,
+  open: Channels,
+  member: Candidate,
+  notice: Notice,
+  texts: ReminderTexts,
+  key: Omit<NoticeKey, 'userId' | 'channel'>,
+  options: { daysLeft: number; names?: NoticeNames; now: Date },
+): Promise<ChannelOutcome[]> {
+  const outcomes: ChannelOutcome[] = [];
+  for (const channel of open.wanted) {
+    const skip = skipReason(member, channel, open);
+    if (skip?.by === 'config') {
+      outcomes.push({ channel, outcome: 'unconfigured' });
+      continue;
+    }
+    const full: NoticeKey = { ...key, userId: member.id, channel };
+    if (skip) {
+      const recorded = await recordSkipped(ctx.db, full, skip.reason, options.now);
+      outcomes.push({ channel, outcome: recorded ? 'skipped' : 'already' });
+      continue;
+    }
+    const id = await claimNotice(ctx.db, full, options.now);
+    if (id === null) {
+      outcomes.push({ channel, outcome: 'already' });
+      continue;
+    }
+    const result = await deliver(
+      ctx,
+      open,
+      member,
+      channel,
+      notice,
+      texts,
+      options.daysLeft,
+      options.names,
+    );
+    await finishNotice(ctx.db, id, result, ctx.now());
+    outcomes.push(
+      result.status === 'sent'
+        ? { channel, outcome: 'sent' }
+        : { channel, outcome: 'failed', detail: result.detail },
+    );
+  }
+  return outcomes;
+}
+
 /** The unsubscribe links of a reminder mail, when `PUBLIC_WEB_URL` makes them absolute. */
 function unsubscribeLinks(ctx: RemindersContext, texts: ReminderTexts, member: Candidate) {
   if (!texts.baseUrl) return undefined;
@@ -302,44 +361,33 @@ export async function runReminders(
         { username: member.username, expiresAt: member.expiresAt, locale: localeOf(member.locale) },
         now,
       );
-      let reached = false;
-      for (const channel of open.wanted) {
-        const skip = skipReason(member, channel, open);
-        if (skip?.by === 'config') {
-          summary.unconfigured += 1;
-          continue;
-        }
-        const key: NoticeKey = {
-          userId: member.id,
+      const outcomes = await sendToMember(
+        ctx,
+        open,
+        member,
+        notice,
+        texts,
+        {
           kind: 'expiry_reminder',
           ref: reminderRef(member.expiresAt, threshold),
-          channel,
           expiresAt: member.expiresAt,
           days: threshold,
-        };
-        if (skip) {
-          if (await recordSkipped(ctx.db, key, skip.reason, now)) summary.skipped += 1;
-          else summary.alreadyDone += 1;
-          continue;
-        }
-        const id = await claimNotice(ctx.db, key, now);
-        if (id === null) {
-          summary.alreadyDone += 1;
-          continue;
-        }
-        const left = daysLeft(member.expiresAt, now);
-        const result = await deliver(ctx, open, member, channel, notice, texts, left);
-        await finishNotice(ctx.db, id, result, ctx.now());
-        if (result.status === 'sent') {
+        },
+        { daysLeft: daysLeft(member.expiresAt, now), now },
+      );
+      let reached = false;
+      for (const o of outcomes) {
+        if (o.outcome === 'sent') {
           summary.sent += 1;
           reached = true;
-        } else {
+        } else if (o.outcome === 'failed') {
           summary.failed += 1;
           run.logger.warn(
-            { userId: member.id, days: threshold, channel, detail: result.detail },
+            { userId: member.id, days: threshold, channel: o.channel, detail: o.detail },
             'reminder not delivered',
           );
-        }
+        } else if (o.outcome === 'already') summary.alreadyDone += 1;
+        else summary[o.outcome] += 1;
       }
       if (reached) summary.reminded += 1;
     }

@@ -24,10 +24,8 @@ import { RegistrationApi } from './registration-api';
           <mat-icon aria-hidden="true" svgIcon="mark_email_read" />
           <span>{{ t('unsubscribe.done') }}</span>
         </p>
-        <a links routerLink="/console/account">{{ t('unsubscribe.account') }}</a>
       } @else if (!token()) {
         <p class="lead" data-testid="unsubscribe-missing">{{ t('unsubscribe.missing') }}</p>
-        <a links routerLink="/console/account">{{ t('unsubscribe.account') }}</a>
       } @else {
         <p class="lead">{{ t('unsubscribe.lead') }}</p>
         <app-form-error [error]="act.error()" testId="unsubscribe-error" />
@@ -40,8 +38,8 @@ import { RegistrationApi } from './registration-api';
         >
           {{ t('unsubscribe.submit') }}
         </app-submit-button>
-        <a links routerLink="/console/account">{{ t('unsubscribe.account') }}</a>
       }
+      <a links routerLink="/console/account">{{ t('unsubscribe.account') }}</a>
     </app-auth-page>
   `,
   styleUrl: './register.scss',
