@@ -1,7 +1,6 @@
 import type { OidcUser } from './provider.js';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The fake provider's sign-in page: a plain form, like any identity provider's. */
 export function loginPage(input: { action: string; users: OidcUser[]; error?: string }): string {

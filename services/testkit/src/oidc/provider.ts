@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { memoryAdapterFactory } from './adapter.js';
 import { loginPage } from './login-page.js';
 
 /** A person who can sign in at the fake provider. */
@@ -77,7 +78,7 @@ export interface FakeOidcProvider {
 interface SigningKey {
   kid: string;
   privateJwk: JWK;
-  privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+  privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 }
 
 async function newSigningKey(): Promise<SigningKey> {
@@ -132,6 +133,8 @@ export async function startFakeOidcProvider(
   let faultMode: 'hang' | 'error' | null = null;
   const issuerPath = options.issuerPath ?? '/';
   const extraPaths = options.extraDiscoveryPaths ?? [];
+  // Shared by every rebuild (key rotation, new clients): sessions and codes survive them.
+  const adapter = memoryAdapterFactory();
 
   const server: Server = createServer();
   const hanging = new Set<ServerResponse>();
@@ -147,6 +150,7 @@ export async function startFakeOidcProvider(
 
   function configuration(): Configuration {
     return {
+      adapter: adapter as never,
       clients: clients.map((c) => ({
         client_id: c.clientId,
         ...(c.clientSecret

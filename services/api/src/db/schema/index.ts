@@ -15,3 +15,4 @@ export * from './media-quality/table.js';
 export * from './rankings/table.js';
 export * from './calendar/table.js';
 export * from './lifecycle/table.js';
+export * from './identities/table.js';
