@@ -10,7 +10,7 @@ export function loginPage(input: { action: string; users: OidcUser[]; error?: st
   const abort = input.action.replace(/\/login$/, '/abort');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Fake identity provider</title>
+<title>Fake identity provider</title><link rel="icon" href="data:,">
 <style>body{font-family:sans-serif;max-width:360px;margin:40px auto;padding:0 16px}
 label{display:block;margin:12px 0 4px}input{width:100%;padding:8px;box-sizing:border-box}
 button{margin-top:16px;padding:8px 16px}.error{color:#b00020}</style></head>

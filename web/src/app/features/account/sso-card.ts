@@ -17,6 +17,7 @@ import {
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
+import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { UserIdentitiesResponse, UserIdentity } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
@@ -125,6 +126,7 @@ export class SsoCard implements OnInit {
   private readonly notifier = inject(Notifier);
   private readonly errors = inject(ErrorTexts);
   private readonly site = inject(SiteStore).site;
+  private readonly router = inject(Router);
   /** Query param `sso` (`linked`) after the trip to the provider. */
   readonly outcome = input<string | undefined>();
   /** Query param `ssoError`: the API error code of a failed link. */
@@ -145,6 +147,14 @@ export class SsoCard implements OnInit {
       this.error.set(this.errors.describe(new ApiError(400, failure, '', null, undefined)));
     } else if (this.outcome() === 'linked') {
       this.notifier.show('accountCenter.sso.linked');
+    }
+    if (failure || this.outcome()) {
+      // Said once: a reload of the page must not announce the link again.
+      void this.router.navigate([], {
+        queryParams: { sso: null, ssoError: null },
+        queryParamsHandling: 'merge',
+        replaceUrl: true,
+      });
     }
     void this.load();
   }

@@ -62,8 +62,8 @@ import { AuthPage } from './auth-page';
               {{ t('ssoLanding.inviteSubmit') }}
             </app-submit-button>
           </form>
-        } @else if (problem(); as problem) {
-          <app-form-error [error]="problem" [icon]="true" testId="sso-error" />
+        } @else if (problem()) {
+          <app-form-error [error]="problem()" [icon]="true" testId="sso-error" />
           <div class="actions">
             <a mat-flat-button [href]="retryUrl" data-testid="sso-retry">
               {{ t('ssoLanding.retry') }}
