@@ -139,6 +139,7 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         'REGISTRATION_CODE_REQUIRED',
         'REDEEM_CODE_INVALID',
         'EMAIL_DOMAIN_NOT_ALLOWED',
+        'EMAIL_CODE_REQUIRED',
         'EMAIL_TAKEN',
         'USERNAME_TAKEN',
         'RATE_LIMITED',
