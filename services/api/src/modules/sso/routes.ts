@@ -18,14 +18,10 @@ import type { ModuleContext } from '../context.js';
 import { signedInUser } from '../auth/index.js';
 import { readSsoSettings } from './settings.js';
 import { SSO_DEADLINE_MS } from './provider.js';
-import {
-  beginSignIn,
-  exchangeCode,
-  finishCallback,
-  listIdentities,
-  unlinkIdentity,
-  type SsoDeps,
-} from './service.js';
+import { beginSignIn, finishCallback } from './service.js';
+import { exchangeCode } from './exchange.js';
+import { listIdentities, unlinkIdentity } from './identities.js';
+import type { SsoDeps } from './records.js';
 import { STATE_COOKIE, StateSealer, stateCookie } from './state.js';
 
 export interface SsoRouteOptions {

@@ -1,77 +1,26 @@
-// Single sign-on with an OpenID provider (issue 31, docs/sso.md): the start, the callback, the
-// one-time exchange, and the account's linked sign-ins.
-import { createHash, randomBytes } from 'node:crypto';
-import type { SsoExchangeResponse, UserIdentitiesResponse } from '@usher/contracts';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
-import { recordAudit, type AuditActor } from '../../audit/audit.js';
-import { hashPassword } from '../../auth/passwords.js';
-import type { Tx } from '../../db/client.js';
-import { uniqueViolation } from '../../db/errors.js';
-import { ssoHandoffs, userIdentities, users, type UserRow } from '../../db/schema/index.js';
+// Single sign-on with an OpenID provider (issue 31, docs/sso.md): the start and the callback.
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/audit.js';
+import { userIdentities, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
-import type { StoredLimiter } from '../../http/rate-limit.js';
-import { readRegistrationSettings, registerWithIdentity } from '../accounts/index.js';
-import type { ModuleContext, RequestMeta } from '../context.js';
-import { toUser } from '../users/index.js';
-import { pickUsername } from './username.js';
+import type { RequestMeta } from '../context.js';
 import { client, discover, providerFailure, stateInvalid, withinDeadline } from './provider.js';
-import { passwordLoginAllowed, readSsoSettings, type SsoSettings } from './settings.js';
-import { STATE_TTL_SECONDS, stateCookie, type SsoState, type StateSealer } from './state.js';
-
-/** How long the web app has to exchange a sign-in code, and to type an invite code. */
-const LOGIN_HANDOFF_SECONDS = 120;
-const REGISTER_HANDOFF_SECONDS = 900;
-
-export interface SsoDeps {
-  ctx: ModuleContext;
-  sealer: StateSealer;
-  /** The registration limiter (shared with `POST /auth/register`: attempts per IP). */
-  registration: StoredLimiter;
-  /** Bound of the work at the provider per request (under 10 s). */
-  deadlineMs: number;
-}
-
-/** What the provider said about the person, after every check passed. */
-export interface VerifiedIdentity {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  preferredUsername: string | null;
-  name: string | null;
-  groups: string[];
-}
-
-interface RegisterPayload {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  preferredUsername: string | null;
-  name: string | null;
-  admin: boolean;
-  redirect: string | null;
-}
-
-export async function activeSettings(ctx: ModuleContext): Promise<SsoSettings> {
-  const s = await readSsoSettings(ctx.settings.store);
-  if (!s.active) throw new AppError('SSO_DISABLED', 'Single sign-on is not switched on');
-  return s;
-}
-
-const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
-const userActor = (row: UserRow): AuditActor => ({
-  type: row.role === 'admin' ? 'admin' : 'user',
-  id: row.id,
-  label: row.username,
-});
-
-/** Whether the provider's groups name one of the admin groups. */
-function inAdminGroup(s: SsoSettings, groups: string[]): boolean {
-  return s.adminGroups.some((g) => groups.includes(g));
-}
+import { type SsoSettings } from './settings.js';
+import { STATE_TTL_SECONDS, stateCookie, type SsoState } from './state.js';
+import {
+  activeSettings,
+  createHandoff,
+  findIdentityOwner,
+  identityTaken,
+  inAdminGroup,
+  insertIdentity,
+  refuseDisabled,
+  userActor,
+  type RegisterPayload,
+  type SsoDeps,
+  type VerifiedIdentity,
+} from './records.js';
 
 /**
  * `GET /auth/oidc/start` and `POST /me/identities/link`: the provider's authorization URL (code
@@ -158,69 +107,6 @@ async function verifyAtProvider(
   };
 }
 
-async function findIdentityOwner(
-  db: ModuleContext['db'],
-  issuer: string,
-  subject: string,
-): Promise<{ identityId: string; user: UserRow } | null> {
-  const [row] = await db
-    .select({ identityId: userIdentities.id, user: users })
-    .from(userIdentities)
-    .innerJoin(users, eq(users.id, userIdentities.userId))
-    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
-    .limit(1);
-  return row ?? null;
-}
-
-async function insertIdentity(
-  tx: Tx,
-  userId: string,
-  id: VerifiedIdentity | RegisterPayload,
-  now: Date,
-): Promise<string> {
-  const identityId = uuidv7();
-  try {
-    await tx.insert(userIdentities).values({
-      id: identityId,
-      userId,
-      issuer: id.issuer,
-      subject: id.subject,
-      email: id.email,
-      createdAt: now,
-      lastUsedAt: now,
-    });
-  } catch (err) {
-    if (uniqueViolation(err)) throw identityTaken();
-    throw err;
-  }
-  return identityId;
-}
-
-const identityTaken = () =>
-  new AppError('SSO_IDENTITY_TAKEN', 'This sign-in is already linked to another account');
-
-async function createHandoff(
-  d: SsoDeps,
-  kind: 'login' | 'register',
-  values: { userId?: string; payload: Record<string, unknown> },
-): Promise<string> {
-  const code = randomBytes(32).toString('base64url');
-  const now = d.ctx.now();
-  const ttl = kind === 'login' ? LOGIN_HANDOFF_SECONDS : REGISTER_HANDOFF_SECONDS;
-  // Expired hand-offs are swept here, so the table stays as small as the sign-ins in flight.
-  await d.ctx.db.delete(ssoHandoffs).where(lt(ssoHandoffs.expiresAt, now));
-  await d.ctx.db.insert(ssoHandoffs).values({
-    id: uuidv7(),
-    codeHash: hashCode(code),
-    kind,
-    userId: values.userId ?? null,
-    payload: values.payload,
-    expiresAt: new Date(now.getTime() + ttl * 1000),
-    createdAt: now,
-  });
-  return code;
-}
-
 export type CallbackOutcome = { kind: 'login'; code: string } | { kind: 'linked' };
 
 /**
@@ -247,9 +133,7 @@ export async function finishCallback(
   }
   const owner = await findIdentityOwner(d.ctx.db, identity.issuer, identity.subject);
   if (owner) {
-    if (!owner.user.isActive) {
-      throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
-    }
+    refuseDisabled(owner.user);
     await d.ctx.db
       .update(userIdentities)
       .set({ lastUsedAt: now, email: identity.email })
@@ -270,9 +154,7 @@ export async function finishCallback(
       .where(eq(users.email, identity.email))
       .limit(1);
     if (byEmail) {
-      if (!byEmail.isActive) {
-        throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
-      }
+      refuseDisabled(byEmail);
       await withTransaction(d.ctx, async (tx) => {
         await insertIdentity(tx, byEmail.id, identity, now);
         await recordAudit(tx, {
@@ -345,264 +227,6 @@ async function linkIdentity(
       action: 'auth.sso_link',
       target: { type: 'user', id: user.id },
       details: { issuer: identity.issuer, via: 'account' },
-      ip: meta.ip,
-      requestId: meta.requestId,
-    });
-  });
-}
-
-/** Claims a hand-off row: deleted inside the transaction, so a code works once. */
-async function claimHandoff(tx: Tx, id: string): Promise<void> {
-  const gone = await tx.delete(ssoHandoffs).where(eq(ssoHandoffs.id, id)).returning({
-    id: ssoHandoffs.id,
-  });
-  if (gone.length === 0) throw codeInvalid();
-}
-
-const codeInvalid = () =>
-  stateInvalid('This sign-in code was used already or has expired; start again', 'code');
-
-/** Promotes a member in an admin group (never demotes: docs/sso.md). */
-async function promoteIfAdmin(tx: Tx, row: UserRow, admin: boolean, meta: RequestMeta, now: Date) {
-  if (!admin || row.role === 'admin') return row;
-  const [updated] = await tx
-    .update(users)
-    .set({
-      role: 'admin',
-      expiresAt: null,
-      tokenVersion: sql`${users.tokenVersion} + 1`,
-      updatedAt: now,
-    })
-    .where(eq(users.id, row.id))
-    .returning();
-  await recordAudit(tx, {
-    actor: { type: 'system', id: null, label: 'sso' },
-    action: 'user.update',
-    target: { type: 'user', id: row.id },
-    details: { role: { from: 'user', to: 'admin' }, via: 'sso_admin_group' },
-    ip: meta.ip,
-    requestId: meta.requestId,
-  });
-  return updated!;
-}
-
-/**
- * `POST /auth/oidc/exchange`: the one-time code for a session, exactly as password login
- * answers. A first sign-in creates the account here — in invite mode only once the invite code
- * is given (the hand-off waits for it); members of an admin group become administrators.
- */
-export async function exchangeCode(
-  d: SsoDeps,
-  input: { code: string; inviteCode?: string },
-  meta: RequestMeta,
-): Promise<SsoExchangeResponse> {
-  const now = d.ctx.now();
-  const [handoff] = await d.ctx.db
-    .select()
-    .from(ssoHandoffs)
-    .where(and(eq(ssoHandoffs.codeHash, hashCode(input.code)), gt(ssoHandoffs.expiresAt, now)))
-    .limit(1);
-  if (!handoff) throw codeInvalid();
-  const payload = handoff.payload as Partial<RegisterPayload> & { redirect?: string | null };
-  let row: UserRow;
-  if (handoff.kind === 'login') {
-    row = await withTransaction(d.ctx, async (tx) => {
-      await claimHandoff(tx, handoff.id);
-      const [found] = await tx
-        .select()
-        .from(users)
-        .where(eq(users.id, handoff.userId!))
-        .for('update')
-        .limit(1);
-      if (!found) throw codeInvalid();
-      if (!found.isActive) {
-        throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
-      }
-      const promoted = await promoteIfAdmin(tx, found, payload.admin === true, meta, now);
-      const [updated] = await tx
-        .update(users)
-        .set({ lastLoginAt: now })
-        .where(eq(users.id, found.id))
-        .returning();
-      await recordAudit(tx, {
-        actor: userActor(promoted),
-        action: 'auth.sso_login',
-        target: { type: 'user', id: found.id },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
-      return updated!;
-    });
-  } else {
-    row = await createFromHandoff(d, handoff.id, payload as RegisterPayload, input, meta);
-  }
-  const { token, expiresAt } = await d.ctx.tokens.sign(
-    { sub: row.id, role: row.role as 'admin' | 'user', ver: row.tokenVersion },
-    now,
-  );
-  return {
-    token,
-    expiresAt: expiresAt.toISOString(),
-    user: toUser(row, now),
-    redirect: payload.redirect ?? null,
-  };
-}
-
-async function createFromHandoff(
-  d: SsoDeps,
-  handoffId: string,
-  p: RegisterPayload,
-  input: { inviteCode?: string },
-  meta: RequestMeta,
-): Promise<UserRow> {
-  const ctx = d.ctx;
-  const now = ctx.now();
-  const username = await pickUsername(ctx, p, { mediaServer: !p.admin });
-  const linkAndAudit = async (tx: Tx, user: UserRow) => {
-    await claimHandoff(tx, handoffId);
-    await insertIdentity(tx, user.id, p, now);
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
-    for (const action of ['auth.sso_link', 'auth.sso_login'] as const) {
-      await recordAudit(tx, {
-        actor: userActor(user),
-        action,
-        target: { type: 'user', id: user.id },
-        details: { issuer: p.issuer, via: 'first_sign_in' },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
-    }
-  };
-  if (p.admin) {
-    // An administrator by group: no membership, no media account, no invite code.
-    const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
-    return withTransaction(ctx, async (tx) => {
-      const id = uuidv7();
-      let inserted: UserRow;
-      try {
-        [inserted] = (await tx
-          .insert(users)
-          .values({
-            id,
-            username,
-            email: p.email,
-            passwordHash,
-            hasPassword: false,
-            role: 'admin',
-            registeredVia: 'admin',
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()) as [UserRow];
-      } catch (err) {
-        const constraint = uniqueViolation(err);
-        if (constraint?.includes('email')) {
-          throw new AppError(
-            'EMAIL_TAKEN',
-            'This email address is already used by another account',
-          );
-        }
-        if (constraint?.includes('username')) {
-          throw new AppError('USERNAME_TAKEN', 'This username is taken');
-        }
-        throw err;
-      }
-      await recordAudit(tx, {
-        actor: { type: 'system', id: null, label: 'sso' },
-        action: 'user.create',
-        target: { type: 'user', id },
-        details: { role: 'admin', via: 'sso_admin_group', issuer: p.issuer },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
-      await linkAndAudit(tx, inserted);
-      const [fresh] = await tx.select().from(users).where(eq(users.id, id));
-      return fresh!;
-    });
-  }
-  const registration = await readRegistrationSettings(ctx.settings.store);
-  if (registration.mode === 'invite' && !input.inviteCode) {
-    // The hand-off stays: the web app asks for the code and sends the same sign-in code again.
-    throw new AppError('REGISTRATION_CODE_REQUIRED', 'An invite code is required to sign up', {
-      details: { username },
-    });
-  }
-  const created = await registerWithIdentity(
-    ctx,
-    d.registration,
-    {
-      username,
-      email: p.email!,
-      code: input.inviteCode,
-      emailVerified: p.emailVerified,
-    },
-    { issuer: p.issuer, insert: linkAndAudit },
-    meta,
-  );
-  const [fresh] = await ctx.db.select().from(users).where(eq(users.id, created.id));
-  return fresh!;
-}
-
-/** `GET /me/identities`. */
-export async function listIdentities(
-  ctx: ModuleContext,
-  row: UserRow,
-): Promise<UserIdentitiesResponse> {
-  const s = await readSsoSettings(ctx.settings.store);
-  const rows = await ctx.db
-    .select()
-    .from(userIdentities)
-    .where(eq(userIdentities.userId, row.id))
-    .orderBy(userIdentities.createdAt);
-  return {
-    data: rows.map((r) => ({
-      id: r.id,
-      issuer: r.issuer,
-      email: r.email,
-      createdAt: r.createdAt.toISOString(),
-      lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
-    })),
-    hasPassword: row.hasPassword,
-    passwordLogin: passwordLoginAllowed(s, row),
-    canLink: s.active,
-  };
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * `DELETE /me/identities/:id`: refused when it would leave no way to sign in — no other linked
- * sign-in and no password that signs this account in. The user row is locked, so two unlinks
- * at once cannot both pass the check.
- */
-export async function unlinkIdentity(
-  ctx: ModuleContext,
-  userId: string,
-  identityId: string,
-  meta: RequestMeta,
-): Promise<void> {
-  const notFound = () => new AppError('IDENTITY_NOT_FOUND', 'No such linked sign-in');
-  if (!UUID.test(identityId)) throw notFound();
-  const s = await readSsoSettings(ctx.settings.store);
-  await withTransaction(ctx, async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
-    if (!user) throw notFound();
-    const mine = await tx.select().from(userIdentities).where(eq(userIdentities.userId, userId));
-    const target = mine.find((r) => r.id === identityId);
-    if (!target) throw notFound();
-    const passwordWorks = user.hasPassword && passwordLoginAllowed(s, user);
-    if (mine.length === 1 && !passwordWorks) {
-      throw new AppError(
-        'LAST_SIGN_IN_METHOD',
-        'This is the last way to sign in to your account; set a password or link another sign-in first',
-      );
-    }
-    await tx.delete(userIdentities).where(eq(userIdentities.id, identityId));
-    await recordAudit(tx, {
-      actor: userActor(user),
-      action: 'auth.sso_unlink',
-      target: { type: 'user', id: userId },
-      details: { issuer: target.issuer },
       ip: meta.ip,
       requestId: meta.requestId,
     });
