@@ -37,5 +37,6 @@ export const ENGINE_SPECIFIC = [
 
 export default {
   ...config,
+  displayName: 'api-pglite',
   testMatch: ENGINE_SPECIFIC.map((suite) => `<rootDir>/tests/${suite}.test.ts`),
 };

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options as LoadOptions, type Request as LoadRequest } from 'autocannon';
 import pg from 'pg';
-import { hashPassword } from '../src/auth/passwords.js';
+import { hashPassword } from '../src/security/passwords.js';
 import { freshSecrets } from '../tests/support/config.js';
 import {
   evaluateGoals,

@@ -4,7 +4,7 @@
 // must be 422 SECRET_REENTRY_REQUIRED naming the secret, and the settings must not change. Then,
 // with the secret typed again, the same test reaches the listener (the attack would be seen).
 import { sql } from 'drizzle-orm';
-import { SECRET_BINDINGS } from '../src/settings/binding.js';
+import { SECRET_BINDINGS } from '../src/settings-store/binding.js';
 import { startRecordingListener, type RecordingListener } from '../tests/support/listener.js';
 import { recordFigures } from './figures.js';
 import { reliabilityEnv, secretFindings, type ReliabilityEnv } from './harness.js';

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { TokenSigner } from './auth/tokens.js';
+import { TokenSigner } from './security/tokens.js';
 import type { Config } from './config/env.js';
 import type { DatabaseHandle } from './db/client.js';
 import { limitBody } from './http/body-limit.js';
 import { resolveClientIp } from './http/client-ip.js';
 import type { AppEnv } from './http/context.js';
-import { AppError, handleError, notFound } from './http/errors.js';
-import { createMetrics, type HttpMetrics } from './http/metrics.js';
+import { AppError } from './errors/app-error.js';
+import { handleError, notFound } from './http/errors.js';
+import { createMetrics, type AppMetrics } from './metrics/registry.js';
 import { createLimiters } from './http/rate-limit.js';
 import { REPLY_HEADERS } from './http/reply-headers.js';
 import { resolveRequestId } from './http/request-id.js';
@@ -19,11 +20,11 @@ import {
   systemClock,
   type JobDefinition,
   type SchedulerClock,
-} from './jobs/scheduler.js';
-import { SettingsCipher } from './settings/crypto.js';
-import { SettingsService } from './settings/service.js';
-import { SettingsStore } from './settings/store.js';
-import { DEFINITIONS_BY_KEY } from './settings/definitions.js';
+} from './scheduler/scheduler.js';
+import { SettingsCipher } from './settings-store/crypto.js';
+import { SettingsService } from './settings-store/service.js';
+import { SettingsStore } from './settings-store/store.js';
+import { DEFINITIONS_BY_KEY } from './settings-store/definitions.js';
 import { settingsRoutes } from './modules/settings/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { AutomationFactory } from './integrations/automation/factory.js';
@@ -68,7 +69,7 @@ export interface AppDeps {
   replicaId: string;
   /** Injected clock for tests; defaults to the wall clock. */
   now?: () => Date;
-  metrics?: HttpMetrics;
+  metrics?: AppMetrics;
   startedAt?: Date;
   /** Time and timers of the job scheduler (tests simulate days); defaults to `now` + real timers. */
   schedulerClock?: SchedulerClock;

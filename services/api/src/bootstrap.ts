@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from './audit/audit.js';
-import { generatePassword, hashPassword } from './auth/passwords.js';
+import { recordAudit } from './audit-log/audit.js';
+import { generatePassword, hashPassword } from './security/passwords.js';
 import type { Database } from './db/client.js';
 import { MIGRATION_LOCK_KEY } from './db/migrate.js';
 import { users } from './db/schema/index.js';

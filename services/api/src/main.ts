@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
-import { stopArgon2Threads } from './auth/passwords.js';
+import { stopArgon2Threads } from './security/passwords.js';
 import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
 import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
@@ -17,7 +17,7 @@ import {
   type DataDirLock,
 } from './db/data-lock.js';
 import { migrate } from './db/migrate.js';
-import { createMetrics } from './http/metrics.js';
+import { createMetrics } from './metrics/registry.js';
 import { InFlight } from './http/in-flight.js';
 import { listenFailure, probePort } from './listen.js';
 import { createLogger } from './logger.js';

@@ -273,6 +273,7 @@ async function sendText(
   chatId: number | null,
   text: string,
   deadlineAt: number,
+  keyboard?: { text: string; url: string }[][],
 ): Promise<Delivery> {
   if (chatId === null)
     return { to, chatId: null, status: 'skipped', reason: 'chat_not_configured' };
@@ -282,6 +283,7 @@ async function sendText(
       text,
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
+      ...(keyboard ? { reply_markup: { inline_keyboard: keyboard } } : {}),
     }),
     deadlineAt,
     { ok: false, status: 'failed', code: 0, reason: 'deadline' } as TgOutcome<{
@@ -320,9 +322,14 @@ export async function notifyRanking(deps: NotifyDeps, body: NotifyRanking): Prom
 
 /**
  * A direct message to one member (a membership reminder, or an admin's test). The API wrote the
- * text in the member's language; the bot only escapes it, since it is plain text.
+ * text in the member's language; the bot only escapes it, since it is plain text. A reminder
+ * with `renewUrl` carries a **Renew** button that opens the member's renewal page.
  */
 export async function notifyMember(deps: NotifyDeps, body: NotifyMember): Promise<Delivery[]> {
   const deadlineAt = Date.now() + (deps.deadlineMs ?? NOTIFY_DEADLINE_MS);
-  return [await sendText(deps, 'member', body.messengerId, escapeHtml(body.text), deadlineAt)];
+  const keyboard = body.renewUrl
+    ? [[{ text: t(body.locale, 'notify.member.renew'), url: body.renewUrl }]]
+    : undefined;
+  const text = escapeHtml(body.text);
+  return [await sendText(deps, 'member', body.messengerId, text, deadlineAt, keyboard)];
 }

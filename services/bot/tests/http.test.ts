@@ -241,6 +241,50 @@ describe('POST /notify/*', () => {
     expect(lastMessage(fake, admin.id).text).toBe(
       'Hi <b>bob</b> & co,\nrenew at https://usher.example/console/renewal',
     );
+    expect(lastMessage(fake, admin.id).reply_markup).toBeUndefined();
+  });
+
+  it("should add a Renew button to a reminder that carries the member's renewal page", async () => {
+    const renewUrl = 'https://usher.example/console/renewal?from=reminder';
+    for (const [locale, label] of [
+      ['en', 'Renew'],
+      ['zh-CN', '立即续费'],
+    ] as const) {
+      const res = await post(
+        '/notify/member',
+        {
+          eventId: randomUUID(),
+          occurredAt: new Date().toISOString(),
+          notice: 'membership_reminder',
+          userId: randomUUID(),
+          messengerId: admin.id,
+          locale,
+          text: 'Your membership ends in 3 day(s).',
+          renewUrl,
+        },
+        notifyHeaders(),
+      );
+      expect(res.status).toBe(200);
+      expect(lastMessage(fake, admin.id).reply_markup).toEqual({
+        inline_keyboard: [[{ text: label, url: renewUrl }]],
+      });
+    }
+    // Telegram refuses URL buttons it cannot open: the contract accepts https only.
+    const plain = await post(
+      '/notify/member',
+      {
+        eventId: randomUUID(),
+        occurredAt: new Date().toISOString(),
+        notice: 'membership_reminder',
+        userId: randomUUID(),
+        messengerId: admin.id,
+        locale: 'en',
+        text: 'Your membership ends soon.',
+        renewUrl: 'http://localhost:8080/console/renewal',
+      },
+      notifyHeaders(),
+    );
+    expect(plain.status).toBe(400);
   });
 
   it('should send a payment in the configured time zone', async () => {

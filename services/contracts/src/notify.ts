@@ -204,6 +204,11 @@ export const NotifyMember = z
     messengerId: telegramId,
     locale: z.enum(LOCALES),
     text: safeString().min(1).max(3500),
+    /** A reminder's renewal page (https only, as Telegram's URL buttons need): a Renew button. */
+    renewUrl: z
+      .url({ protocol: /^https$/ })
+      .max(2048)
+      .optional(),
   })
   .meta({ id: 'NotifyMember' });
 export type NotifyMember = z.infer<typeof NotifyMember>;

@@ -160,7 +160,19 @@ export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export const LIFECYCLE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
 export type LifecycleChannel = (typeof LIFECYCLE_CHANNELS)[number];
 /** What a `member` notify is about (a direct message to one member). */
-export const MEMBER_NOTICE_KINDS = ['membership_reminder', 'test'] as const;
+/**
+ * Bot messages a second when the API sends to many members at once (an announcement): below
+ * Telegram's ~30 a second across chats; each member gets one message, far below one a second
+ * per chat (docs/lifecycle.md; the bot's bench checks it against the fake's flood control).
+ */
+export const BULK_MESSAGES_PER_SECOND = 25;
+export const MEMBER_NOTICE_KINDS = [
+  'membership_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+  'test',
+] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
 export const SUBSCRIPTION_EVENTS = [
   'created',
@@ -340,6 +352,8 @@ export const ERROR_STATUS = {
   EMAIL_UNCHANGED: 422,
   /** "Send me a test" on a channel the admin cannot be reached on (no address, not linked). */
   REMINDER_CHANNEL_UNAVAILABLE: 422,
+  /** An unsubscribe link that was not signed by this server (altered or cut short). */
+  UNSUBSCRIBE_LINK_INVALID: 400,
   BIND_CODE_INVALID: 422,
   SETTING_READ_ONLY: 422,
   SETTING_UNKNOWN_KEY: 422,

@@ -1,7 +1,7 @@
 // Offset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
 import { count, gte, lt, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { nextDay, startOfZonedDay } from '../http/zoned-day.js';
+import { nextDay, startOfZonedDay } from '../time/zoned-day.js';
 import type { Database } from './client.js';
 
 export interface PageQuery {

@@ -1,7 +1,7 @@
 import type { Role } from '@usher/contracts';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
-import type { AuditActor } from '../audit/audit.js';
+import type { AuditActor } from '../audit-log/audit.js';
 import type { UserRow } from '../db/schema/index.js';
 
 /** The signed-in caller of a `user`/`admin` route, as loaded from the database per request. */

@@ -2,11 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthLevel } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import type { TokenSigner } from '../auth/tokens.js';
+import type { TokenSigner } from '../security/tokens.js';
 import type { Database } from '../db/client.js';
 import { users, type UserRow } from '../db/schema/index.js';
 import type { AppEnv, AuthContext } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /** Constant-time equality of two secrets of any length (hash first, then compare digests). */
 export function secretsEqual(given: string, expected: string): boolean {

@@ -1,7 +1,7 @@
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/client.js';
 import { rateLimits } from '../db/schema/index.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 export interface LimitSpec {
   /** Prefix of the stored key, e.g. `login_user_ip`. */

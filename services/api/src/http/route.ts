@@ -2,9 +2,9 @@ import type { AuthLevel } from '@usher/contracts';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import type { AuditActor } from '../audit/audit.js';
+import type { AuditActor } from '../audit-log/audit.js';
 import type { AppEnv, AuthContext, Caller, RequestMeta } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import { guardFor, type GuardDeps } from './guards.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { SettingKey, SettingStringOf, SettingValueOf } from '../settings/definitions.js';
+import type { SettingsReader } from '../settings-store/reader.js';
 import { IntegrationError, type IntegrationErrorKind } from './errors.js';
-import type { IntegrationMetrics } from './http/client.js';
+import type { IntegrationMetrics } from '../metrics/integrations.js';
 
-/**
- * Where adapters read their settings from: the settings store, or a draft overlay on it (the
- * settings center's connection test). `SettingsStore` satisfies this as it is.
- */
-export interface SettingsReader {
-  get<K extends SettingKey>(key: K): Promise<SettingValueOf<K>>;
-  getString<K extends SettingKey>(key: K): Promise<SettingStringOf<K>>;
-}
+export type { SettingsReader };
 
 /** What every adapter factory receives besides its settings. */
 export interface IntegrationDeps {

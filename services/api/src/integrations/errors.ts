@@ -1,5 +1,5 @@
 import type { UpstreamSystem } from '@usher/contracts';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /** How an outbound call failed (50-integrations.md §0). */
 export type IntegrationErrorKind =

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
-import type { TokenSigner } from '../auth/tokens.js';
+import type { TokenSigner } from '../security/tokens.js';
 import type { Config } from '../config/env.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 import type { Limiters } from '../http/rate-limit.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import type { JobScheduler } from '../jobs/scheduler.js';
-import type { SettingsService } from '../settings/service.js';
+import type { AppMetrics } from '../metrics/registry.js';
+import type { JobScheduler } from '../scheduler/scheduler.js';
+import type { SettingsService } from '../settings-store/service.js';
 import type { MediaSyncOutcome } from '@usher/contracts';
-import type { MediaAccessWriter, RetryOrigin } from './membership/index.js';
+import type { RetryOrigin } from '../db/schema/retry-queue/constants.js';
+import type { MediaAccessWriter } from '../integrations/media-server/port.js';
 import type { AutomationFactory } from '../integrations/automation/factory.js';
 import type { MailFactory } from '../integrations/mail/factory.js';
 import type { MediaServerFactory } from '../integrations/media-server/factory.js';
@@ -36,7 +37,7 @@ export interface ModuleContext {
   logger: Logger;
   tokens: TokenSigner;
   limiters: Limiters;
-  metrics: HttpMetrics;
+  metrics: AppMetrics;
   replicaId: string;
   startedAt: Date;
   now: () => Date;

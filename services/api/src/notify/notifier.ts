@@ -82,7 +82,11 @@ export class Notifier {
   }
 
   /** Fire-and-forget: starts the push and returns at once. */
-  push<K extends NotifyKind>(kind: K, payload: NotifyPayload<K>, options: NotifyOptions = {}): void {
+  push<K extends NotifyKind>(
+    kind: K,
+    payload: NotifyPayload<K>,
+    options: NotifyOptions = {},
+  ): void {
     const task = this.deliver(kind, payload, options.requestId).then(async (result) => {
       if (!options.onResult) return;
       try {

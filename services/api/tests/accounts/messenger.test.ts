@@ -6,7 +6,7 @@ import {
   redeemResponseSchema,
 } from '@usher/contracts';
 import { and, eq } from 'drizzle-orm';
-import { UNAMBIGUOUS_ALPHABET, verifyPassword } from '../../src/auth/passwords.js';
+import { UNAMBIGUOUS_ALPHABET, verifyPassword } from '../../src/security/passwords.js';
 import { auditLog, messengerBindCodes, users } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
 import { aUser } from '../support/users.js';

@@ -1,6 +1,6 @@
 import { okSchema, tokenResponseSchema } from '@usher/contracts';
 import { and, eq } from 'drizzle-orm';
-import { verifyPassword } from '../../src/auth/passwords.js';
+import { verifyPassword } from '../../src/security/passwords.js';
 import { auditLog, emailCodes, users } from '../../src/db/schema/index.js';
 import { createTestApp } from '../support/app.js';
 import { ENGINE } from '../support/database.js';

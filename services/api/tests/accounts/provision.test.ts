@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/errors/app-error.js';
 import { mediaServerRetryQueue } from '../../src/db/schema/index.js';
 import {
   assertUsernameAvailable,

@@ -1,7 +1,7 @@
 import { auditEntrySchema, pageOf } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
 import { auditLog } from '../../src/db/schema/index.js';
-import { nextDay, startOfZonedDay } from '../../src/http/zoned-day.js';
+import { nextDay, startOfZonedDay } from '../../src/time/zoned-day.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';

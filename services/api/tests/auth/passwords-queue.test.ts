@@ -4,7 +4,7 @@ import {
   argon2Load,
   hashPassword,
   verifyPassword,
-} from '../../src/auth/passwords.js';
+} from '../../src/security/passwords.js';
 
 // argon2 is bounded so a login storm cannot take every core from the event loop (issue 21).
 describe('argon2 queue', () => {

@@ -7,7 +7,7 @@ import {
   hashPassword,
   stopArgon2Threads,
   verifyPassword,
-} from '../../src/auth/passwords.js';
+} from '../../src/security/passwords.js';
 
 /** This process's threads: name and nice value, from /proc (Linux). */
 function threads(): { tid: number; name: string; nice: number }[] {

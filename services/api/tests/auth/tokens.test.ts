@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import { TOKEN_LIFETIME_SECONDS, TokenSigner } from '../../src/auth/tokens.js';
+import { TOKEN_LIFETIME_SECONDS, TokenSigner } from '../../src/security/tokens.js';
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 const U1 = '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b';

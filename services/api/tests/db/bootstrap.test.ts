@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { bootstrapAdmin } from '../../src/bootstrap.js';
 import { auditLog, users } from '../../src/db/schema/index.js';
-import { verifyPassword } from '../../src/auth/passwords.js';
+import { verifyPassword } from '../../src/security/passwords.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
 

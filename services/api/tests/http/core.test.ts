@@ -2,7 +2,7 @@ import { errorBodySchema, healthOkSchema } from '@usher/contracts';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';
-import { SETTING_DEFINITIONS } from '../../src/settings/definitions.js';
+import { SETTING_DEFINITIONS } from '../../src/settings-store/definitions.js';
 
 describe(`HTTP core (${ENGINE})`, () => {
   let database: TestDatabase;

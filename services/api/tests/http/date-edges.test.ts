@@ -1,6 +1,6 @@
 import { errorBodySchema } from '@usher/contracts';
 import { startHarness, type Harness } from '../requests/harness.js';
-import { addDays, mondayOf, startOfZonedDay } from '../../src/http/zoned-day.js';
+import { addDays, mondayOf, startOfZonedDay } from '../../src/time/zoned-day.js';
 import { ENGINE } from '../support/database.js';
 
 /**

@@ -1,6 +1,6 @@
 import { AUTH_LEVELS, errorBodySchema } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
-import { TokenSigner } from '../../src/auth/tokens.js';
+import { TokenSigner } from '../../src/security/tokens.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';

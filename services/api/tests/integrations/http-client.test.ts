@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { FAKE_SMTP_CERT, FAKE_TLS_KEY } from '@usher/testkit';
 import { IntegrationError } from '../../src/integrations/errors.js';
 import { IntegrationHttp } from '../../src/integrations/http/client.js';
-import { createMetrics } from '../../src/http/metrics.js';
+import { createMetrics } from '../../src/metrics/registry.js';
 import { memoryLogger } from '../support/logs.js';
 
 describe('IntegrationHttp', () => {

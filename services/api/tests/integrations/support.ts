@@ -1,7 +1,7 @@
 import type { SettingValue } from '@usher/contracts';
 import type { SettingsReader } from '../../src/integrations/common.js';
 import { IntegrationError } from '../../src/integrations/errors.js';
-import { createMetrics } from '../../src/http/metrics.js';
+import { createMetrics } from '../../src/metrics/registry.js';
 import { memoryLogger } from '../support/logs.js';
 
 /** A settings reader over a plain object, editable between calls. */

@@ -106,13 +106,18 @@ describe(`retention cleanup (${ENGINE})`, () => {
           item_name, play_count, duration_s)
         values (gen_random_uuid(), ${id}, 'movie', 1, ${label}, ${label}, 1, 60)`);
     }
-    // membership_reminders 30 days past the membership end they were about.
-    for (const [days, at] of [
-      [7, ago(30 * DAY + MIN)],
-      [3, ago(30 * DAY - MIN)],
+    // member_notices 90 days past the membership end they were about (past their writing when
+    // about no end).
+    for (const [days, end, created] of [
+      [7, ago(90 * DAY + MIN), ago(MIN)],
+      [3, ago(90 * DAY - MIN), ago(100 * DAY)],
+      [null, null, ago(90 * DAY + MIN)],
+      [null, null, ago(90 * DAY - MIN)],
     ] as const) {
-      await exec(sql`insert into membership_reminders (id, user_id, expires_at, days)
-        values (gen_random_uuid(), ${user.id}, ${at}, ${days})`);
+      await exec(sql`insert into member_notices (id, user_id, kind, ref, channel, status, expires_at,
+          days, created_at)
+        values (gen_random_uuid(), ${user.id}, 'expiry_reminder', ${`${String(days)}/${created}`},
+          'email', 'sent', ${end}, ${days}, ${created})`);
     }
     // audit_log 365 days.
     for (const [label, at] of [
@@ -147,14 +152,14 @@ describe(`retention cleanup (${ENGINE})`, () => {
         audit_log: 1,
         device_actions: 1,
         ranking_batches: 1,
-        membership_reminders: 1,
+        member_notices: 2,
       },
-      total: 17,
+      total: 18,
       cutoffAt: NOW.toISOString(),
     });
     // One statement per rule, plus one more for each table with a full batch (email_codes:
-    // 2 + 1 rows, job_runs: 2 + 1 rows).
-    expect(outcome.summary!.statements).toBe(15);
+    // 2 + 1 rows, job_runs: 2 + 1 rows, member_notices: 2 + 0 rows).
+    expect(outcome.summary!.statements).toBe(16);
     expect(await labels(sql`select item_key as label from playback_rankings`)).toEqual(['fresh']);
     expect(await labels(sql`select note as label from device_actions`)).toEqual(['fresh']);
 
@@ -181,7 +186,9 @@ describe(`retention cleanup (${ENGINE})`, () => {
       'pending-ancient',
     ]);
     expect(await labels(sql`select actor_label as label from audit_log`)).toEqual(['fresh']);
-    expect(await labels(sql`select days::text as label from membership_reminders`)).toEqual(['3']);
+    expect(
+      await labels(sql`select coalesce(days::text, 'none') as label from member_notices`),
+    ).toEqual(['3', 'none']);
 
     // A second run finds nothing left to do.
     const again = await runCleanup(

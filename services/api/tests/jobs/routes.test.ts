@@ -8,7 +8,7 @@ import {
 import { eventually } from '@usher/testkit';
 import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../src/db/schema/index.js';
-import { JobScheduler } from '../../src/jobs/scheduler.js';
+import { JobScheduler } from '../../src/scheduler/scheduler.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';

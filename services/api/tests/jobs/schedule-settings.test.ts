@@ -2,8 +2,8 @@ import { jobListSchema, runJobResponseSchema, settingsTestReplySchema } from '@u
 import { eventually } from '@usher/testkit';
 import { and, asc, eq } from 'drizzle-orm';
 import { jobRuns } from '../../src/db/schema/index.js';
-import type { JobDefinition } from '../../src/jobs/scheduler.js';
-import type { SettingKey } from '../../src/settings/definitions.js';
+import type { JobDefinition } from '../../src/scheduler/scheduler.js';
+import type { SettingKey } from '../../src/settings-store/definitions.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { SimulatedClock } from '../support/clock.js';
 import { testConfig } from '../support/config.js';

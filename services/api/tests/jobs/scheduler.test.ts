@@ -1,9 +1,9 @@
 import { eventually } from '@usher/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { jobLeases, jobRuns } from '../../src/db/schema/index.js';
-import type { AppError } from '../../src/http/errors.js';
-import { acquireJobLease } from '../../src/jobs/leases.js';
-import { JobScheduler, type JobDefinition } from '../../src/jobs/scheduler.js';
+import type { AppError } from '../../src/errors/app-error.js';
+import { acquireJobLease } from '../../src/scheduler/leases.js';
+import { JobScheduler, type JobDefinition } from '../../src/scheduler/scheduler.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { memoryLogger } from '../support/logs.js';
 

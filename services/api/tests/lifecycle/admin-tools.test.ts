@@ -47,7 +47,7 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
         siteName: 'Cinema Club',
         daysLeft: 3,
         expiresAt: '2026-12-10T10:00:00.000Z',
-        renewUrl: 'https://usher.example/console/renewal',
+        renewUrl: 'https://usher.example/console/renewal?from=reminder',
       });
     });
 

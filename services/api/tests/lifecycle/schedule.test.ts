@@ -9,7 +9,7 @@ import { aUser } from '../support/users.js';
 
 const DAY = 86_400_000;
 
-describe(`membership_reminders on its schedule (${ENGINE})`, () => {
+describe(`expiry_reminders on its schedule (${ENGINE})`, () => {
   let database: TestDatabase;
   let smtp: FakeSmtp;
   let clock: SimulatedClock;
@@ -20,7 +20,7 @@ describe(`membership_reminders on its schedule (${ENGINE})`, () => {
       await database.handle.db
         .select({ slot: jobRuns.scheduledFor })
         .from(jobRuns)
-        .where(and(eq(jobRuns.jobName, 'membership_reminders'), eq(jobRuns.trigger, 'schedule')))
+        .where(and(eq(jobRuns.jobName, 'expiry_reminders'), eq(jobRuns.trigger, 'schedule')))
         .orderBy(asc(jobRuns.scheduledFor))
     ).map((r) => r.slot!.toISOString().slice(11, 16));
 
@@ -64,7 +64,7 @@ describe(`membership_reminders on its schedule (${ENGINE})`, () => {
       { ip: null, requestId: 'test' },
     );
     await settle();
-    expect(t.context.scheduler.armedSlots().membership_reminders?.toISOString()).toBe(
+    expect(t.context.scheduler.armedSlots().expiry_reminders?.toISOString()).toBe(
       '2026-06-01T02:45:00.000Z',
     );
     await clock.advanceTo('2026-06-01T04:00:00Z', settle);

@@ -5,7 +5,7 @@ import { startFakeMediaServer, type FakeMediaServer } from '@usher/testkit';
 import { errorBodySchema } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config/env.js';
-import type { JobDefinition } from '../../src/jobs/scheduler.js';
+import type { JobDefinition } from '../../src/scheduler/scheduler.js';
 import type { ModuleContext } from '../../src/modules/context.js';
 import { users, type UserRow } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NotifyRegistration, NotifySubscription } from '@usher/contracts';
-import { createMetrics } from '../../src/http/metrics.js';
+import { createMetrics } from '../../src/metrics/registry.js';
 import { Notifier, type NotifyResult } from '../../src/notify/notifier.js';
 import { memoryLogger } from '../support/logs.js';
 

@@ -35,6 +35,8 @@ export interface FakeBot {
   delayMs: number;
   /** The reply body of the next pushes. */
   reply: (call: BotCall) => unknown;
+  /** The HTTP status of the next replies (the real bot answers 502 when every delivery failed). */
+  status: number;
   server: Server;
 }
 
@@ -44,6 +46,7 @@ export async function startFakeBot(): Promise<FakeBot> {
     calls: [],
     delayMs: 0,
     reply: () => ({ ok: true, deliveries: [] }),
+    status: 200,
     server: undefined as unknown as Server,
   };
   bot.server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -58,7 +61,7 @@ export async function startFakeBot(): Promise<FakeBot> {
       bot.calls.push(call);
       const answer = () => {
         if (res.destroyed) return;
-        res.writeHead(200, { 'content-type': 'application/json' });
+        res.writeHead(bot.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(bot.reply(call)));
       };
       if (bot.delayMs > 0) setTimeout(answer, bot.delayMs).unref();

@@ -1,5 +1,5 @@
-import { SECRET_BINDINGS } from '../../src/settings/binding.js';
-import { DEFINITIONS_BY_KEY, SETTING_DEFINITIONS } from '../../src/settings/definitions.js';
+import { SECRET_BINDINGS } from '../../src/settings-store/binding.js';
+import { DEFINITIONS_BY_KEY, SETTING_DEFINITIONS } from '../../src/settings-store/definitions.js';
 
 /** Secrets Usher never sends anywhere, or whose destination no admin can change (docs/settings.md). */
 const UNBOUND = {

@@ -1,4 +1,4 @@
-import { SettingsCipher, maskSecret } from '../../src/settings/crypto.js';
+import { SettingsCipher, maskSecret } from '../../src/settings-store/crypto.js';
 
 const KEY_A = 'ab'.repeat(32);
 const KEY_B = 'cd'.repeat(32);

@@ -3,15 +3,15 @@
 // by `typecheck` (tsconfig covers tests/); the runtime half checks that what the store hands out
 // — defaults and parsed text — really has the type the compiler promises.
 import type { SettingsReader } from '../../src/integrations/common.js';
-import type { DraftSettings } from '../../src/settings/draft.js';
+import type { DraftSettings } from '../../src/settings-store/draft.js';
 import {
   SETTING_DEFINITIONS,
   type SettingKey,
   type SettingStringOf,
   type SettingValueOf,
-} from '../../src/settings/definitions.js';
-import type { SettingsStore } from '../../src/settings/store.js';
-import { parseText } from '../../src/settings/validate.js';
+} from '../../src/settings-store/definitions.js';
+import type { SettingsStore } from '../../src/settings-store/store.js';
+import { parseText } from '../../src/settings-store/validate.js';
 
 type Equal<A, B> =
   (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { createApp, type UsherApp } from '../../src/app.js';
 import type { Config } from '../../src/config/env.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import type { JobDefinition, JobScheduler, SchedulerClock } from '../../src/jobs/scheduler.js';
+import type { JobDefinition, JobScheduler, SchedulerClock } from '../../src/scheduler/scheduler.js';
 import type { ModuleContext } from '../../src/modules/context.js';
 import type { MediaAccessWriter } from '../../src/modules/membership/access-sync.js';
 import { testConfig } from './config.js';

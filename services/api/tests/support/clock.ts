@@ -1,4 +1,4 @@
-import type { SchedulerClock } from '../../src/jobs/scheduler.js';
+import type { SchedulerClock } from '../../src/scheduler/scheduler.js';
 
 /**
  * A simulated clock for the job scheduler: time moves only when a test advances it, and the timers

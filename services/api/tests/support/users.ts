@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { hash } from '@node-rs/argon2';
-import { hashPassword } from '../../src/auth/passwords.js';
+import { hashPassword } from '../../src/security/passwords.js';
 import type { Database } from '../../src/db/client.js';
 import { users, type NewUserRow, type UserRow } from '../../src/db/schema/index.js';
 

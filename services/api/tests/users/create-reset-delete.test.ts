@@ -6,7 +6,7 @@ import {
 } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { verifyPassword } from '../../src/auth/passwords.js';
+import { verifyPassword } from '../../src/security/passwords.js';
 import { auditLog, mediaServerRetryQueue, users } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
 import { aUser } from '../support/users.js';

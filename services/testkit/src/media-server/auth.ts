@@ -4,30 +4,15 @@ import type { AuthLevel, Ctx, Query, Reply, Route } from './http.js';
 import { findCaseInsensitive, lockoutThreshold } from './policy.js';
 import { sessionDto } from './sessions.js';
 import { endDeviceToken, findUserByName, hexId, randomToken } from './state.js';
-import type { FakeDevice, FakeSession, FakeUser, MediaState } from './types.js';
+import type {
+  AuthInfo,
+  ClientFields,
+  FakeDevice,
+  FakeSession,
+  FakeUser,
+  MediaState,
+} from './types.js';
 import { userDto } from './users.js';
-
-/** The `Client`, `Device`, `DeviceId`, `Version` and `Token` members of an authorization header. */
-export interface ClientFields {
-  client?: string;
-  device?: string;
-  deviceId?: string;
-  version?: string;
-  token?: string;
-}
-
-export interface AuthInfo {
-  kind: 'none' | 'apiKey' | 'user' | 'invalid';
-  token?: string;
-  user?: FakeUser;
-  device?: FakeDevice;
-  fields: ClientFields;
-  /** Which credential form carried the token, for the request log and tests. */
-  source?: string;
-  /** Whether legacy credentials were sent but ignored (Jellyfin 12's anonymous-caller case). */
-  ignoredLegacy: boolean;
-  isAdmin: boolean;
-}
 
 /** Parses `MediaBrowser Client="x", Token="y"`; values are URL-encoded by well-behaved clients. */
 export function parseAuthHeader(

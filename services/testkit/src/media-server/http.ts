@@ -3,8 +3,7 @@
 // from its exception middleware, RFC 7807 problem+json from controller results, and empty 401s.
 import { randomBytes } from 'node:crypto';
 
-import type { AuthInfo } from './auth.js';
-import type { MediaServerMode, MediaState } from './types.js';
+import type { AuthInfo, MediaServerMode, MediaState } from './types.js';
 
 export interface Reply {
   status: number;

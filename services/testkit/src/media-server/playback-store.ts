@@ -3,7 +3,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 
-import type { Flavour } from './types.js';
+import type { Flavour } from './flavour.js';
 
 /** Columns both plugins have (§1.7). */
 const SHARED_COLUMNS = [

@@ -1,6 +1,14 @@
 // The seeded catalogue: real titles with TMDB/IMDb ids, and one stream profile per item so the
 // quality pages see every resolution bucket, codec and HDR kind of 50-integrations.md §1.6.
-import type { AudioSpec, HdrKind, VideoCodec, VideoSpec } from './types.js';
+import type {
+  AudioSpec,
+  FakeItem,
+  FakeLibrary,
+  FakeUser,
+  HdrKind,
+  VideoCodec,
+  VideoSpec,
+} from './types.js';
 
 export const DAY = 86_400_000;
 export const MINUTE_TICKS = 600_000_000;
@@ -190,3 +198,32 @@ export const SERIES = {
     ],
   },
 } as const;
+
+// The seeded people's passwords and the shape of what a seed returns live here, beside the catalog,
+// so seed.ts and seed-people.ts both import them without importing each other.
+export const SEED_PASSWORDS = {
+  admin: 'admin-pass',
+  alice: 'alice-pass',
+  bob: 'bob-pass',
+  carol: 'carol-pass',
+} as const;
+
+export interface SeededSeries {
+  series: FakeItem;
+  seasons: FakeItem[];
+  episodes: FakeItem[];
+}
+
+export interface SeededLibrary {
+  libraries: {
+    movies: FakeLibrary;
+    shows: FakeLibrary;
+    collections: FakeLibrary;
+    playlists: FakeLibrary;
+  };
+  movies: Record<(typeof MOVIES)[number]['key'], FakeItem>;
+  series: { severance: SeededSeries; bear: SeededSeries };
+  users: Partial<Record<keyof typeof SEED_PASSWORDS, FakeUser>>;
+  /** User tokens of the seeded devices, keyed by the client DeviceId. */
+  tokens: Record<string, string>;
+}

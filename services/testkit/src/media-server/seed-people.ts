@@ -1,17 +1,9 @@
 // Seeded people: users, their devices and sessions (two playing, one idle, one stale), and
 // Playback Reporting rows in the plugin's own text formats.
 import { pluginDate } from './playback-store.js';
-import { MINUTE_TICKS } from './seed-catalog.js';
-import type { SeededLibrary } from './seed.js';
+import { MINUTE_TICKS, SEED_PASSWORDS, type SeededLibrary } from './seed-catalog.js';
 import { addUser, hexId } from './state.js';
 import type { FakeDevice, FakeItem, FakeUser, MediaState, NowPlaying } from './types.js';
-
-export const SEED_PASSWORDS = {
-  admin: 'admin-pass',
-  alice: 'alice-pass',
-  bob: 'bob-pass',
-  carol: 'carol-pass',
-} as const;
 
 const DAY = 86_400_000;
 const pad = (n: number): string => String(n).padStart(2, '0');

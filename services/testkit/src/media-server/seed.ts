@@ -1,39 +1,30 @@
 // A small deterministic library for tests and the demo: movies in 4K/1080p/720p/SD with mixed
 // codecs and HDR kinds, two series with real and "missing" episodes, users, sessions, devices
 // and Playback Reporting rows. Same input, same ids, on every run.
-import { DAY, MINUTE_TICKS, MOVIES, SERIES, STEREO, SURROUND } from './seed-catalog.js';
-import type { EpisodeDef } from './seed-catalog.js';
-import { SEED_PASSWORDS, seedPeople } from './seed-people.js';
+import {
+  DAY,
+  MINUTE_TICKS,
+  MOVIES,
+  SEED_PASSWORDS,
+  SERIES,
+  STEREO,
+  SURROUND,
+  type EpisodeDef,
+  type SeededLibrary,
+  type SeededSeries,
+} from './seed-catalog.js';
+import { seedPeople } from './seed-people.js';
 import { addItem, addLibrary } from './state.js';
-import type { FakeItem, FakeLibrary, FakeUser, MediaState } from './types.js';
+import type { FakeItem, FakeLibrary, MediaState } from './types.js';
 
 export { SEED_PASSWORDS };
+export type { SeededLibrary, SeededSeries };
 
 export interface SeedOptions {
   /** The instant the seed is built around (item ages, sessions, playback rows). */
   now?: Date;
   /** Whether to add users, devices, sessions and playback rows (default true). */
   people?: boolean;
-}
-
-export interface SeededSeries {
-  series: FakeItem;
-  seasons: FakeItem[];
-  episodes: FakeItem[];
-}
-
-export interface SeededLibrary {
-  libraries: {
-    movies: FakeLibrary;
-    shows: FakeLibrary;
-    collections: FakeLibrary;
-    playlists: FakeLibrary;
-  };
-  movies: Record<(typeof MOVIES)[number]['key'], FakeItem>;
-  series: { severance: SeededSeries; bear: SeededSeries };
-  users: Partial<Record<keyof typeof SEED_PASSWORDS, FakeUser>>;
-  /** User tokens of the seeded devices, keyed by the client DeviceId. */
-  tokens: Record<string, string>;
 }
 
 function slug(s: string): string {

@@ -2,7 +2,9 @@
 // them into Emby or Jellyfin wire shapes, so one seed serves both flavours.
 import type { PlaybackStore } from './playback-store.js';
 
-export type Flavour = 'emby' | 'jellyfin';
+import type { Flavour } from './flavour.js';
+
+export type { Flavour };
 /** The three behaviours 50-integrations.md §1.8 distinguishes. */
 export type MediaServerMode = 'emby' | 'jellyfin10' | 'jellyfin12';
 export type HdrKind = 'SDR' | 'HDR10' | 'HDR10Plus' | 'HLG' | 'DolbyVision';
@@ -215,4 +217,28 @@ export interface MediaState {
   now: () => Date;
   /** Deterministic id source; see state.ts. */
   counters: { item: number; guid: number; device: number };
+}
+
+// What a request's credentials resolved to (auth.ts); here so http.ts's `Ctx` can name it without
+// importing auth.ts, which imports http.ts.
+/** The `Client`, `Device`, `DeviceId`, `Version` and `Token` members of an authorization header. */
+export interface ClientFields {
+  client?: string;
+  device?: string;
+  deviceId?: string;
+  version?: string;
+  token?: string;
+}
+
+export interface AuthInfo {
+  kind: 'none' | 'apiKey' | 'user' | 'invalid';
+  token?: string;
+  user?: FakeUser;
+  device?: FakeDevice;
+  fields: ClientFields;
+  /** Which credential form carried the token, for the request log and tests. */
+  source?: string;
+  /** Whether legacy credentials were sent but ignored (Jellyfin 12's anonymous-caller case). */
+  ignoredLegacy: boolean;
+  isAdmin: boolean;
 }

@@ -2,7 +2,7 @@
 import type http from 'node:http';
 import { parseBody } from '../fake-server/body.js';
 import { sendJson } from '../fake-server/reply.js';
-import type { FakeTelegram, InjectedError } from './server.js';
+import type { FakeTelegram, InjectedError } from './fake.js';
 import type { TgChat, TgMemberStatus, TgUser } from './types.js';
 import type { UpdateDraft } from './updates.js';
 

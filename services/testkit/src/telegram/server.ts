@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { parseBody } from '../fake-server/body.js';
-import { startFakeHttpServer, type FaultSwitches } from '../fake-server/http-server.js';
+import { startFakeHttpServer } from '../fake-server/http-server.js';
 import { sendJson } from '../fake-server/reply.js';
 import {
   Described,
@@ -11,77 +11,13 @@ import {
 import { handleControl } from './control.js';
 import { messageMethods } from './methods-messages.js';
 import { miscMethods, type BotProfile } from './methods-misc.js';
-import { UpdateHub, type WebhookDelivery } from './methods-updates.js';
+import { UpdateHub } from './methods-updates.js';
 import type { Params } from './params.js';
 import { TelegramState } from './state.js';
-import {
-  TelegramApiError,
-  type TgChat,
-  type TgMemberStatus,
-  type TgMessage,
-  type TgUpdate,
-  type TgUser,
-} from './types.js';
+import { TelegramApiError, type TgUpdate } from './types.js';
 import type { UpdateDraft } from './updates.js';
-
-export interface TelegramCall {
-  /** Canonical method name (the API accepts any letter case). */
-  method: string;
-  params: Params;
-  at: Date;
-  /** HTTP status answered; 200 on success. */
-  status: number;
-  result?: unknown;
-  error?: { error_code: number; description: string; parameters?: Record<string, unknown> };
-  /** `webhook-reply` when the method came back in a webhook response body. */
-  via: 'http' | 'webhook-reply';
-}
-
-export interface InjectedError {
-  error_code: number;
-  description: string;
-  parameters?: { retry_after?: number };
-}
-
-export interface FakeTelegramOptions extends Partial<FakeTelegramSettings> {
-  /** The only token the fake accepts; others get 401. */
-  token?: string;
-  bot?: Partial<BotProfile>;
-  /** Clock in ms, for ageing callback queries; defaults to Date.now. */
-  now?: () => number;
-}
-
-export interface FakeTelegram {
-  /** Use as telegraf's `telegram.apiRoot` (MESSENGER_API_ROOT). */
-  readonly url: string;
-  readonly token: string;
-  readonly bot: BotProfile;
-  readonly state: TelegramState;
-  readonly calls: TelegramCall[];
-  readonly faults: FaultSwitches;
-  callsTo(method: string): TelegramCall[];
-  seedChat(chat: TgChat): void;
-  seedUser(user: TgUser): void;
-  setMember(chatId: number, user: TgUser | number, status: TgMemberStatus): void;
-  block(userId: number): void;
-  unblock(userId: number): void;
-  /** The next `times` calls of `method` fail with this error. */
-  failNext(method: string, error: InjectedError, times?: number): void;
-  /** Every call (or calls of `methods`) answers 429 with `retry_after` until stopFlood(). */
-  flood(retryAfterSeconds: number, methods?: string[]): void;
-  stopFlood(): void;
-  /** Queues an update for getUpdates (or for a later deliverPending()). */
-  queueUpdate(draft: UpdateDraft): TgUpdate;
-  /** Queues an update and delivers everything pending to the registered webhook. */
-  pushUpdate(draft: UpdateDraft): Promise<{ update: TgUpdate; deliveries: WebhookDelivery[] }>;
-  deliverPending(): Promise<WebhookDelivery[]>;
-  /** Messages that currently exist in a chat, oldest first. */
-  messages(chatId: number): TgMessage[];
-  resetCalls(): void;
-  /** Forgets everything except the bot's identity. */
-  reset(): void;
-  close(): Promise<void>;
-}
+import type { FakeTelegram, FakeTelegramOptions, InjectedError, TelegramCall } from './fake.js';
+export type { FakeTelegram, FakeTelegramOptions, InjectedError, TelegramCall };
 
 const DEFAULT_TOKEN = '7000000001:AAFakeTokenForUsherTestsOnly_1234567';
 
@@ -114,6 +50,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const calls: TelegramCall[] = [];
   const injected = new Map<string, InjectedError[]>();
   let flood: { retryAfter: number; methods?: Set<string> } | null = null;
+  const limiter = options.rateLimits ? new FloodControl(options.rateLimits, now) : null;
 
   const hub = new UpdateHub(state, async (method, params) => {
     await invoke(method, params, new AbortController().signal, 'webhook-reply');
@@ -146,7 +83,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const call: TelegramCall = { method, params, at: new Date(now()), status: 200, via };
     calls.push(call);
     try {
-      const error = injectedFor(method);
+      const error = injectedFor(method) ?? limiter?.check(method, params) ?? null;
       if (error) throw error;
       const ctx: MethodContext = { state, bot, settings, now, signal };
       const value = await handlers[method]!(ctx, params);
@@ -296,4 +233,57 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
   };
   return fake;
+}
+
+/** Methods that send a message, counted by the flood control. */
+const SENDING = new Set([
+  'sendMessage',
+  'sendPhoto',
+  'sendDocument',
+  'sendMediaGroup',
+  'copyMessage',
+  'forwardMessage',
+]);
+
+/**
+ * Sliding one-second windows of sent messages, across all chats and per chat. A message over a
+ * limit is refused with 429 and does not count; `retry_after` is the whole seconds until the
+ * oldest message of the full window leaves it (at least 1), as Telegram rounds up.
+ */
+class FloodControl {
+  private readonly all: number[] = [];
+  private readonly byChat = new Map<string, number[]>();
+
+  constructor(
+    private readonly limits: { globalPerSecond?: number; perChatPerSecond?: number },
+    private readonly now: () => number,
+  ) {}
+
+  check(method: string, params: Params): TelegramApiError | null {
+    if (!SENDING.has(method)) return null;
+    const at = this.now();
+    const chat = String(params.chat_id ?? '');
+    const inWindow = (list: number[]) => {
+      while (list.length > 0 && list[0]! <= at - 1000) list.shift();
+      return list;
+    };
+    const all = inWindow(this.all);
+    const mine = inWindow(this.byChat.get(chat) ?? []);
+    const over = (list: number[], limit: number | undefined) =>
+      limit !== undefined && list.length >= limit;
+    if (over(all, this.limits.globalPerSecond) || over(mine, this.limits.perChatPerSecond)) {
+      const oldest = Math.min(
+        over(all, this.limits.globalPerSecond) ? all[0]! : Infinity,
+        over(mine, this.limits.perChatPerSecond) ? mine[0]! : Infinity,
+      );
+      const retryAfter = Math.max(1, Math.ceil((oldest + 1000 - at) / 1000));
+      return new TelegramApiError(429, `Too Many Requests: retry after ${retryAfter}`, {
+        retry_after: retryAfter,
+      });
+    }
+    all.push(at);
+    mine.push(at);
+    this.byChat.set(chat, mine);
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { probing, type IntegrationDeps, type ProbeResult } from '../common.js';
 import { IntegrationError, redact, type IntegrationErrorKind } from '../errors.js';
-import type { IntegrationMetrics, Outcome } from '../http/client.js';
+import type { IntegrationMetrics, Outcome } from '../../metrics/integrations.js';
 import { createMailTransport, type MailTransport, type SmtpTimeouts } from './client.js';
 import type { MailMessage, MailSettings, SentMail } from './types.js';
 

@@ -98,3 +98,11 @@ export function playbackItemTotalsSql(f: PlaybackFilter): string {
 
 /** The most rows one read may fetch. */
 export const PLAYBACK_ROWS_MAX = ROWS_LIMIT_MAX;
+
+/** Each user's last play since `since` (`UserId`, `LastPlayed`): the inactivity watch's read. */
+export function lastPlaysSql(since: Date, timeZone: string): string {
+  return (
+    `SELECT UserId, MAX(DateCreated) AS LastPlayed FROM PlaybackActivity ` +
+    `WHERE DateCreated >= '${formatPlaybackBound(since, timeZone)}' GROUP BY UserId`
+  );
+}

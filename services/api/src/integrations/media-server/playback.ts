@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { IntegrationError } from '../errors.js';
-import type { IntegrationMetrics } from '../http/client.js';
+import type { IntegrationMetrics } from '../../metrics/integrations.js';
 import type { Call, MediaServerClient } from './client.js';
 import { normaliseId, type PlaybackResult } from './port.js';
 

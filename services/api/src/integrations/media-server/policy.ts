@@ -1,7 +1,7 @@
 // PolicyPatch ↔ server policy fields (50-integrations.md §1.5). Both servers replace the whole
 // policy on POST (§8 risk 5), so the update is read-modify-write, then read back and compared:
 // that catches Emby silently dropping numeric library ids (risk 6) and Jellyfin lockouts.
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../errors.js';
 import { noSuchUser } from './client.js';
 import type { MediaServerKind, MediaUser, PolicyPatch } from './port.js';

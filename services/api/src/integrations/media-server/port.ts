@@ -219,6 +219,14 @@ export interface MediaServer {
   primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null>;
 }
 
+/**
+ * What membership's access sync needs from the media server: switch an account's `IsDisabled`
+ * (the plain adapter, or a writer that applies the whole member policy with it).
+ */
+export interface MediaAccessWriter {
+  setDisabled(mediaUserId: string, disabled: boolean): Promise<void>;
+}
+
 /** The stable DeviceId Usher signs in with for a user (§1.3), so old tokens get replaced. */
 export function usherDeviceId(usherUserId: string): string {
   return `usher-${usherUserId}`;

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { probing, type IntegrationDeps, type ProbeResult } from '../common.js';
 import { IntegrationError, redact, type IntegrationErrorKind } from '../errors.js';
-import type { IntegrationMetrics, Outcome } from '../http/client.js';
+import type { IntegrationMetrics, Outcome } from '../../metrics/integrations.js';
 import { createStripeClient } from './client.js';
 import type {
   CheckoutInput,

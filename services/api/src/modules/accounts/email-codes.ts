@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { emailCodes } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { codeMail, type CodePurpose } from './mail.js';
 import { readEmailCodeSettings } from './settings.js';

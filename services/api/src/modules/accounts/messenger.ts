@@ -3,11 +3,11 @@
 // then work by the Telegram user id.
 import type { BindCode, Locale, MessengerAccount } from '@usher/contracts';
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
-import { generatePassword } from '../../auth/passwords.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { generatePassword } from '../../security/passwords.js';
 import { messengerBindCodes, users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { redeem } from '../redeem/index.js';

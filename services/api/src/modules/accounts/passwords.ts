@@ -3,8 +3,8 @@
 // operation stops with 502 and nothing local changes); admins are local only. Then the argon2id
 // hash, `token_version + 1` (every earlier token dies) and the audit row in one transaction.
 import { eq, sql } from 'drizzle-orm';
-import { recordAudit, type AuditEntry } from '../../audit/audit.js';
-import { hashPassword } from '../../auth/passwords.js';
+import { recordAudit, type AuditEntry } from '../../audit-log/audit.js';
+import { hashPassword } from '../../security/passwords.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';

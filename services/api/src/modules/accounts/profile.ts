@@ -2,10 +2,10 @@
 // new address.
 import type { EmailCodeSent, Locale, User } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { uniqueViolation } from '../../db/errors.js';

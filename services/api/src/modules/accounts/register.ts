@@ -10,11 +10,11 @@ import {
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit/audit.js';
-import { hashPassword } from '../../auth/passwords.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { hashPassword } from '../../security/passwords.js';
 import { redemptions, users, type RedeemCodeRow, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { consumeCode, findUsableCode } from '../redeem/index.js';

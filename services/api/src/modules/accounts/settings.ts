@@ -2,7 +2,7 @@
 // through the settings cache on every use so an edit applies at once.
 import type { SettingsReader } from '../../integrations/common.js';
 import { missingMailSettings, readMailSettings } from '../../integrations/mail/factory.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 
 export interface RegistrationSettings {
   mode: 'open' | 'invite';

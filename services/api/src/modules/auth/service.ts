@@ -1,10 +1,10 @@
 import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contracts';
 import { eq, or, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { applyNewPassword, mediaServerAcceptsPassword } from '../accounts/index.js';
 import { users, type UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { withTransaction } from '../../db/transaction.js';

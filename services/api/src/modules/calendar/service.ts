@@ -6,9 +6,9 @@ import {
   type CalendarWeek,
   type CalendarWeekQuery,
 } from '@usher/contracts';
-import { recordAudit } from '../../audit/audit.js';
-import { AppError } from '../../http/errors.js';
-import { zonedDay } from '../../http/zoned-day.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { AppError } from '../../errors/app-error.js';
+import { zonedDay } from '../../time/zoned-day.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { deleteFollow, findSeriesByTmdbId, insertFollow, weekEpisodes } from './queries.js';
 import { CALENDAR_SYNC_JOB } from './sync.js';

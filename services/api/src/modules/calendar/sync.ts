@@ -7,18 +7,18 @@
 import { calendarSyncRequestSchema, type CalendarSyncRequest } from '@usher/contracts';
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuditActor } from '../../audit/audit.js';
+import type { AuditActor } from '../../audit-log/audit.js';
 import {
   calendarEpisodes,
   calendarSeries,
   type CalendarSeriesRow,
   type NewCalendarEpisodeRow,
 } from '../../db/schema/index.js';
-import { zonedDay } from '../../http/zoned-day.js';
+import { zonedDay } from '../../time/zoned-day.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaItem, MediaServer } from '../../integrations/media-server/index.js';
-import { writeRunProgress } from '../../jobs/progress.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import { writeRunProgress } from '../../scheduler/progress.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { cachedSeason, cachedTv } from '../metadata/index.js';
 import { reconcileApproved, type ReconcileOutcome } from '../requests/index.js';

@@ -2,7 +2,7 @@
 // `SCHEDULE_TIMEZONE`; weeks run Monday to Sunday; the status is derived on read, never stored
 // (10-data.md §10 "Calendar episode status").
 import type { CalendarStatus } from '@usher/contracts';
-import { addDays, mondayOf } from '../../http/zoned-day.js';
+import { addDays, mondayOf } from '../../time/zoned-day.js';
 
 export interface WeekRange {
   /** Monday. */

@@ -4,11 +4,11 @@ import type { BlacklistCreate, BlacklistCreated, LogoutOutcome } from '@usher/co
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { clientBlacklist, users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { MediaDevice, MediaServer } from '../../integrations/media-server/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { usersByMediaId } from '../media/index.js';

@@ -3,10 +3,10 @@
 // every call (it is the truth about tokens); paging happens here, after the filters.
 import type { Device, DeviceList, DeviceListQuery, DeviceStats } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { MediaDevice } from '../../integrations/media-server/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { usersByMediaId, type LinkedUser } from '../media/index.js';

@@ -1,7 +1,7 @@
 // `devices_enforce_blacklist` (30-settings.md §9): every 15 minutes, devices of blacklisted
 // clients are signed out — including devices that signed in after the entry was added.
-import { recordAudit } from '../../audit/audit.js';
-import type { JobDefinition } from '../../jobs/scheduler.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import type { JobDefinition } from '../../scheduler/scheduler.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { ModuleContext } from '../context.js';
 import { enforceBlacklist } from './blacklist.js';

@@ -3,10 +3,10 @@
 import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { countRows, paginate, type PageResult } from '../../db/paging.js';
 import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

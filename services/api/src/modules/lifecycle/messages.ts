@@ -4,10 +4,13 @@
 import type { Locale } from '@usher/contracts';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
-import { fillPlaceholders } from '../../settings/placeholders.js';
+import { fillPlaceholders } from '../../settings-store/placeholders.js';
 
-/** The member page where a membership is renewed (web route `/console/renewal`, 60-web.md). */
-export const RENEW_PATH = '/console/renewal';
+/**
+ * The member page where a membership is renewed (web route `/console/renewal`, 60-web.md); the
+ * reminder's link says where the member came from.
+ */
+export const RENEW_PATH = '/console/renewal?from=reminder';
 
 const DAY_MS = 86_400_000;
 
@@ -28,17 +31,20 @@ export interface ReminderFacts {
 /** The settings a reminder text needs, read once per run. */
 export interface ReminderTexts {
   siteName: string;
+  /** `PUBLIC_WEB_URL` without a trailing slash; empty when it is not set. */
+  baseUrl: string;
   renewUrl: string;
   timezone: string;
   templates: Record<Locale, { subject: string; text: string }>;
 }
 
 export async function readReminderTexts(settings: SettingsReader): Promise<ReminderTexts> {
-  const base = await settings.getString('PUBLIC_WEB_URL');
+  const baseUrl = (await settings.getString('PUBLIC_WEB_URL')).replace(/\/+$/, '');
   return {
     siteName: await settings.getString('SITE_NAME'),
+    baseUrl,
     // Without PUBLIC_WEB_URL the path alone still tells a member where to go.
-    renewUrl: `${base.replace(/\/+$/, '')}${RENEW_PATH}`,
+    renewUrl: `${baseUrl}${RENEW_PATH}`,
     timezone: (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC',
     templates: {
       en: {
@@ -91,16 +97,127 @@ export function reminderNotice(texts: ReminderTexts, facts: ReminderFacts, now: 
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** The notice as a mail: the text as written, and an HTML part with one paragraph per block. */
-export function noticeMail(to: string, siteName: string, notice: Notice): MailMessage {
+/** Where a reminder mail lets the member stop them: a page to click, and RFC 8058 one-click. */
+export interface UnsubscribeLinks {
+  page: string;
+  oneClick: string;
+}
+
+const UNSUBSCRIBE_WORDS: Record<Locale, string> = {
+  en: 'Stop these e-mails',
+  'zh-CN': '不再接收此类邮件',
+};
+
+/**
+ * The notice as a mail: the text as written, and an HTML part with one paragraph per block.
+ * With `links`, the `List-Unsubscribe` headers (one-click, RFC 8058) and a link in both parts.
+ */
+export function noticeMail(
+  to: string,
+  siteName: string,
+  notice: Notice,
+  links?: UnsubscribeLinks,
+): MailMessage {
   const paragraphs = notice.text
     .split(/\n\s*\n/)
     .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
     .join('');
+  const words = UNSUBSCRIBE_WORDS[notice.locale];
+  const footer = links
+    ? `<hr><p><small><a href="${escapeHtml(links.page)}">${escapeHtml(words)}</a></small></p>`
+    : '';
   return {
     to,
     subject: notice.subject,
-    text: `${notice.text}\n`,
-    html: `<!doctype html><html><body><h2>${escapeHtml(siteName)}</h2>${paragraphs}</body></html>`,
+    text: links ? `${notice.text}\n\n--\n${words}: ${links.page}\n` : `${notice.text}\n`,
+    html: `<!doctype html><html><body><h2>${escapeHtml(siteName)}</h2>${paragraphs}${footer}</body></html>`,
+    ...(links
+      ? {
+          headers: {
+            'List-Unsubscribe': `<${links.oneClick}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        }
+      : {}),
+  };
+}
+
+/** What a deletion warning is about. */
+export interface DeletionFacts {
+  username: string;
+  expiresAt: Date;
+  deleteAt: Date;
+  locale: Locale;
+}
+
+const DELETION_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: your media account will be deleted on {deleteAt}',
+    text:
+      'Hi {username},\n\nyour {siteName} membership ended on {expiresAt}. Your media-server ' +
+      'account will be deleted on {deleteAt}, with its watch history and settings. Renew before ' +
+      'then to keep it: {renewUrl}\n\nYour {siteName} account itself stays, and you can renew at ' +
+      'any time.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：你的媒体账号将于 {deleteAt} 删除',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 会员已于 {expiresAt} 到期。你的媒体服务器账号将于 ' +
+      '{deleteAt} 删除，其中的观看记录和设置也会一并删除。在此之前续费即可保留：{renewUrl}\n\n' +
+      '你的 {siteName} 账号本身会保留，随时可以续费。',
+  },
+};
+
+/** The warning before an expired member's media account is deleted (fixed texts, both languages). */
+export function deletionNotice(texts: ReminderTexts, facts: DeletionFacts): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    expiresAt: formatInstant(facts.expiresAt, texts.timezone),
+    deleteAt: formatInstant(facts.deleteAt, texts.timezone),
+    renewUrl: texts.renewUrl,
+  };
+  const template = DELETION_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}
+
+const INACTIVITY_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: we miss you — your access pauses on {disableAt}',
+    text:
+      'Hi {username},\n\nnothing has played on your {siteName} account for {days} days. To keep ' +
+      'places free for active members, your media access will be paused on {disableAt}. Play ' +
+      'anything before then and nothing changes.\n\nIf it is paused, ask an admin to switch it ' +
+      'back on.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：好久不见——你的观看权限将于 {disableAt} 暂停',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 账号已经 {days} 天没有播放记录。为了把名额留给活跃成员，' +
+      '你的媒体访问权限将于 {disableAt} 暂停。在此之前播放任意内容即可保持不变。\n\n' +
+      '如果已被暂停，请联系管理员重新开启。',
+  },
+};
+
+/** The warning before a member is switched off for inactivity (fixed texts, both languages). */
+export function inactivityNotice(
+  texts: ReminderTexts,
+  facts: { username: string; days: number; disableAt: Date; locale: Locale },
+): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    days: String(facts.days),
+    disableAt: formatInstant(facts.disableAt, texts.timezone),
+  };
+  const template = INACTIVITY_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
   };
 }

@@ -1,13 +1,12 @@
-// The `membership_reminders` job (docs/lifecycle.md): reminds members before their membership
-// ends, once per (member, membership end, threshold), over every channel the member can be
-// reached on, in the member's language.
+// The `expiry_reminders` job (docs/lifecycle.md): reminds members before their membership ends,
+// once per (member, membership end, threshold, channel), over every channel switched on, in the
+// member's language; `member_notices` holds the claims, results and retries.
 import { LOCALES, type Locale } from '@usher/contracts';
 import { and, asc, eq, gt, lte, or } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
-import { membershipReminders, users } from '../../db/schema/index.js';
+import { users, type NoticeChannel } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MailAdapter } from '../../integrations/mail/adapter.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import {
   daysLeft,
@@ -15,10 +14,20 @@ import {
   readReminderTexts,
   reminderNotice,
   type Notice,
+  type ReminderTexts,
 } from './messages.js';
-import { sendWebhook, type WebhookFormat } from './webhook.js';
+import {
+  botResult,
+  claimNotice,
+  finishNotice,
+  recordSkipped,
+  type DeliveryResult,
+  type NoticeKey,
+} from './claims.js';
+import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
+import { sendWebhook, type WebhookEvent, type WebhookFormat } from './webhook.js';
 
-export const REMINDERS_JOB = 'membership_reminders';
+export const REMINDERS_JOB = 'expiry_reminders';
 /** `REMINDER_CRON` default: hourly at minute 15, off the hour the expiry check uses. */
 export const REMINDERS_DEFAULT_CRON = '15 * * * *';
 /** Members read per query: the users table is paged, never loaded whole. */
@@ -26,19 +35,22 @@ export const REMINDER_BATCH = 100;
 
 const DAY_MS = 86_400_000;
 
-export const REMINDER_CHANNELS = ['email', 'messenger', 'webhook'] as const;
-export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
-type ChannelResult = 'sent' | 'failed';
+export type ReminderChannel = NoticeChannel;
 
-type RemindersContext = Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations' | 'notify'>;
+type RemindersContext = Pick<
+  ModuleContext,
+  'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'
+>;
 
-interface Candidate {
+export interface Candidate {
   id: string;
   username: string;
   email: string | null;
   messengerId: number | null;
   locale: string | null;
   expiresAt: Date;
+  notifyEmail: boolean;
+  notifyMessenger: boolean;
 }
 
 /**
@@ -75,6 +87,8 @@ async function candidates(
       messengerId: users.messengerId,
       locale: users.locale,
       expiresAt: users.expiresAt,
+      notifyEmail: users.notifyEmail,
+      notifyMessenger: users.notifyMessenger,
     })
     .from(users)
     .where(
@@ -97,18 +111,23 @@ async function candidates(
   return rows as Candidate[];
 }
 
-/** What a run may use: the channels switched on and reachable at all. */
-interface Channels {
+/** What a run may use: the channels switched on, and whether each is configured. */
+export interface Channels {
+  wanted: ReminderChannel[];
   mail: MailAdapter | null;
   messenger: boolean;
   webhook: { url: string; format: WebhookFormat } | null;
 }
 
-async function openChannels(ctx: RemindersContext): Promise<Channels> {
+/** The channels of `wanted` (default: `REMINDER_CHANNELS`), each with what it needs. */
+export async function openChannels(
+  ctx: RemindersContext,
+  only?: ReminderChannel[],
+): Promise<Channels> {
   const store = ctx.settings.store;
-  const wanted = new Set(await store.get('REMINDER_CHANNELS'));
+  const wanted = only ?? ((await store.get('REMINDER_CHANNELS')) as ReminderChannel[]);
   let mail: MailAdapter | null = null;
-  if (wanted.has('email')) {
+  if (wanted.includes('email')) {
     try {
       mail = await ctx.integrations.mail.get();
     } catch (err) {
@@ -118,83 +137,133 @@ async function openChannels(ctx: RemindersContext): Promise<Channels> {
   }
   const url = await store.getString('NOTIFY_WEBHOOK_URL');
   return {
+    wanted,
     mail,
-    messenger: wanted.has('messenger') && ctx.notify.enabled,
-    webhook:
-      wanted.has('webhook') && url
-        ? { url, format: await store.getString('NOTIFY_WEBHOOK_FORMAT') }
-        : null,
+    messenger: ctx.notify.enabled,
+    webhook: url ? { url, format: await store.getString('NOTIFY_WEBHOOK_FORMAT') } : null,
   };
 }
 
-/** The channels one member can be reached on. */
-function channelsFor(member: Candidate, open: Channels): ReminderChannel[] {
-  const list: ReminderChannel[] = [];
-  if (open.mail && member.email) list.push('email');
-  if (open.messenger && member.messengerId !== null) list.push('messenger');
-  if (open.webhook) list.push('webhook');
-  return list;
+/**
+ * Why a switched-on channel cannot reach this member, or null when it can. `member` reasons
+ * (no address, not linked, opted out) are recorded as `skipped` and stay so for that reminder;
+ * `config` reasons (the channel itself not configured) are not recorded, so a channel the
+ * operator configures later still reaches the members whose reminder is open. The webhook is
+ * the operator's channel: it carries every member's reminder.
+ */
+export function skipReason(
+  member: Pick<Candidate, 'email' | 'messengerId' | 'notifyEmail' | 'notifyMessenger'>,
+  channel: ReminderChannel,
+  open: Pick<Channels, 'mail' | 'messenger' | 'webhook'>,
+): { by: 'member' | 'config'; reason: string } | null {
+  const byMember = (reason: string) => ({ by: 'member' as const, reason });
+  const byConfig = (reason: string) => ({ by: 'config' as const, reason });
+  switch (channel) {
+    case 'email':
+      if (!member.notifyEmail) return byMember('the member opted out of e-mail');
+      if (!member.email) return byMember('the member has no e-mail address');
+      return open.mail ? null : byConfig('e-mail (SMTP) is not configured');
+    case 'messenger':
+      if (!member.notifyMessenger) return byMember('the member opted out of bot messages');
+      if (member.messengerId === null) return byMember('the member is not linked to the bot');
+      return open.messenger ? null : byConfig('the bot is not configured (BOT_NOTIFY_URL)');
+    case 'webhook':
+      return open.webhook ? null : byConfig('NOTIFY_WEBHOOK_URL is not set');
+  }
 }
 
-async function deliver(
+/** What a notice is called towards the bot and the webhook. */
+export interface NoticeNames {
+  notice: 'membership_reminder' | 'deletion_warning' | 'inactivity_warning';
+  event: WebhookEvent['event'];
+}
+const REMINDER_NAMES: NoticeNames = { notice: 'membership_reminder', event: 'membership.reminder' };
+
+/** Sends one notice about a member's membership on one channel. */
+export async function deliver(
   ctx: RemindersContext,
   open: Channels,
   member: Candidate,
   channel: ReminderChannel,
   notice: Notice,
-  siteName: string,
-  renewUrl: string,
+  texts: ReminderTexts,
   daysLeft: number,
-): Promise<ChannelResult> {
+  names: NoticeNames = REMINDER_NAMES,
+): Promise<DeliveryResult> {
   switch (channel) {
     case 'email':
       try {
-        await open.mail!.send(noticeMail(member.email!, siteName, notice));
-        return 'sent';
+        await open.mail!.send(
+          noticeMail(member.email!, texts.siteName, notice, unsubscribeLinks(ctx, texts, member)),
+        );
+        return { status: 'sent' };
       } catch (err) {
         // An SMTP refusal or outage fails this channel only; the adapter logged and counted it.
-        if (err instanceof IntegrationError) return 'failed';
+        if (err instanceof IntegrationError) return { status: 'failed', detail: err.message };
         throw err;
       }
     case 'messenger': {
       const result = await ctx.notify.deliver('member', {
-        notice: 'membership_reminder',
+        notice: names.notice,
         userId: member.id,
         messengerId: member.messengerId!,
         locale: notice.locale,
         text: notice.text,
+        ...(texts.renewUrl.startsWith('https://') ? { renewUrl: texts.renewUrl } : {}),
       });
-      return result.outcome === 'sent' ? 'sent' : 'failed';
+      return botResult(result);
     }
     case 'webhook': {
       const result = await sendWebhook(open.webhook!.url, open.webhook!.format, notice, {
-        event: 'membership.reminder',
+        event: names.event,
         userId: member.id,
         username: member.username,
         expiresAt: member.expiresAt.toISOString(),
         daysLeft,
-        renewUrl,
+        renewUrl: texts.renewUrl,
         occurredAt: ctx.now().toISOString(),
       });
-      return result.outcome;
+      if (result.outcome === 'sent') return { status: 'sent' };
+      const why = result.status ? `answered ${result.status}` : `failed (${result.reason})`;
+      return { status: 'failed', detail: `the notification webhook ${why}` };
     }
   }
 }
 
+/** The unsubscribe links of a reminder mail, when `PUBLIC_WEB_URL` makes them absolute. */
+function unsubscribeLinks(ctx: RemindersContext, texts: ReminderTexts, member: Candidate) {
+  if (!texts.baseUrl) return undefined;
+  const token = unsubscribeSigner(ctx).token(member.id, 'email');
+  return {
+    page: `${texts.baseUrl}${UNSUBSCRIBE_PAGE}?token=${token}`,
+    oneClick: `${texts.baseUrl}${UNSUBSCRIBE_ROUTE}?token=${token}`,
+  };
+}
 export interface ReminderSummary {
   [key: string]: number;
+  /** Members due for a threshold. */
   checked: number;
+  /** Members reached on at least one channel by this run. */
   reminded: number;
-  alreadyReminded: number;
-  unreachable: number;
+  /** Deliveries by channel in this run: sent, failed, recorded as skipped. */
+  sent: number;
   failed: number;
+  skipped: number;
+  /** Channels already sent, skipped or out of tries before this run. */
+  alreadyDone: number;
+  /** Member × channel pairs left for later because the channel is not configured. */
+  unconfigured: number;
 }
 
+/** What a reminder row is about: the membership end and the threshold. */
+export const reminderRef = (expiresAt: Date, days: number) => `${expiresAt.toISOString()}/${days}`;
+
 /**
- * One run. For each member due for a threshold, the (member, end, threshold) row is claimed
- * first — `on conflict do nothing`, so a second run or replica finds it taken and sends nothing
- * — then the notice goes out on each channel. When every channel failed the claim is released,
- * so the next run tries again; once one channel delivered, the reminder counts as sent.
+ * One run. For each member due for a threshold and each channel switched on: a channel that
+ * cannot reach the member is recorded as `skipped`; otherwise the channel is claimed (a row in
+ * `member_notices`, or a failed one with tries left) before anything is sent, then marked
+ * `sent` or `failed`. A second run or replica finds the claim taken and sends nothing; a failed
+ * channel is tried again by the next run, three tries in all.
  */
 export async function runReminders(
   ctx: RemindersContext,
@@ -205,13 +274,17 @@ export async function runReminders(
   const summary: ReminderSummary = {
     checked: 0,
     reminded: 0,
-    alreadyReminded: 0,
-    unreachable: 0,
+    sent: 0,
     failed: 0,
+    skipped: 0,
+    alreadyDone: 0,
+    unconfigured: 0,
   };
-  if (days.length === 0)
-    return { status: 'skipped', summary: { ...summary, reason: 'no reminder days' } };
   const open = await openChannels(ctx);
+  if (days.length === 0 || open.wanted.length === 0) {
+    const reason = days.length === 0 ? 'no reminder days' : 'no reminder channels';
+    return { status: 'skipped', summary: { ...summary, reason } };
+  }
   const texts = await readReminderTexts(store);
   const now = ctx.now();
   const horizon = new Date(now.getTime() + Math.max(...days) * DAY_MS);
@@ -221,70 +294,68 @@ export async function runReminders(
     const page = await candidates(ctx, now, horizon, after);
     for (const member of page) {
       if (run.signal.aborted) break;
-      summary.checked += 1;
       const threshold = dueThreshold(member.expiresAt, now, days);
       if (threshold === null) continue;
-      const channels = channelsFor(member, open);
-      if (channels.length === 0) {
-        summary.unreachable += 1;
-        continue;
-      }
-      const claimId = uuidv7();
-      const claimed = await ctx.db
-        .insert(membershipReminders)
-        .values({ id: claimId, userId: member.id, expiresAt: member.expiresAt, days: threshold })
-        .onConflictDoNothing()
-        .returning({ id: membershipReminders.id });
-      if (claimed.length === 0) {
-        summary.alreadyReminded += 1;
-        continue;
-      }
+      summary.checked += 1;
       const notice = reminderNotice(
         texts,
         { username: member.username, expiresAt: member.expiresAt, locale: localeOf(member.locale) },
         now,
       );
-      const left = daysLeft(member.expiresAt, now);
-      const results: Record<string, ChannelResult> = {};
-      for (const channel of channels) {
-        results[channel] = await deliver(
-          ctx,
-          open,
-          member,
+      let reached = false;
+      for (const channel of open.wanted) {
+        const skip = skipReason(member, channel, open);
+        if (skip?.by === 'config') {
+          summary.unconfigured += 1;
+          continue;
+        }
+        const key: NoticeKey = {
+          userId: member.id,
+          kind: 'expiry_reminder',
+          ref: reminderRef(member.expiresAt, threshold),
           channel,
-          notice,
-          texts.siteName,
-          texts.renewUrl,
-          left,
-        );
+          expiresAt: member.expiresAt,
+          days: threshold,
+        };
+        if (skip) {
+          if (await recordSkipped(ctx.db, key, skip.reason, now)) summary.skipped += 1;
+          else summary.alreadyDone += 1;
+          continue;
+        }
+        const id = await claimNotice(ctx.db, key, now);
+        if (id === null) {
+          summary.alreadyDone += 1;
+          continue;
+        }
+        const left = daysLeft(member.expiresAt, now);
+        const result = await deliver(ctx, open, member, channel, notice, texts, left);
+        await finishNotice(ctx.db, id, result, ctx.now());
+        if (result.status === 'sent') {
+          summary.sent += 1;
+          reached = true;
+        } else {
+          summary.failed += 1;
+          run.logger.warn(
+            { userId: member.id, days: threshold, channel, detail: result.detail },
+            'reminder not delivered',
+          );
+        }
       }
-      if (Object.values(results).includes('sent')) {
-        summary.reminded += 1;
-        await ctx.db
-          .update(membershipReminders)
-          .set({ channels: results })
-          .where(eq(membershipReminders.id, claimId));
-      } else {
-        summary.failed += 1;
-        await ctx.db.delete(membershipReminders).where(eq(membershipReminders.id, claimId));
-        run.logger.warn(
-          { userId: member.id, days: threshold, channels: results },
-          'reminder failed',
-        );
-      }
+      if (reached) summary.reminded += 1;
     }
     if (run.signal.aborted || page.length < REMINDER_BATCH) break;
     const last = page[page.length - 1]!;
     after = { expiresAt: last.expiresAt, id: last.id };
   }
-  if (summary.reminded || summary.failed) run.logger.info(summary, 'membership reminders sent');
-  return summary.reminded || summary.failed ? { summary } : { status: 'skipped', summary };
+  const acted = summary.sent + summary.failed + summary.skipped;
+  if (acted) run.logger.info(summary, 'expiry reminders');
+  return acted ? { summary } : { status: 'skipped', summary };
 }
 
 export function remindersJob(ctx: RemindersContext): JobDefinition {
   return {
     name: REMINDERS_JOB,
-    description: 'Reminds members before their membership ends, once per threshold',
+    description: 'Reminds members before their membership ends, once per threshold and channel',
     schedule: REMINDERS_DEFAULT_CRON,
     scheduleSetting: 'REMINDER_CRON',
     run: (run) => runReminders(ctx, run),

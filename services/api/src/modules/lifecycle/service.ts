@@ -9,11 +9,11 @@ import type {
 } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { notConfigured } from '../../integrations/common.js';
 import { IntegrationError } from '../../integrations/errors.js';
-import { DEFINITIONS_BY_KEY } from '../../settings/definitions.js';
-import { parseInput } from '../../settings/validate.js';
+import { DEFINITIONS_BY_KEY } from '../../settings-store/definitions.js';
+import { parseInput } from '../../settings-store/validate.js';
 import type { ModuleContext } from '../context.js';
 import {
   daysLeft,

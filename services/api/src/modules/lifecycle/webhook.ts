@@ -9,7 +9,11 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** What the webhook receives besides the text (the `json` format sends all of it). */
 export interface WebhookEvent {
-  event: 'membership.reminder' | 'test';
+  event:
+    | 'membership.reminder'
+    | 'membership.deletion_warning'
+    | 'membership.inactivity_warning'
+    | 'test';
   userId: string;
   username: string;
   expiresAt: string | null;

@@ -10,7 +10,7 @@ import type {
 } from '@usher/contracts';
 import type { UserRow } from '../../db/schema/index.js';
 import { secretsEqual } from '../../http/guards.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import {
   normaliseId,

@@ -14,8 +14,8 @@ import {
   type PlaybackRecord,
   type PlaybackTotals,
 } from '@usher/contracts';
-import { AppError } from '../../http/errors.js';
-import { addDays, nextDay, startOfZonedDay, zonedDay as zonedToday } from '../../http/zoned-day.js';
+import { AppError } from '../../errors/app-error.js';
+import { addDays, nextDay, startOfZonedDay, zonedDay as zonedToday } from '../../time/zoned-day.js';
 import {
   formatPlaybackBound,
   parsePlaybackDate,

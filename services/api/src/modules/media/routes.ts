@@ -19,7 +19,7 @@ import {
 } from '@usher/contracts';
 import { z } from 'zod';
 import type { AuthContext } from '../../http/context.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { guardFor } from '../../http/guards.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import { normaliseId } from '../../integrations/media-server/index.js';

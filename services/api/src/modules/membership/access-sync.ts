@@ -7,13 +7,11 @@ import { users, type UserRow } from '../../db/schema/index.js';
 import { isExpired } from './state.js';
 import { inTransaction, withTransaction } from '../../db/transaction.js';
 
-/** What access sync needs from the media server: switch an account's `IsDisabled`. */
-export interface MediaAccessWriter {
-  setDisabled(mediaUserId: string, disabled: boolean): Promise<void>;
-}
-
-export type RetryOrigin =
-  'register_cleanup' | 'renewal' | 'expiry' | 'admin_access' | 'user_delete' | 'policy_apply';
+// Defined below the modules (the adapter's port, the table's constants) so `modules/context.ts`
+// can name them without importing a module.
+import type { MediaAccessWriter } from '../../integrations/media-server/port.js';
+import type { RetryOrigin } from '../../db/schema/retry-queue/constants.js';
+export type { MediaAccessWriter, RetryOrigin };
 
 /** First retry 30 s after the failure (10-data.md §9). */
 export const FIRST_RETRY_MS = 30_000;

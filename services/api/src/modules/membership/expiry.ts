@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 
 export const EXPIRY_JOB = 'expiry_check';

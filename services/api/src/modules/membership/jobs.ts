@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../jobs/scheduler.js';
+import type { JobDefinition } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { expiryJob } from './expiry.js';
 import { policyApplyJob } from './policy-apply.js';

@@ -17,8 +17,8 @@ import {
   type MediaServer,
   type PolicyPatch,
 } from '../../integrations/media-server/index.js';
-import { writeRunProgress } from '../../jobs/progress.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import { writeRunProgress } from '../../scheduler/progress.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import {
   declareWrite,

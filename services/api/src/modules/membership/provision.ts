@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import { memberPolicyPatch } from '../../integrations/media-server/policy.js';
 import type { MediaServer, PolicyPatch } from '../../integrations/media-server/port.js';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 
 export interface Extension {
   user: UserRow;

@@ -6,7 +6,7 @@ import { mediaServerRetryQueue, users, type RetryRow } from '../../db/schema/ind
 import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import { AdministratorPolicyRefused } from '../../integrations/media-server/index.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import {
   declareWrite,

@@ -8,7 +8,7 @@ import {
 } from '@usher/contracts';
 import type { TmdbAdapter } from '../../integrations/tmdb/adapter.js';
 import type { TmdbSearchPage, TmdbSeason, TmdbTv } from '../../integrations/tmdb/types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { readCache, writeCache } from './queries.js';
 import { isNotFound } from '../../integrations/errors.js';

@@ -1,8 +1,8 @@
 // Payment lists: the member's own, and the admin's with filters, totals and webhook events.
 import type { AdminPaymentDetail, AdminPaymentList, Payment } from '@usher/contracts';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
-import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import { AppError } from '../../errors/app-error.js';
+import { nextDay, startOfZonedDay } from '../../time/zoned-day.js';
 import type { ModuleContext } from '../context.js';
 import {
   completedTotals,

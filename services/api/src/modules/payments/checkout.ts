@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { payments, type PaymentRow, type PlanRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { StripePayments } from '../../integrations/payments/adapter.js';
 import type { CheckoutInput, CheckoutSessionCreated } from '../../integrations/payments/types.js';

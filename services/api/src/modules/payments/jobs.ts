@@ -1,6 +1,6 @@
 // The `payments_expire` job (30-settings.md §9): every 5 minutes, pending payments past their
 // window become `expired`, and their Stripe sessions are expired best effort.
-import type { JobDefinition, JobOutcome } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { expirePending } from './queries.js';
 import { expireSessions } from './sessions.js';

@@ -9,10 +9,10 @@ import {
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { plans } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { paymentsEnabled } from './enabled.js';
 import { expirePending, listActivePlans, resumablePayments, toPlan } from './queries.js';

@@ -6,12 +6,12 @@
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import type { Tx } from '../../db/client.js';
 import { payments, paymentWebhookEvents, type PaymentRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { lockForRenewal, writeExtension, type Extension } from '../membership/index.js';
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/sql.js';
-import type { SettingKey } from '../../settings/definitions.js';
-import type { SettingsStore } from '../../settings/store.js';
+import type { SettingKey } from '../../settings-store/definitions.js';
+import type { SettingsStore } from '../../settings-store/store.js';
 import { paymentsEnabled } from '../payments/index.js';
 import { readSsoSettings } from '../sso/index.js';
 

@@ -7,8 +7,8 @@ import { eq } from 'drizzle-orm';
 import { mediaQualityReports } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { Library, MediaServer } from '../../integrations/media-server/index.js';
-import { writeRunProgress } from '../../jobs/progress.js';
-import type { JobDefinition, JobRunContext } from '../../jobs/scheduler.js';
+import { writeRunProgress } from '../../scheduler/progress.js';
+import type { JobDefinition, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { REPORT_SCHEMA_VERSION, ReportBuilder } from './report.js';
 

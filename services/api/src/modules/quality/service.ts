@@ -7,10 +7,10 @@ import type {
   QualityReport,
 } from '@usher/contracts';
 import { sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { mediaQualityReports, type MediaQualityReportRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import {
   addCounts,

@@ -4,9 +4,9 @@
 // run's summary and the batch carry the push outcome.
 import { requestDaySchema, type RankingPeriod } from '@usher/contracts';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
-import type { JobDefinition, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { pushRanking, storeRanking } from './service.js';
 

@@ -3,8 +3,8 @@
 // The counted window starts at the first day's midnight and ends at the day after the last, or
 // at `now` while the period is still running (the cutoff).
 import type { RankingPeriod } from '@usher/contracts';
-import { AppError } from '../../http/errors.js';
-import { addDays, mondayOf, nextDay, startOfZonedDay, zonedDay } from '../../http/zoned-day.js';
+import { AppError } from '../../errors/app-error.js';
+import { addDays, mondayOf, nextDay, startOfZonedDay, zonedDay } from '../../time/zoned-day.js';
 
 export interface PeriodWindow {
   period: RankingPeriod;

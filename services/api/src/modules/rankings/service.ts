@@ -13,11 +13,11 @@ import {
   type RankingPreviewBody,
   type RankingPushOutcome,
 } from '@usher/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import type { RankingBatchRow } from '../../db/schema/index.js';
 import { paginate } from '../../db/paging.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { NotifyPayload, NotifyResult } from '../../notify/notifier.js';
 import type { Caller, ModuleContext } from '../context.js';
 import type { PosterSigner, PosterUser } from '../media/index.js';

@@ -1,9 +1,9 @@
 import type { Redemption } from '@usher/contracts';
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { redeemCodes, redemptions, users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { dayRange, escapeLike, paginate } from '../../db/paging.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { insertCodes, toRedeemCode, type NewCode } from './codes.js';

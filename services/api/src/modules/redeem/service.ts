@@ -1,9 +1,9 @@
 import type { MediaSyncOutcome } from '@usher/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { redeemCodes, redemptions, users, type RedeemCodeRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import {
   lockForRenewal,

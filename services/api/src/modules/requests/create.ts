@@ -1,11 +1,11 @@
 import type { ReviewSource } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import type { Database } from '../../db/client.js';
 import { mediaRequests, users, type MediaRequestRow, type UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import { startOfZonedDay, zonedDay } from '../../http/zoned-day.js';
+import { AppError } from '../../errors/app-error.js';
+import { startOfZonedDay, zonedDay } from '../../time/zoned-day.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { isExpired } from '../membership/index.js';
 import { dispatchAfterApproval } from './dispatch.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { AutomationRequest } from '../../integrations/automation/types.js';
 import type { ModuleContext, RequestMeta } from '../context.js';

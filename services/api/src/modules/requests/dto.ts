@@ -6,7 +6,7 @@ import type {
   RequestStatus,
 } from '@usher/contracts';
 import type { MediaRequestRow, UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

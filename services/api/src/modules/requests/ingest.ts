@@ -1,8 +1,8 @@
 import type { IngestProgress } from '@usher/contracts';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaServer } from '../../integrations/media-server/port.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -12,7 +12,7 @@ import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
 import { findRequest } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
-import { zonedDay } from '../../http/zoned-day.js';
+import { zonedDay } from '../../time/zoned-day.js';
 
 /** Episodes TMDB lists as aired (air date ≤ today) for season N, or every season ≥ 1 for 0. */
 export async function airedEpisodes(

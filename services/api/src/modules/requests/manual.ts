@@ -1,8 +1,8 @@
 import type { AutomationCandidate } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
-import { recordAudit, type AuditActor } from '../../audit/audit.js';
+import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { mediaRequests, type StoredCandidate } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { MoviePilotAutomation } from '../../integrations/automation/adapter.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { assertRequestId } from './dto.js';

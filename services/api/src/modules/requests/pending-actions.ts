@@ -2,7 +2,7 @@ import type { PendingAction } from '@usher/contracts';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { botPendingActions, type BotPendingActionRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { isUuid } from './dto.js';
 

@@ -6,9 +6,9 @@ import type {
 } from '@usher/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuditActor } from '../../audit/audit.js';
+import type { AuditActor } from '../../audit-log/audit.js';
 import { requestAdminMessages, users, type UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { internalSettings } from '../settings/index.js';
 import { createRequest, type CreateResult, type NewRequestInput } from './create.js';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/sql.js';
-import type { JobDefinition, JobOutcome, JobRunContext } from '../../jobs/scheduler.js';
+import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import { RETENTION_RULES, type RetentionRule } from './rules.js';
 
 export const CLEANUP_JOB = 'cleanup';

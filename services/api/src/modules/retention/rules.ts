@@ -98,12 +98,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     expired: (now) => sql`status = 'gave_up' and updated_at < ${before(now, 180 * DAY)}`,
   },
   {
-    // docs/lifecycle.md: a reminder row matters only while its membership end lies ahead (the
-    // job looks at future ends only); kept 30 days past that end to answer "was I reminded?".
-    name: 'membership_reminders',
-    table: 'membership_reminders',
+    // docs/lifecycle.md: a reminder's row steers the job only while its membership end lies
+    // ahead (the job looks at future ends only); the notices log keeps it 90 days past that end
+    // (past its writing, for a notice about no end) to answer "was I reminded?".
+    name: 'member_notices',
+    table: 'member_notices',
     key: 'id',
-    expired: (now) => sql`expires_at < ${before(now, 30 * DAY)}`,
+    expired: (now) => sql`coalesce(expires_at, created_at) < ${before(now, 90 * DAY)}`,
   },
   {
     name: 'audit_log',

@@ -10,7 +10,7 @@ import {
 } from '@usher/contracts';
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
-import { settingsUpdateBodySchema } from '../../settings/openapi.js';
+import { settingsUpdateBodySchema } from '../../settings-store/openapi.js';
 import type { ModuleContext } from '../context.js';
 import { testSettingsGroup } from './connection/index.js';
 import { internalSettings } from './service.js';

@@ -1,5 +1,5 @@
 import type { InternalSettings } from '@usher/contracts';
-import type { SettingKey } from '../../settings/definitions.js';
+import type { SettingKey } from '../../settings-store/definitions.js';
 import type { ModuleContext } from '../context.js';
 
 /** What the bot may know: non-sensitive messenger and display settings (20-api.md §7). */

@@ -1,10 +1,10 @@
 // The account's linked sign-ins (docs/sso.md): list and unlink.
 import type { UserIdentitiesResponse } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { userIdentities, users, type UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { passwordLoginAllowed, readSsoSettings } from './settings.js';
 import { userActor } from './records.js';

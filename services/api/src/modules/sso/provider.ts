@@ -5,7 +5,7 @@
 // (400). No cache: each sign-in discovers afresh (two small GETs), so a rotated signing key or
 // a changed setting applies at once and nothing lives in process memory (decision 3).
 import * as client from 'openid-client';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { SsoSettings } from './settings.js';
 
 /** Bound of every call to the provider (seconds, openid-client's unit). */

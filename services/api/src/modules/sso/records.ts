@@ -3,11 +3,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { type AuditActor } from '../../audit/audit.js';
+import { type AuditActor } from '../../audit-log/audit.js';
 import type { Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { ssoHandoffs, userIdentities, users, type UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
 import { readSsoSettings, type SsoSettings } from './settings.js';

@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.js';
-import { AppError, asAppError } from '../../http/errors.js';
+import { AppError, asAppError } from '../../errors/app-error.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';

@@ -1,9 +1,9 @@
 // Single sign-on with an OpenID provider (issue 31, docs/sso.md): the start and the callback.
 import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { userIdentities, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { RequestMeta } from '../context.js';
 import { client, discover, providerFailure, stateInvalid, withinDeadline } from './provider.js';
 import { type SsoSettings } from './settings.js';

@@ -1,5 +1,5 @@
 import type { BulkUserAction, ErrorCode } from '@usher/contracts';
-import { asAppError } from '../../http/errors.js';
+import { asAppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { deleteUser, extendUser, setActive, setMediaAccess } from './service.js';
 

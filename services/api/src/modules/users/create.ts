@@ -3,10 +3,10 @@
 import type { AdminUser, CreateAdminUserRequest } from '@usher/contracts';
 import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit/audit.js';
-import { generatePassword, hashPassword } from '../../auth/passwords.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { generatePassword, hashPassword } from '../../security/passwords.js';
 import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import {
   assertUsernameAvailable,
   compensate,

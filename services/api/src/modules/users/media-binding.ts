@@ -2,10 +2,10 @@
 // account to an existing media-server user found by name. Usher never manages a bound account.
 import type { AdminUser } from '@usher/contracts';
 import { eq, inArray } from 'drizzle-orm';
-import { recordAudit } from '../../audit/audit.js';
+import { recordAudit } from '../../audit-log/audit.js';
 import { isGuid, normaliseId } from '../../integrations/media-server/port.js';
 import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { toAdminUser } from './dto.js';
 import { findUser } from './queries.js';

@@ -2,7 +2,7 @@
 // template, and the forced sync behind `POST /admin/users/:id/media-sync`.
 import { and, eq, inArray } from 'drizzle-orm';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
 import {

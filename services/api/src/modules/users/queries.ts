@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
-import { AppError } from '../../http/errors.js';
-import { nextDay, startOfZonedDay } from '../../http/zoned-day.js';
+import { AppError } from '../../errors/app-error.js';
+import { nextDay, startOfZonedDay } from '../../time/zoned-day.js';
 
 type Reader = Pick<Database, 'select' | 'execute'>;
 

@@ -8,11 +8,11 @@ import type {
 } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit/audit.js';
-import { generatePassword, hashPassword } from '../../auth/passwords.js';
+import { recordAudit } from '../../audit-log/audit.js';
+import { generatePassword, hashPassword } from '../../security/passwords.js';
 import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import type { AuthContext } from '../../http/context.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Tx } from '../../db/client.js';

@@ -1,6 +1,6 @@
 // Shared set-up for the media-server adapter tests: a testkit fake per test, an adapter built by
 // the real factory, and a metrics registry plus an in-memory log to assert on.
-import { createMetrics } from '../../../src/http/metrics.js';
+import { createMetrics } from '../../../src/metrics/registry.js';
 import { IntegrationError } from '../../../src/integrations/errors.js';
 import {
   createMediaServer,

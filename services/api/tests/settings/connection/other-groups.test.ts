@@ -168,7 +168,7 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
         'REMINDER_CRON',
       ]);
       expect(res.checks[5]!.message).toMatch(
-        /^REMINDER_CRON "15 \* \* \* \*": 2026-03-0\d \d\d:15 .*\(Asia\/Shanghai\); drives membership_reminders$/,
+        /^REMINDER_CRON "15 \* \* \* \*": 2026-03-0\d \d\d:15 .*\(Asia\/Shanghai\); drives expiry_reminders$/,
       );
     });
 

@@ -10,7 +10,7 @@ import {
 } from '@usher/testkit';
 import { and, desc, eq } from 'drizzle-orm';
 import { auditLog } from '../../../src/db/schema/index.js';
-import type { SettingKey } from '../../../src/settings/definitions.js';
+import type { SettingKey } from '../../../src/settings-store/definitions.js';
 import { ENGINE } from '../../support/database.js';
 import { startRecordingListener, type RecordingListener } from '../../support/listener.js';
 import { check, connectionHarness, type ConnectionHarness } from './helpers.js';

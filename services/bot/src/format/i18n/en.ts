@@ -13,6 +13,7 @@ export const en = {
   'help.short': 'Send /help to see what I can do.',
   'common.unavailable': "⚠️ Usher can't be reached right now. Please try again in a few minutes.",
   'common.privateOnly': 'Please use this command in a private chat with me.',
+  'notify.member.renew': 'Renew',
   'common.openChat': 'Open chat',
   'common.notBound':
     "Your Telegram isn't linked yet. In the web console open Account → Telegram, get a 6-digit code, then send /bind 123456.",

@@ -15,6 +15,7 @@ export const zhCN: Record<CatalogKey, string> = {
   'help.short': '发送 /help 查看可用命令。',
   'common.unavailable': '⚠️ 服务暂时不可用，请稍后再试。',
   'common.privateOnly': '请私聊我使用此命令。',
+  'notify.member.renew': '立即续费',
   'common.openChat': '打开私聊',
   'common.notBound':
     '你的 Telegram 尚未绑定。请在网页控制台「账号中心 → Telegram」获取 6 位绑定码，然后发送 /bind 123456。',

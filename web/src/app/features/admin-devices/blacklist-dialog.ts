@@ -17,7 +17,7 @@ import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
-import { DevicesApi } from './devices-api';
+import { DevicesApi } from '../../shared/devices/devices-api';
 
 /**
  * Adds a client app to the blacklist (60-web.md §4.3 "Devices", §5): "Log out matching devices

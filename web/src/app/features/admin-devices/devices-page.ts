@@ -26,10 +26,10 @@ import { ErrorState } from '../../shared/page-state';
 import { type RowAction, RowMenu } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
-import { UsersApi } from '../admin-users/users-api';
+import { UsersApi } from '../admin-users';
 import { BlacklistDialog } from './blacklist-dialog';
-import { DeviceTable } from './device-table';
-import { DevicesApi } from './devices-api';
+import { DeviceTable } from '../../shared/devices/device-table';
+import { DevicesApi } from '../../shared/devices/devices-api';
 
 const TABS = ['list', 'blacklist', 'actions'] as const;
 /** Every filter of the list tab: "Clear filters" removes them all. */

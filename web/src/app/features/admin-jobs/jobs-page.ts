@@ -41,7 +41,10 @@ export const KNOWN_JOBS = new Set([
   'cleanup',
   'media_policy_apply',
   'media_quality_scan',
-  'membership_reminders',
+  'expiry_reminders',
+  'announcements',
+  'media_account_cleanup',
+  'inactivity_watch',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */

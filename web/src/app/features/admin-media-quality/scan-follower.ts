@@ -3,7 +3,7 @@ import type { JobRun } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import type { Notifier } from '../../core/notifier';
 import { LongActionTracker } from '../../shared/long-action';
-import { JobsApi } from '../admin-jobs/jobs-api';
+import { JobsApi } from '../admin-jobs';
 import { QualityApi } from './quality-api';
 
 /** The job a scan runs as (30-settings.md §9). */

@@ -18,8 +18,8 @@ import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import type { PortraitRange } from '../../shared/playback/playback-api';
 import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
-import { DeviceTable } from '../admin-devices/device-table';
-import { DevicesApi } from '../admin-devices/devices-api';
+import { DeviceTable } from '../../shared/devices/device-table';
+import { DevicesApi } from '../../shared/devices/devices-api';
 import { UserActions } from './user-actions';
 import { type AdminUserDetail, UsersApi } from './users-api';
 

@@ -7,7 +7,7 @@ import { apiResource } from '../../core/api/api-resource';
 import { AdminCounts } from '../../core/shell/admin-counts';
 import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
-import { UsersApi } from '../admin-users/users-api';
+import { UsersApi } from '../admin-users';
 
 /** Members whose membership ends within this many days count as "expiring soon". */
 export const EXPIRING_DAYS = 7;

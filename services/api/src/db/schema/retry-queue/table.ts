@@ -45,7 +45,7 @@ export const mediaServerRetryQueue = pgTable(
     ),
     check(
       'media_retry_origin_ck',
-      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply')`,
+      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply', 'grace_delete', 'inactivity')`,
     ),
     check('media_retry_status_ck', sql`${t.status} in ('pending', 'done', 'gave_up')`),
     check(

@@ -39,6 +39,11 @@ export const users = pgTable(
     messengerBoundAt: instant('messenger_bound_at'),
     registeredVia: text('registered_via').notNull(),
     locale: text('locale'),
+    /** The member's notice preferences (`/me/notifications`, docs/lifecycle.md): mail, bot. */
+    notifyEmail: boolean('notify_email').notNull().default(true),
+    notifyMessenger: boolean('notify_messenger').notNull().default(true),
+    /** Never switched off for inactivity (`INACTIVITY_DISABLE_DAYS`), by an admin's choice. */
+    inactivityExempt: boolean('inactivity_exempt').notNull().default(false),
     lastLoginAt: instant('last_login_at'),
     createdAt: instant('created_at').notNull().defaultNow(),
     updatedAt: instant('updated_at').notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors/app-error.js';
 import { discover, discoveryUrlOf, readSsoSettings } from '../../sso/index.js';
 import { fail, ok, runCheck, warn, type CheckResult, type GroupTest } from './check.js';
 

@@ -1,7 +1,7 @@
 import { isSafeJson } from '@usher/contracts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../http/context.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors/app-error.js';
 
 const invalid = (message: string) => new AppError('WEBHOOK_PAYLOAD_INVALID', message);
 

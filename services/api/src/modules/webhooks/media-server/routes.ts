@@ -1,6 +1,6 @@
 import { mediaServerWebhookReplySchema, safeString } from '@usher/contracts';
 import { z } from 'zod';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../errors/app-error.js';
 import { secretsEqual } from '../../../http/guards.js';
 import { defineRoute, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';

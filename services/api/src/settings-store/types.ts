@@ -13,7 +13,7 @@ export interface SettingDefinition {
   sensitive?: boolean;
   /**
    * For a secret: the settings that say where it is sent (URL, host, port, user). A test or save
-   * that changes one of them must carry the secret again (`settings/binding.ts`).
+   * that changes one of them must carry the secret again (`settings-store/binding.ts`).
    */
   boundTo?: readonly string[];
   /** Whether an empty string is a real value that overrides env and default. */

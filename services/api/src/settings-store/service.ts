@@ -6,10 +6,10 @@ import {
 } from '@usher/contracts';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { recordAudit, type AuditActor } from '../audit/audit.js';
+import { recordAudit, type AuditActor } from '../audit-log/audit.js';
 import type { Config } from '../config/env.js';
 import type { Database } from '../db/client.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { assertSecretsReentered } from './binding.js';
 import { DEFINITIONS_BY_KEY, type SettingKey } from './definitions.js';
 import { draftSettings } from './draft.js';

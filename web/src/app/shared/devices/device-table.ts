@@ -6,13 +6,13 @@ import type { Device } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
-import { confirmAction } from '../../shared/confirm-dialog';
-import { FormError } from '../../shared/form-error';
-import type { ListPage } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip } from '../../shared/status-chip';
+import { confirmAction } from '../confirm-dialog';
+import { FormError } from '../form-error';
+import type { ListPage } from '../list-page';
+import { ListView } from '../list-view';
+import { LocalDatePipe } from '../local-date';
+import { type RowAction, RowMenu } from '../row-menu';
+import { StatusChip } from '../status-chip';
 import { DevicesApi } from './devices-api';
 
 /**

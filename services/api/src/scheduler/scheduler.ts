@@ -6,8 +6,8 @@ import type { Database } from '../db/client.js';
 import type { JobTrigger } from '../db/schema/jobs/constants.js';
 import { jobRuns } from '../db/schema/index.js';
 import { queryRows } from '../db/sql.js';
-import { AppError } from '../http/errors.js';
-import type { SettingKey, SettingValueOf } from '../settings/definitions.js';
+import { AppError } from '../errors/app-error.js';
+import type { SettingKey, SettingValueOf } from '../settings-store/definitions.js';
 import { acquireJobLease, releaseJobLease, renewJobLease } from './leases.js';
 
 export interface JobRunContext {

@@ -1,6 +1,6 @@
 import type { SettingValue } from '@usher/contracts';
-import { AppError } from '../http/errors.js';
-import type { SettingsReader } from '../integrations/common.js';
+import { AppError } from '../errors/app-error.js';
+import type { SettingsReader } from './reader.js';
 import {
   DEFINITIONS_BY_KEY,
   type SettingKey,

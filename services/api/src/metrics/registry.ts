@@ -1,7 +1,8 @@
+// The app's Prometheus registry (`GET /metrics`): HTTP, bot-push and outbound-call metrics.
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import { createIntegrationMetrics, type IntegrationMetrics } from '../integrations/http/client.js';
+import { createIntegrationMetrics, type IntegrationMetrics } from './integrations.js';
 
-export interface HttpMetrics {
+export interface AppMetrics {
   registry: Registry;
   requestDuration: Histogram<'method' | 'route' | 'status'>;
   notifyTotal: Counter<'kind' | 'outcome'>;
@@ -9,7 +10,7 @@ export interface HttpMetrics {
 }
 
 /** A dedicated registry per app instance, so tests with several apps never share counters. */
-export function createMetrics(options: { defaultMetrics: boolean }): HttpMetrics {
+export function createMetrics(options: { defaultMetrics: boolean }): AppMetrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'usher_' });
   const requestDuration = new Histogram({

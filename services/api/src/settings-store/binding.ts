@@ -1,6 +1,6 @@
 import type { SettingValue } from '@usher/contracts';
-import { AppError } from '../http/errors.js';
-import type { SettingsReader } from '../integrations/common.js';
+import { AppError } from '../errors/app-error.js';
+import type { SettingsReader } from './reader.js';
 import { SETTING_DEFINITIONS, type SettingKey } from './definitions.js';
 
 /** A secret and the settings that say where it is sent (30-settings-style pairs, docs/settings.md). */

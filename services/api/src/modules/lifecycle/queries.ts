@@ -1,0 +1,157 @@
+// The lifecycle's reads for the admin pages (docs/lifecycle.md): the notices log and the
+// reminders coming up.
+import type { NoticesQuery } from '@usher/contracts';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { memberNotices, users, type MemberNoticeRow } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+
+export type NoticeWithName = MemberNoticeRow & { username: string };
+
+function noticeFilter(q: Omit<NoticesQuery, 'page' | 'pageSize'>): SQL | undefined {
+  return and(
+    q.userId ? eq(memberNotices.userId, q.userId) : undefined,
+    q.kind ? eq(memberNotices.kind, q.kind) : undefined,
+    q.channel ? eq(memberNotices.channel, q.channel) : undefined,
+    q.status ? eq(memberNotices.status, q.status) : undefined,
+  );
+}
+
+export async function countNotices(db: Database, q: NoticesQuery): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(memberNotices).where(noticeFilter(q));
+  return row?.n ?? 0;
+}
+
+/** Newest first (the id is a UUIDv7, so it breaks ties in creation order). */
+export async function noticeRows(
+  db: Database,
+  q: NoticesQuery,
+  limit: number,
+  offset: number,
+): Promise<NoticeWithName[]> {
+  const rows = await db
+    .select({ notice: memberNotices, username: users.username })
+    .from(memberNotices)
+    .innerJoin(users, eq(users.id, memberNotices.userId))
+    .where(noticeFilter(q))
+    .orderBy(desc(memberNotices.createdAt), desc(memberNotices.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => ({ ...r.notice, username: r.username }));
+}
+
+/** A (member, threshold) whose reminder falls due within the window. */
+export interface UpcomingRow {
+  userId: string;
+  username: string;
+  email: string | null;
+  messengerId: number | null;
+  notifyEmail: boolean;
+  notifyMessenger: boolean;
+  expiresAt: Date;
+  days: number;
+  dueAt: Date;
+}
+
+/**
+ * The reminders of the members the job would remind (as `runReminders` chooses them) that fall
+ * due between now and `until`: every threshold whose window opens by then, except those a
+ * member is already past — of the thresholds already open only the tightest counts, as in
+ * `dueThreshold`. One row per (member, threshold), soonest first; `dueAt` is the window's start,
+ * or now when it has begun.
+ */
+function upcomingFrom(now: Date, until: Date, thresholds: number[]): SQL {
+  const list = sql`array[${sql.join(
+    thresholds.map((d) => sql`${d}::int`),
+    sql`, `,
+  )}]`;
+  const opensAt = sql`u.expires_at - t.days * interval '1 day'`;
+  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+  return sql`
+    from users u cross join unnest(${list}) as t(days)
+    where u.role = 'user' and u.is_active and not u.media_access_disabled
+      and u.expires_at > ${at(now)}
+      and ${opensAt} <= ${at(until)}
+      and (${opensAt} > ${at(now)} or t.days = (
+        select min(x) from unnest(${list}) as x
+        where u.expires_at - x * interval '1 day' <= ${at(now)}))`;
+}
+
+export async function countUpcoming(
+  db: Database,
+  now: Date,
+  until: Date,
+  thresholds: number[],
+): Promise<number> {
+  const [row] = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n ${upcomingFrom(now, until, thresholds)}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+export async function upcomingRows(
+  db: Database,
+  now: Date,
+  until: Date,
+  thresholds: number[],
+  limit: number,
+  offset: number,
+): Promise<UpcomingRow[]> {
+  const rows = await queryRows<{
+    user_id: string;
+    username: string;
+    email: string | null;
+    messenger_id: string | number | null;
+    notify_email: boolean;
+    notify_messenger: boolean;
+    expires_at: Date | string;
+    days: number;
+    due_at: Date | string;
+  }>(
+    db,
+    sql`select u.id as user_id, u.username, u.email, u.messenger_id, u.notify_email,
+          u.notify_messenger, u.expires_at, t.days,
+          greatest(u.expires_at - t.days * interval '1 day', ${now.toISOString()}::timestamptz) as due_at
+        ${upcomingFrom(now, until, thresholds)}
+        order by due_at, u.id, t.days desc
+        limit ${limit} offset ${offset}`,
+  );
+  return rows.map((r) => ({
+    userId: r.user_id,
+    username: r.username,
+    email: r.email,
+    messengerId: r.messenger_id === null ? null : Number(r.messenger_id),
+    notifyEmail: r.notify_email,
+    notifyMessenger: r.notify_messenger,
+    expiresAt: new Date(r.expires_at),
+    days: Number(r.days),
+    dueAt: new Date(r.due_at),
+  }));
+}
+
+/** The notices already written for these members' reminders, by `user_id` and `ref`. */
+export async function reminderNotices(
+  db: Database,
+  userIds: string[],
+): Promise<Pick<MemberNoticeRow, 'userId' | 'ref' | 'channel' | 'status' | 'detail'>[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({
+      userId: memberNotices.userId,
+      ref: memberNotices.ref,
+      channel: memberNotices.channel,
+      status: memberNotices.status,
+      detail: memberNotices.detail,
+    })
+    .from(memberNotices)
+    .where(
+      and(
+        eq(memberNotices.kind, 'expiry_reminder'),
+        sql`${memberNotices.userId} in (${sql.join(
+          userIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      ),
+    );
+}
