@@ -1,9 +1,17 @@
-import type { OidcUser } from './provider.js';
+/** A test account as the page lists it (a subset of the provider's `OidcUser`). */
+export interface LoginHint {
+  username: string;
+  password: string;
+}
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The fake provider's sign-in page: a plain form, like any identity provider's. */
-export function loginPage(input: { action: string; users: OidcUser[]; error?: string }): string {
+export function loginPage(input: {
+  action: string;
+  users: readonly LoginHint[];
+  error?: string;
+}): string {
   const hint = input.users
     .map((u) => `<li><code>${escape(u.username)}</code> / <code>${escape(u.password)}</code></li>`)
     .join('');

@@ -40,7 +40,7 @@ import {
 } from './settings.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Tx } from '../../db/client.js';
-import { readSsoSettings } from '../sso/index.js';
+import { readSsoSettings } from '../../integrations/oidc/index.js';
 
 const DAY_MS = 86_400_000;
 

@@ -8,7 +8,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { withTransaction } from '../../db/transaction.js';
-import { passwordLoginAllowed, readSsoSettings } from '../sso/index.js';
+import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
 
 const actorOf = (row: UserRow) => ({
   type: row.role === 'admin' ? ('admin' as const) : ('user' as const),

@@ -4,7 +4,7 @@ import { queryRows } from '../../db/sql.js';
 import type { SettingKey } from '../../settings-store/definitions.js';
 import type { SettingsStore } from '../../settings-store/store.js';
 import { paymentsEnabled } from '../payments/index.js';
-import { readSsoSettings } from '../sso/index.js';
+import { readSsoSettings } from '../../integrations/oidc/index.js';
 
 export interface PublicSite {
   siteName: string;

@@ -15,7 +15,7 @@ import { readRegistrationSettings, registerWithIdentity } from '../accounts/inde
 import type { RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { pickUsername } from './username.js';
-import { stateInvalid } from './provider.js';
+import { stateInvalid } from '../../integrations/oidc/index.js';
 import {
   hashCode,
   insertIdentity,

@@ -6,7 +6,7 @@ import { userIdentities, users, type UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { passwordLoginAllowed, readSsoSettings } from './settings.js';
+import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
 import { userActor } from './records.js';
 
 /** `GET /me/identities`. */

@@ -1,10 +1,3 @@
-// Public surface of the single sign-on module (docs/sso.md). app.ts, the public site, password
-// login and the settings connection test import from here.
+// Public surface of the single sign-on module (docs/sso.md): its routes. The settings reader and
+// the provider adapter live below the modules, in integrations/oidc.
 export { ssoRoutes, type SsoRouteOptions } from './routes.js';
-export {
-  CALLBACK_PATH,
-  passwordLoginAllowed,
-  readSsoSettings,
-  type SsoSettings,
-} from './settings.js';
-export { discover, discoveryUrlOf, SSO_DEADLINE_MS } from './provider.js';

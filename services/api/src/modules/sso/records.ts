@@ -10,7 +10,7 @@ import { ssoHandoffs, userIdentities, users, type UserRow } from '../../db/schem
 import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
-import { readSsoSettings, type SsoSettings } from './settings.js';
+import { readSsoSettings, type SsoSettings } from '../../integrations/oidc/index.js';
 import { type StateSealer } from './state.js';
 
 /** How long the web app has to exchange a sign-in code, and to type an invite code. */

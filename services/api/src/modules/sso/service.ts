@@ -5,8 +5,14 @@ import { userIdentities, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestMeta } from '../context.js';
-import { client, discover, providerFailure, stateInvalid, withinDeadline } from './provider.js';
-import { type SsoSettings } from './settings.js';
+import {
+  client,
+  discover,
+  providerFailure,
+  stateInvalid,
+  withinDeadline,
+} from '../../integrations/oidc/index.js';
+import type { SsoSettings } from '../../integrations/oidc/index.js';
 import { STATE_TTL_SECONDS, stateCookie, type SsoState } from './state.js';
 import {
   activeSettings,

@@ -1,5 +1,5 @@
 import { AppError } from '../../../errors/app-error.js';
-import { discover, discoveryUrlOf, readSsoSettings } from '../../sso/index.js';
+import { discover, discoveryUrlOf, readSsoSettings } from '../../../integrations/oidc/index.js';
 import { fail, ok, runCheck, warn, type CheckResult, type GroupTest } from './check.js';
 
 const REASONS: Record<string, CheckResult['reason']> = {

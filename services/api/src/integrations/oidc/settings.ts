@@ -1,5 +1,5 @@
 // The `sso` settings group (docs/sso.md), read once per use like every other group.
-import type { SettingsReader } from '../../integrations/common.js';
+import type { SettingsReader } from '../common.js';
 
 export const CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
