@@ -35,6 +35,8 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^@usher/contracts$': '<rootDir>/../contracts/src/index.ts',
     '^@usher/contracts/values$': '<rootDir>/../contracts/src/values.ts',
+    '^@usher/contracts/time$': '<rootDir>/../contracts/src/time.ts',
+    '^@usher/contracts/retry$': '<rootDir>/../contracts/src/retry.ts',
     '^@usher/testkit$': '<rootDir>/../testkit/src/index.ts',
   },
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],

@@ -13,8 +13,11 @@ export default {
   maxWorkers: TEST_WORKERS,
   testEnvironment: 'jest-preset-angular/environments/jest-jsdom-env',
   setupFilesAfterEnv: ['<rootDir>/src/test-setup.ts'],
-  // Angular ships .mjs; @jsverse/utils ships ESM as .js — both need transforming.
-  transformIgnorePatterns: ['node_modules/(?!(.*\\.mjs$|@jsverse/utils/))'],
+  // Angular ships .mjs; @jsverse/utils, intl-messageformat (with its @formatjs parts) and
+  // cronstrue's locales ship ESM as .js — all need transforming.
+  transformIgnorePatterns: [
+    'node_modules/(?!(.*\\.mjs$|@jsverse/utils/|intl-messageformat/|@formatjs/))',
+  ],
   moduleNameMapper: {
     '^@usher/contracts$': '<rootDir>/../services/contracts/src/index.ts',
     '^@usher/contracts/values$': '<rootDir>/../services/contracts/src/values.ts',

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import {
   accepts,
   exitWithin,
@@ -118,9 +118,12 @@ describeSmoke('API image, container-equivalent smoke', () => {
       env: { ...process.env, npm_config_prefer_offline: 'true' },
     });
     if (installed.status !== 0) throw new Error(`${args.join(' ')} failed:\n${installed.stderr}`);
-    // Dockerfile: `RUN chown 1000:1000 /app/data && chmod 0750 /app/data`; the rest stays root's.
-    chownSync(join(app, 'data'), APP_UID, APP_UID);
-    chmodSync(join(app, 'data'), 0o750);
+    // Dockerfile: `RUN chown 1000:1000 /app/data /app/data/backups && chmod 0750 …`; the rest
+    // stays root's.
+    for (const dir of ['data', 'data/backups']) {
+      chownSync(join(app, dir), APP_UID, APP_UID);
+      chmodSync(join(app, dir), 0o750);
+    }
     // The Node binary lives under /root here, which uid 1000 cannot enter.
     mkdirSync(join(tmp, 'bin'));
     node = join(tmp, 'bin/node');
@@ -159,6 +162,42 @@ describeSmoke('API image, container-equivalent smoke', () => {
     const api = JSON.parse(readFileSync(join(ROOT, 'services/api/package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual(api.dependencies);
     expect(manifest.devDependencies).toBeUndefined();
+  });
+
+  it('should run the operator command `usher` as the image links it (version, help, one-line refusals)', () => {
+    const usher = (args: string[]) =>
+      spawnSync(
+        'setpriv',
+        [
+          `--reuid=${APP_UID}`,
+          `--regid=${APP_UID}`,
+          '--clear-groups',
+          '--',
+          'sh',
+          join(app, 'usher'),
+          ...args,
+        ],
+        {
+          cwd: '/',
+          env: imageEnv({ PATH: `${dirname(node)}:${imageEnv({}).PATH}` }),
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
+    expect(statSync(join(app, 'data/backups')).isDirectory()).toBe(true);
+    const version = usher(['version']);
+    expect([version.status, version.stderr]).toEqual([0, '']);
+    expect(version.stdout).toMatch(/^usher \S+ \(schema \d{4}_\w+\)\n$/);
+    const help = usher([]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(
+      /^usage: usher <command>\n[\s\S]*backup[\s\S]*restore FILE[\s\S]*check/,
+    );
+    // Without the secrets: the API's own rules, one line each, then the command's line.
+    const refused = usher(['backup']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^config error: DATABASE_PASSWORD: rule "present" failed/m);
+    expect(refused.stderr).toMatch(/^usher backup: the environment is not valid/m);
   });
 
   it('should install no devDependency (jest, typescript, @nx/*, drizzle-kit…)', () => {

@@ -49,8 +49,15 @@ const VALUE_KEY: Record<string, string> = {
 };
 
 describeWithTool('helm', helmPath, 'chart lint (helm lint --strict)', (helm) => {
-  it('should find the five ci value sets of 70-deploy.md §7', () => {
-    expect(CI_SETS).toEqual(['bot-polling', 'bot-webhook', 'default', 'external-db', 'hardened']);
+  it('should find the ci value sets: the five of 70-deploy.md §7 and scheduled backups', () => {
+    expect(CI_SETS).toEqual([
+      'backup',
+      'bot-polling',
+      'bot-webhook',
+      'default',
+      'external-db',
+      'hardened',
+    ]);
   });
 
   it('should report helm v4.1.x (the version scripts/tools/ensure-helm pins)', () => {

@@ -16,10 +16,19 @@ import {
 } from './support/chart.js';
 import { describeWithTool, findHelm } from './support/tools.js';
 
-const UID: Record<string, number> = { api: 1000, bot: 1000, test: 1000, web: 101, postgres: 70 };
+const UID: Record<string, number> = {
+  api: 1000,
+  backup: 1000,
+  bot: 1000,
+  test: 1000,
+  web: 101,
+  postgres: 70,
+};
 
 /** The secrets each component may read; anything else is a leak (§7 "only its own keys"). */
 const ALLOWED_SECRETS: Record<string, string[]> = {
+  // `usher backup` reads the API's environment, whose rules need the four; never ADMIN_PASSWORD.
+  backup: ['DATABASE_PASSWORD', 'JWT_SECRET', 'CONFIG_ENCRYPTION_KEY', 'INTERNAL_API_SECRET'],
   api: [
     'DATABASE_PASSWORD',
     'JWT_SECRET',

@@ -210,6 +210,21 @@ describeWithTool(
       expect(services.database!.stop_grace_period).toBe('60s');
     });
 
+    it('should keep backups in their own volume at the API BACKUP_DIR, off until BACKUP_CRON is set', () => {
+      const api = services.api!;
+      expect(api.environment).toMatchObject({
+        BACKUP_DIR: '/app/data/backups',
+        BACKUP_CRON: '',
+        BACKUP_KEEP: '7',
+      });
+      expect(JSON.stringify(api.volumes)).toMatch(
+        /backups.*\/app\/data\/backups|\/app\/data\/backups.*backups/,
+      );
+      expect(Object.keys(rendered.volumes)).toEqual(
+        expect.arrayContaining(['database', 'backups']),
+      );
+    });
+
     it('should wire the service addresses of §2', () => {
       const api = services.api!.environment;
       expect(api).toMatchObject({

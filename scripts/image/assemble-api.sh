@@ -12,7 +12,9 @@
 #   package-lock.json      cut from the root lock: exactly the versions the tests ran against
 #   healthcheck.mjs        the image's HEALTHCHECK (3 s fetch of /health)
 #   smoke.mjs              the `helm test` checks (charts/usher/templates/tests/smoke.yaml)
-#   data/                  the only writable folder (embedded PGlite when DATABASE_URL is empty)
+#   usher                  the operator command (`usher backup`, …), linked into /usr/local/bin
+#   data/                  the only writable folder (embedded PGlite when DATABASE_URL is empty;
+#                          data/backups: BACKUP_DIR, a volume in Compose and Helm)
 # node_modules is not installed here: the runtime stage installs it against its own base image,
 # so native optional packages (argon2) match the libc the app runs on.
 set -eu
@@ -44,5 +46,6 @@ cp "$DIST/main.js" "$DIST/main.js.map" "$DIST/package.json" "$OUT/"
 cp -R "$ROOT/services/api/drizzle" "$OUT/drizzle"
 node "$HERE/prune-lock.mjs" "$OUT" services/api >&2
 cp "$HERE/healthcheck.mjs" "$HERE/smoke.mjs" "$OUT/"
-mkdir -p "$OUT/data"
+cp "$HERE/usher" "$OUT/usher" && chmod 0755 "$OUT/usher"
+mkdir -p "$OUT/data/backups"
 echo "assemble-api: runtime tree ready in $OUT" >&2

@@ -12,6 +12,9 @@ export const ENGINE_SPECIFIC = [
   'db/migrate',
   'db/bootstrap',
   'db/user-search-index',
+  // Backup and restore: the same file from both engines, restored into both (issue 32).
+  'backup/round-trip',
+  'upgrade/first-schema', // the first release's schema carried forward, every GET answering
   'users/list-detail', // the user search and its sorts (pg_trgm through PGlite's extension)
   'redeem/admin-codes', // code search
   // Outages: PGlite behind its wire-protocol socket server cut by a TCP proxy, not a real server.

@@ -82,7 +82,7 @@ describeWithChromium('admin jobs and audit log (Chromium)', () => {
     await page.waitForURL(url('/admin/jobs'));
     expect(await page.title()).toBe('Scheduled jobs · Usher');
     const schedule = expiryRow().locator('[data-testid="job-schedule"]');
-    await schedule.filter({ hasText: 'Every hour at minute 15' }).waitFor();
+    await schedule.filter({ hasText: 'At 15 minutes past the hour' }).waitFor();
     await expect(schedule.textContent()).resolves.toContain(`${NEW_CRON} · UTC`);
     const next = await expiryRow()
       .locator('[data-testid="job-next-run"] time')

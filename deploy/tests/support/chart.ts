@@ -68,11 +68,18 @@ export function get(docs: Manifest[], kind: string, name: string): Manifest {
 export const component = (d: Manifest): string =>
   d.metadata?.labels?.['app.kubernetes.io/component'] ?? '';
 
-/** Every pod spec with its owner: Deployments, the StatefulSet and bare Pods (the test pod). */
+/**
+ * Every pod spec with its owner: Deployments, the StatefulSet, the backup CronJob and bare Pods
+ * (the test pod).
+ */
 export function pods(docs: Manifest[]): { owner: Manifest; spec: Manifest; meta: Manifest }[] {
   return docs.flatMap((d) => {
     if (d.kind === 'Deployment' || d.kind === 'StatefulSet') {
       return [{ owner: d, spec: d.spec.template.spec, meta: d.spec.template.metadata }];
+    }
+    if (d.kind === 'CronJob') {
+      const template = d.spec.jobTemplate.spec.template;
+      return [{ owner: d, spec: template.spec, meta: template.metadata }];
     }
     if (d.kind === 'Pod') return [{ owner: d, spec: d.spec, meta: d.metadata }];
     return [];

@@ -58,6 +58,7 @@ import { calendarJobs, calendarRoutes } from './modules/calendar/index.js';
 import { rankingJobs, rankingRoutes } from './modules/rankings/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
+import { backupJob, backupRoutes } from './modules/backups/index.js';
 import { Notifier } from './notify/notifier.js';
 import { Background } from './modules/background.js';
 
@@ -108,6 +109,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
     ...membershipJobs(context),
     ...lifecycleJobs(context),
     cleanupJob(context),
+    backupJob(context),
     ...paymentsJobs(context),
     ...devicesJobs(context),
     ...qualityJobs(context),
@@ -196,6 +198,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...authRoutes(context),
     ...ssoRoutes(context, { deadlineMs: deps.ssoDeadlineMs }),
     ...jobRoutes(context),
+    ...backupRoutes(context),
     ...auditRoutes(context),
     ...settingsRoutes(context, { connectionTestDeadlineMs: deps.connectionTestDeadlineMs }),
     ...redeemRoutes(context),

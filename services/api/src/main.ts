@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { stopArgon2Threads } from './security/passwords.js';
-import { bootstrapAdmin, resetAdminPassword } from './bootstrap.js';
+import { bootstrapAdmin } from './bootstrap.js';
+import { isCommand, runCli } from './cli/usher.js';
 import { loadConfig, type Config } from './config/env.js';
 import { connectPostgres, openPglite, type DatabaseHandle } from './db/client.js';
 import {
@@ -17,6 +16,7 @@ import {
   type DataDirLock,
 } from './db/data-lock.js';
 import { migrate } from './db/migrate.js';
+import { migrationsFolder } from './db/migrations-folder.js';
 import { createMetrics } from './metrics/registry.js';
 import { InFlight } from './http/in-flight.js';
 import { listenFailure, probePort } from './listen.js';
@@ -41,17 +41,6 @@ const SERVER_TIMEOUTS = {
   connectionsCheckingInterval: 1_000,
 } as const;
 
-/** Where the committed SQL lives: next to main.js in the image, `../drizzle` from sources. */
-function migrationsFolder(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, 'drizzle'), join(here, '../drizzle')]) {
-    if (existsSync(join(candidate, 'meta/_journal.json'))) return candidate;
-  }
-  throw new Error('migrations folder not found next to the API');
-}
-
-const RESET_COMMAND = 'reset-admin-password';
-
 /**
  * Takes the embedded database's folder for this process before anything reads it (one owner,
  * db/data-lock.ts), or exits 1 with one line naming the folder, the owner and what to do.
@@ -69,11 +58,8 @@ function lockEmbeddedDatabase(
     const holder = describeHolder(err);
     const stop = `stop it first (Ctrl-C where it runs, or \`kill ${err.owner.pid}\`)`;
     process.stderr.write(
-      command === RESET_COMMAND
-        ? `${RESET_COMMAND}: the embedded database in ${dir} is in use by ${holder}. A reset ` +
-            `now would be lost: ${stop}, then run the command again.\n`
-        : `Usher API not started: the embedded database in ${dir} is in use by ${holder}. ` +
-            `Only one process may open it: ${stop}, or set PGLITE_DATA_DIR to another folder.\n`,
+      `Usher API not started: the embedded database in ${dir} is in use by ${holder}. ` +
+        `Only one process may open it: ${stop}, or set PGLITE_DATA_DIR to another folder.\n`,
     );
     process.exit(1);
   }
@@ -112,6 +98,23 @@ async function connect(
 }
 
 async function main(argv: string[]): Promise<void> {
+  // `node main.js <command>`: the operator's `usher` tools (cli/usher.ts), not the server.
+  if (argv[0] !== undefined && argv[0] !== 'api') {
+    if (!isCommand(argv[0])) {
+      process.stderr.write(`usher: unknown command "${argv[0]}" (try \`usher help\`)\n`);
+      process.exit(2);
+    }
+    const code = await runCli({
+      argv,
+      env: process.env,
+      migrationsFolder: migrationsFolder(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      interactive: Boolean(process.stdin.isTTY),
+    });
+    await stopArgon2Threads();
+    process.exit(code);
+  }
   const result = loadConfig(process.env, VERSION);
   if (!result.ok) {
     // One line per broken rule, naming the variable — never the value.
@@ -123,13 +126,13 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const replicaId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
-  const command = argv[0] === RESET_COMMAND ? RESET_COMMAND : 'api';
+  const command = 'api';
   // The embedded folder's lock first: a second `npm start` is told who runs, not that the port is
   // taken. Released by the handle's close or, on any exit path, by the lock's exit hook.
   const lock = config.DATABASE_URL
     ? undefined
     : lockEmbeddedDatabase(resolve(config.PGLITE_DATA_DIR), command, logger);
-  if (command === 'api') {
+  {
     const busy = await probePort(config.PORT, config.HOST);
     const line = busy && listenFailure(busy, config.PORT, config.HOST);
     if (busy && !line) throw busy;
@@ -147,13 +150,6 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     logger.fatal({ err }, 'database setup failed');
     process.exit(1);
-  }
-
-  if (command === RESET_COMMAND) {
-    const i = argv.indexOf('--username');
-    await resetAdminPassword(database.db, i >= 0 ? (argv[i + 1] ?? 'admin') : 'admin', logger);
-    await database.close();
-    return;
   }
 
   await bootstrapAdmin(database.db, { adminPassword: config.ADMIN_PASSWORD, logger });

@@ -4,6 +4,7 @@
  * API error (status + code), or `unavailable` (network error, timeout, 5xx, unreadable body).
  */
 import { internalSettingsSchema, type InternalSettings } from '@usher/contracts';
+import { retryingGet } from '@usher/contracts/retry';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { BotMetrics } from './metrics.js';
@@ -117,9 +118,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     body?: unknown,
   ): Promise<ApiResult<T>> {
     const timeout = route === '/internal/settings' ? timeouts.settings : timeouts.other;
-    const attempts = method === 'GET' ? 2 : 1;
-    let result: ApiResult<T> = { ok: false, kind: 'unavailable', reason: 'not attempted' };
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const once = async (): Promise<{ result: ApiResult<T>; network: boolean }> => {
       let response: Response;
       try {
         response = await doFetch(`${options.baseUrl}${PREFIX}${path}`, {
@@ -133,16 +132,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           signal: AbortSignal.timeout(timeout),
         });
       } catch (error) {
-        // Network failure or timeout: GETs are retried once, everything else is "unavailable".
+        // Network failure or timeout: "unavailable" (a GET is tried once more, below).
         const reason = error instanceof Error ? error.name : 'network';
         options.metrics?.apiCalls.inc({ route, status: 'network' });
-        result = { ok: false, kind: 'unavailable', reason };
-        continue;
+        return { result: { ok: false, kind: 'unavailable', reason }, network: true };
       }
       options.metrics?.apiCalls.inc({ route, status: String(response.status) });
-      result = await readReply(response, schema);
-      break;
-    }
+      return { result: await readReply(response, schema), network: false };
+    };
+    const { result } = await retryingGet(method, once, { shouldRetry: (o) => o.network });
     if (!result.ok) {
       const level = result.kind === 'unavailable' ? 'warn' : 'debug';
       options.logger?.[level](

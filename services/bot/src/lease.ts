@@ -1,17 +1,15 @@
 /**
  * The polling lease (40-bot.md §3.2): one row in PostgreSQL that only one bot instance may hold.
- * The statements follow the spec exactly; the database clock decides expiry.
- *
- * Drift, documented in docs/architecture.md: the API's migrations do not create `bot_leases`,
- * so the bot creates its own table, `bot_polling_lease`, idempotently at start. A different name
- * keeps a later API migration that adds `bot_leases` from colliding with a table the bot made.
+ * The statements follow the spec exactly; the database clock decides expiry. The table,
+ * `bot_leases`, is the API's (its migration `0011_bot_leases.sql`): the bot never migrates, it
+ * waits for the table (`waitForTable`) and exits 1 when the API has not created it in time.
  */
 export type Query = (
   sql: string,
   params?: unknown[],
 ) => Promise<{ rows: Record<string, unknown>[] }>;
 
-export const LEASE_TABLE = 'bot_polling_lease';
+export const LEASE_TABLE = 'bot_leases';
 export const LEASE_NAME = 'messenger_polling';
 export const LEASE_SECONDS = 90;
 export const RENEW_EVERY_MS = 30_000;
@@ -27,22 +25,12 @@ export class PollingLease {
     readonly ownerId: string,
   ) {}
 
-  async ensureTable(): Promise<void> {
-    const ddl = `CREATE TABLE IF NOT EXISTS ${LEASE_TABLE} (
-      name text PRIMARY KEY,
-      owner_id text NOT NULL,
-      expires_at timestamptz NOT NULL,
-      acquired_at timestamptz NOT NULL,
-      renewed_at timestamptz NOT NULL
-    )`;
-    try {
-      await this.query(ddl);
-    } catch (error) {
-      // Two instances creating the table at the same moment can collide in the catalog
-      // (unique_violation on pg_type); the table exists afterwards, so once more settles it.
-      if ((error as { code?: string }).code !== '23505') throw error;
-      await this.query(ddl);
-    }
+  /** Whether the API's migrations have created the lease table in this database. */
+  async tableExists(): Promise<boolean> {
+    const { rows } = await this.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+      LEASE_TABLE,
+    ]);
+    return rows[0]?.present === true;
   }
 
   async acquire(): Promise<AcquireResult> {
@@ -91,4 +79,41 @@ export function heldMessage(owner: string, expiresAt: Date | null): string {
     `polling: lease "${LEASE_NAME}" is held by ${owner} until ${expiresAt?.toISOString() ?? 'unknown'}; ` +
     'another bot instance is polling. Run exactly one polling instance or use MESSENGER_UPDATE_MODE=webhook'
   );
+}
+
+/** 40-bot.md §1.3: the line and exit code when the API has not created the table in time. */
+export const TABLE_MISSING_LINE = `polling: table ${LEASE_TABLE} not found; start the API first so it applies migrations`;
+
+/**
+ * Waits for the lease table, checking every `intervalMs` (5 s) for at most `deadlineMs` (60 s):
+ * the API may still be applying its migrations when the bot starts beside it. A database that
+ * does not answer is retried the same way. Resolves 'ready', or 'missing' / the last database
+ * error's message when time is up.
+ */
+export async function waitForTable(
+  lease: Pick<PollingLease, 'tableExists'>,
+  options: {
+    deadlineMs?: number;
+    intervalMs?: number;
+    sleep?: (ms: number) => Promise<void>;
+    now?: () => number;
+    onRetry?: (reason: string) => void;
+  } = {},
+): Promise<{ ready: true } | { ready: false; missing: boolean; reason: string }> {
+  const { deadlineMs = 60_000, intervalMs = 5000 } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const deadline = now() + deadlineMs;
+  for (;;) {
+    let failure: { missing: boolean; reason: string };
+    try {
+      if (await lease.tableExists()) return { ready: true };
+      failure = { missing: true, reason: `table ${LEASE_TABLE} not found` };
+    } catch (error) {
+      failure = { missing: false, reason: (error as Error).message };
+    }
+    if (now() >= deadline) return { ready: false, ...failure };
+    options.onRetry?.(failure.reason);
+    await sleep(intervalMs);
+  }
 }

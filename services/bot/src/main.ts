@@ -11,7 +11,7 @@ import { createApiClient } from './api-client.js';
 import { createBot } from './bot/index.js';
 import { syncMenus, telegramDeps } from './bot/menus.js';
 import { loadConfig } from './config.js';
-import { PollingLease, type Query } from './lease.js';
+import { PollingLease, TABLE_MISSING_LINE, waitForTable, type Query } from './lease.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { PollingRunner } from './polling.js';
@@ -118,21 +118,16 @@ async function main() {
       query,
       `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`,
     );
-    const ready = Date.now() + 60_000;
-    for (;;) {
-      try {
-        await lease.ensureTable();
-        break;
-      } catch (error) {
-        if (Date.now() > ready) {
-          die(
-            1,
-            `polling: the lease table could not be prepared in PostgreSQL (${(error as Error).message})`,
-          );
-        }
-        logger.warn({ err: (error as Error).message }, 'lease database not ready; retrying in 5 s');
-        await sleep(5000);
-      }
+    const table = await waitForTable(lease, {
+      onRetry: (reason) => logger.warn({ reason }, 'lease table not ready; retrying in 5 s'),
+    });
+    if (!table.ready) {
+      die(
+        1,
+        table.missing
+          ? TABLE_MISSING_LINE
+          : `polling: the lease table could not be reached in PostgreSQL (${table.reason})`,
+      );
     }
     runner = new PollingRunner({
       bot,

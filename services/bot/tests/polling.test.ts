@@ -15,7 +15,13 @@ import {
 import pg from 'pg';
 import { createApiClient } from '../src/api-client.js';
 import { createBot } from '../src/bot/index.js';
-import { LEASE_TABLE, PollingLease, type Query } from '../src/lease.js';
+import {
+  LEASE_TABLE,
+  PollingLease,
+  TABLE_MISSING_LINE,
+  waitForTable,
+  type Query,
+} from '../src/lease.js';
 import { createLogger } from '../src/logger.js';
 import { createMetrics } from '../src/metrics.js';
 import { CONFLICT_LINE, PollingRunner } from '../src/polling.js';
@@ -23,6 +29,7 @@ import { initialHealth, type HealthState } from '../src/server.js';
 import { SettingsCache } from '../src/settings.js';
 import { loadConfig } from '../src/config.js';
 import { INTERNAL_SECRET, baseEnv, memoryLogs } from './support/harness.js';
+import { applyApiLeaseMigration } from './support/lease-table.js';
 import { StubApi } from './support/stub-api.js';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -61,6 +68,69 @@ beforeAll(async () => {
   api = await new StubApi(INTERNAL_SECRET).start();
 }, 120_000);
 
+describe('lease table', () => {
+  // Runs first: the table does not exist until the API's migration below creates it.
+  it("should wait for the API's migration, then find bot_leases", async () => {
+    const lease = new PollingLease(query, 'host-a:1:aaaaaaaaaaaa');
+    expect(await lease.tableExists()).toBe(false);
+    let clock = 0;
+    let checks = 0;
+    const slept: number[] = [];
+    const waited = waitForTable(
+      {
+        tableExists: async () => {
+          checks += 1;
+          if (checks === 3) await applyApiLeaseMigration(query);
+          return lease.tableExists();
+        },
+      },
+      {
+        now: () => clock,
+        sleep: async (ms) => {
+          slept.push(ms);
+          clock += ms;
+        },
+      },
+    );
+    expect(await waited).toEqual({ ready: true });
+    expect(slept).toEqual([5000, 5000]);
+    expect(await lease.tableExists()).toBe(true);
+  });
+
+  it('should give up after 60 s of checks every 5 s when the table never appears', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    const result = await waitForTable(
+      { tableExists: async () => false },
+      {
+        now: () => clock,
+        sleep: async (ms) => {
+          slept.push(ms);
+          clock += ms;
+        },
+      },
+    );
+    expect(result).toEqual({ ready: false, missing: true, reason: 'table bot_leases not found' });
+    expect(slept).toHaveLength(12);
+    expect(TABLE_MISSING_LINE).toBe(
+      'polling: table bot_leases not found; start the API first so it applies migrations',
+    );
+  });
+
+  it('should retry a database that does not answer, and report its error when time is up', async () => {
+    let clock = 0;
+    const result = await waitForTable(
+      {
+        tableExists: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+      },
+      { deadlineMs: 10_000, now: () => clock, sleep: async (ms) => void (clock += ms) },
+    );
+    expect(result).toEqual({ ready: false, missing: false, reason: 'connect ECONNREFUSED' });
+  });
+});
+
 afterAll(async () => {
   await api.close();
   await fake.close();
@@ -68,11 +138,11 @@ afterAll(async () => {
 });
 
 describe('lease statements', () => {
+  beforeAll(() => applyApiLeaseMigration(query));
+
   it('should acquire, refuse a second owner, renew, take over after expiry and release', async () => {
     const a = new PollingLease(query, 'host-a:1:aaaaaaaaaaaa');
     const b = new PollingLease(query, 'host-b:2:bbbbbbbbbbbb');
-    await a.ensureTable();
-    await b.ensureTable();
     const got = await a.acquire();
     expect(got.held).toBe(true);
     const refused = await b.acquire();
@@ -152,8 +222,9 @@ const answerIn = (chatId: number) => eventually(() => expect(answeredIn(chatId))
 const QUIET_MS = 200;
 
 describe('polling runner', () => {
+  beforeAll(() => applyApiLeaseMigration(query));
+
   beforeEach(async () => {
-    await new PollingLease(query, 'x').ensureTable();
     await query(`DELETE FROM ${LEASE_TABLE}`);
     fake.reset();
   });

@@ -22,6 +22,7 @@ import {
 import { build } from 'esbuild';
 import pg from 'pg';
 import { INTERNAL_SECRET, WEBHOOK_SECRET } from './support/harness.js';
+import { applyApiLeaseMigration } from './support/lease-table.js';
 import { StubApi } from './support/stub-api.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,6 +78,8 @@ beforeAll(async () => {
     };
   }
   pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  // The database as the API leaves it: its migration created bot_leases.
+  await applyApiLeaseMigration((sql, params) => pool.query(sql, params as unknown[]));
 }, 120_000);
 
 afterAll(async () => {
@@ -156,7 +159,7 @@ const answered = (chatId: number) =>
   fake.callsTo('sendMessage').some((m) => m.params.chat_id === chatId);
 
 const polling = () => ({ MESSENGER_UPDATE_MODE: 'polling', DATABASE_URL: databaseUrl });
-const leaseRows = async () => (await pool.query('SELECT owner_id FROM bot_polling_lease')).rows;
+const leaseRows = async () => (await pool.query('SELECT owner_id FROM bot_leases')).rows;
 
 describe('start-up failures', () => {
   it('should exit 1 with one line per problem and open no port', async () => {

@@ -6,6 +6,7 @@ export * from './health.js';
 export * from './users.js';
 export * from './public.js';
 export * from './jobs.js';
+export * from './backups.js';
 export * from './audit.js';
 export * from './settings.js';
 export * from './redeem.js';

@@ -74,6 +74,19 @@ export const updatePlanSchema = z
   .refine((patch) => Object.keys(patch).length > 0, { message: 'Nothing to change' });
 export type UpdatePlan = z.infer<typeof updatePlanSchema>;
 
+/**
+ * `PUT /admin/plans/order`: every plan on sale, each once, in the order members see them. The
+ * whole list, so a move is one write that cannot leave half a swap behind.
+ */
+export const reorderPlansSchema = z.strictObject({
+  ids: z.array(uuidSchema).min(1).max(1000),
+});
+export type ReorderPlans = z.infer<typeof reorderPlansSchema>;
+
+/** The plans on sale in their new order (the reply of `PUT /admin/plans/order`). */
+export const planOrderSchema = z.object({ data: z.array(planSchema) });
+export type PlanOrder = z.infer<typeof planOrderSchema>;
+
 const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const planListQuerySchema = paginationQuerySchema.extend({

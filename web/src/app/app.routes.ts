@@ -49,6 +49,7 @@ export const routes: Routes = [
           },
           { path: 'devices', loadChildren: () => import('./features/admin-devices/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
+          { path: 'backups', loadChildren: () => import('./features/admin-backups/routes') },
           { path: 'playback', loadChildren: () => import('./features/admin-playback/routes') },
           { path: 'sessions', loadChildren: () => import('./features/admin-sessions/routes') },
           { path: 'audit', loadChildren: () => import('./features/admin-audit/routes') },

@@ -39,3 +39,20 @@ export async function recordAudit(db: Database, entry: AuditEntry): Promise<void
     requestId: entry.requestId ?? null,
   });
 }
+
+/** Who acts, from where: what `recordAudit` needs of a signed-in caller (a route's `Caller`). */
+export interface AuditSource {
+  actor: AuditActor;
+  meta: { ip: string | null; requestId: string };
+}
+
+/** One audit row for a caller's action on a target, with the caller's address and request id. */
+export function auditCaller(
+  db: Database,
+  caller: AuditSource,
+  action: string,
+  target: { type: string; id: string | null },
+  details?: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(db, { actor: caller.actor, action, target, details, ...caller.meta });
+}

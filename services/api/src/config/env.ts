@@ -43,6 +43,8 @@ export const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v)),
   BOT_NOTIFY_URL: optionalUrl,
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Folder of backup files: the `backup` job writes there, `/admin/backups` lists it. */
+  BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
   /** Folder of the built web app served at `/` (empty or missing = API only). */
   WEB_DIST_DIR: z
     .string()

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { Logger } from 'pino';
-import type { Database } from './client.js';
+import type { Database, Tx } from './client.js';
 import { queryRows } from './sql.js';
 
 /**
@@ -23,11 +23,13 @@ export interface MigrationResult {
  * `drizzle.__drizzle_migrations` table so `drizzle-kit migrate` would agree.
  */
 export async function migrate(
-  db: Database,
+  db: Database | Tx,
   migrationsFolder: string,
   logger?: Pick<Logger, 'info'>,
+  options: { only?: number } = {},
 ): Promise<MigrationResult> {
-  const migrations = readMigrationFiles({ migrationsFolder });
+  // `only`: the first N migrations (a restore replays a backup's schema before loading its rows).
+  const migrations = readMigrationFiles({ migrationsFolder }).slice(0, options.only);
   if (migrations.length === 0) throw new Error(`no migrations found in ${migrationsFolder}`);
   const tags = readTags(migrationsFolder);
   const applied: string[] = [];
@@ -60,6 +62,53 @@ export async function migrate(
     }
   });
   return { applied };
+}
+
+export interface KnownMigration {
+  /** Readable name, e.g. `0000_foundation`. */
+  tag: string;
+  /** Journal timestamp: the `created_at` drizzle records for an applied migration. */
+  when: number;
+  /** sha256 of the SQL file, as drizzle records it. */
+  hash: string;
+}
+
+/** The committed migrations in order, as this code knows them. */
+export function knownMigrations(migrationsFolder: string): KnownMigration[] {
+  const tags = readTags(migrationsFolder);
+  return readMigrationFiles({ migrationsFolder }).map((m) => ({
+    tag: tags.get(m.folderMillis) ?? String(m.folderMillis),
+    when: m.folderMillis,
+    hash: m.hash,
+  }));
+}
+
+/**
+ * The migrations applied to a database, in order, named by this code's journal; `unknown` holds
+ * applied ones this code does not know (a database migrated by a newer Usher).
+ */
+export async function appliedMigrations(
+  db: Database | Tx,
+  migrationsFolder: string,
+): Promise<{ applied: KnownMigration[]; unknown: { when: number; hash: string }[] }> {
+  const exists = await queryRows<{ found: boolean }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as found`,
+  );
+  if (!exists[0]?.found) return { applied: [], unknown: [] };
+  const rows = await queryRows<{ hash: string; created_at: string | number }>(
+    db,
+    sql`select hash, created_at from drizzle.__drizzle_migrations order by created_at`,
+  );
+  const byWhen = new Map(knownMigrations(migrationsFolder).map((m) => [m.when, m]));
+  const applied: KnownMigration[] = [];
+  const unknown: { when: number; hash: string }[] = [];
+  for (const row of rows) {
+    const known = byWhen.get(Number(row.created_at));
+    if (known) applied.push({ ...known, hash: row.hash });
+    else unknown.push({ when: Number(row.created_at), hash: row.hash });
+  }
+  return { applied, unknown };
 }
 
 /** Readable names (`0000_foundation`) of the journal entries, keyed by their timestamp. */

@@ -75,6 +75,17 @@ async function authenticate(
   return row;
 }
 
+/**
+ * The account behind a bearer token, by the `user` guard's checks (a forced password change does
+ * not refuse it), for a `public` route that also takes a token (the poster proxy).
+ */
+export async function bearerAccount(
+  header: string | undefined,
+  deps: Pick<GuardDeps, 'db' | 'tokens'>,
+): Promise<UserRow> {
+  return authenticate(header, deps);
+}
+
 /** The middleware that enforces a route's declared auth level (20-api.md §1.2, §1.3). */
 export function guardFor(
   level: AuthLevel,

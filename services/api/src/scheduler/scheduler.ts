@@ -197,15 +197,18 @@ export class JobScheduler {
     else if (settings && !(await settings.get('JOBS_ENABLED'))) disabledBy = 'JOBS_ENABLED';
     else if (job.enabledSetting && settings && !(await settings.get(job.enabledSetting)))
       disabledBy = job.enabledSetting;
+    // An empty cron key is "off" (`BACKUP_CRON`, default empty), not an unparsable expression.
+    else if (schedule.trim() === '') disabledBy = job.scheduleSetting ?? 'no schedule';
     let nextRunAt: Date | null = null;
     let error: string | null = null;
-    try {
-      const next = nextFireAfter(schedule, timezone, from);
-      if (!disabledBy) nextRunAt = next;
-    } catch (err) {
-      // croner reports an unparsable pattern or zone only by throwing.
-      error = `cannot parse "${schedule}" in ${timezone}: ${(err as Error).message}`;
-    }
+    if (schedule.trim() !== '')
+      try {
+        const next = nextFireAfter(schedule, timezone, from);
+        if (!disabledBy) nextRunAt = next;
+      } catch (err) {
+        // croner reports an unparsable pattern or zone only by throwing.
+        error = `cannot parse "${schedule}" in ${timezone}: ${(err as Error).message}`;
+      }
     return {
       schedule,
       scheduleSetting: job.scheduleSetting ?? null,

@@ -705,6 +705,29 @@ const DEFINITIONS = [
     maxItems: 100,
   },
   CRON('CLEANUP_CRON', '30 3 * * *', 'Cleanup', 'Retention cleanup'),
+  // Scheduled backups (issue 32; docs/operations.md "Backup and restore"): off until a schedule is
+  // set. The folder is the deployment variable BACKUP_DIR (a volume, not a runtime choice).
+  {
+    key: 'BACKUP_CRON',
+    group: 'schedule',
+    type: 'cron',
+    label: 'Backup',
+    description:
+      'When the backup job writes a backup file to BACKUP_DIR; empty = no scheduled backups',
+    default: '',
+    allowEmpty: true,
+    apply: 'rearm',
+  },
+  {
+    key: 'BACKUP_KEEP',
+    group: 'schedule',
+    type: 'integer',
+    label: 'Backups kept',
+    description: 'The backup job deletes older backup files in BACKUP_DIR beyond this many',
+    default: 7,
+    min: 1,
+    max: 365,
+  },
   // lifecycle (issue 29; docs/lifecycle.md)
   {
     key: 'REMINDER_DAYS',

@@ -1,3 +1,5 @@
+import { wallClock } from '@usher/contracts/time';
+
 /**
  * The instant a calendar day starts in an IANA timezone, e.g. 2026-05-01 in Asia/Shanghai →
  * 2026-04-30T16:00:00Z. Query ranges `from`..`to` are inclusive days (20-api.md §1.1): from the
@@ -47,19 +49,9 @@ export function mondayOf(day: string): string {
 }
 
 function offsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const clock = wallClock(at, timeZone);
   // setUTCFullYear, not Date.UTC: years 0–99 stay as written (see utcMidnight).
-  const asUtc = new Date(0).setUTCFullYear(get('year'), get('month') - 1, get('day'));
-  const time = (get('hour') * 60 + get('minute')) * 60 + get('second');
+  const asUtc = new Date(0).setUTCFullYear(clock.year, clock.month - 1, clock.day);
+  const time = (clock.hour * 60 + clock.minute) * 60 + clock.second;
   return asUtc + time * 1000 - Math.floor(at.getTime() / 1000) * 1000;
 }

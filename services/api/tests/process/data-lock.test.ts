@@ -98,7 +98,7 @@ describe('the embedded database has one owner', () => {
       const reset = run(['reset-admin-password']);
       expect(await reset.exited).toBe(1);
       expect(reset.err()).toBe(
-        `reset-admin-password: the embedded database in ${dataDir} is in use by ` +
+        `usher reset-admin-password: the embedded database in ${dataDir} is in use by ` +
           `${/by (the Usher API \(pid \d+, since [^)]+\))/.exec(second.err())![1]}. A reset now ` +
           `would be lost: ${stopFirst}, then run the command again.\n`,
       );
@@ -155,4 +155,74 @@ describe('the embedded database has one owner', () => {
       if (api.child.exitCode === null) api.child.kill('SIGKILL');
     }
   }, 90_000);
+
+  it('should back up, check and restore once the API is stopped, and refuse while it runs', async () => {
+    const file = join(install, 'kept.usher-backup.gz');
+    const backup = run(['backup', '--out', file]);
+    expect(await backup.exited).toBe(0);
+    expect(backup.out()).toMatch(
+      new RegExp(
+        `^backup written: ${file} \\(\\d+ bytes, \\d+ tables, \\d+ rows, schema \\w+\\)\\n$`,
+      ),
+    );
+    expect(existsSync(lockPath)).toBe(false);
+
+    const api = run();
+    try {
+      expect(await waitForHealth(port, api)).toBe(200);
+      const pid = api.child.pid!;
+      const inUse = `the embedded database in ${dataDir} is in use by the Usher API (pid ${pid}, since `;
+      const stopFirst = `stop it first (Ctrl-C where it runs, or \`kill ${pid}\`), then run the command again.\n`;
+      for (const args of [['backup'], ['restore', file, '--yes'], ['migrate'], ['check']]) {
+        const refused = run(args);
+        expect(await refused.exited).toBe(1);
+        const err = refused.err();
+        expect(
+          err.startsWith(`usher ${args[0]}: ${inUse}`) ||
+            err.includes(`database      fail  ${inUse}`) ||
+            refused.out().includes(`database      fail  ${inUse}`),
+        ).toBe(true);
+        expect(refused.out() + err).toContain(stopFirst.trim());
+      }
+      const version = run(['version']);
+      expect(await version.exited).toBe(0);
+      expect(version.out()).toMatch(/^usher \S+ \(schema \d{4}_\w+\)\n$/);
+      expect(lockOwner()).toBe(pid);
+      await stop(api);
+    } finally {
+      if (api.child.exitCode === null) api.child.kill('SIGKILL');
+    }
+
+    const unconfirmed = run(['restore', file]);
+    expect(await unconfirmed.exited).toBe(1);
+    expect(unconfirmed.err()).toBe(
+      'usher restore: this replaces every row of the database with the file; run it again with --yes\n',
+    );
+    const restore = run(['restore', file, '--yes']);
+    expect(await restore.exited).toBe(0);
+    expect(restore.out()).toMatch(
+      /^.*schema \w+, \d+ tables, \d+ rows, made .*\nrestored \d+ rows from /,
+    );
+    const check = run(['check']);
+    expect(await check.exited).toBe(0);
+    expect(check.out()).toMatch(/^environment\s+ok\s+valid; database embedded/m);
+    expect(check.out()).toMatch(/^database\s+ok\s+reachable \(PostgreSQL/m);
+    expect(check.out()).toMatch(/^schema\s+ok\s+up to date/m);
+    expect(check.out()).toMatch(/^settings\s+ok/m);
+    expect(check.out()).toMatch(/^media server\s+warn\s+not configured/m);
+    // A folder without a database: said, and not created by the command.
+    const none = join(install, 'no-db');
+    for (const command of ['check', 'backup']) {
+      const empty = run([command], { PGLITE_DATA_DIR: none });
+      expect(await empty.exited).toBe(1);
+      expect(empty.out() + empty.err()).toContain(
+        `there is no embedded database in ${none} yet (\`npm start\` creates it; set DATABASE_URL for PostgreSQL)`,
+      );
+    }
+    expect(existsSync(none)).toBe(false);
+    const missing = run(['restore', join(install, 'nope.usher-backup.gz'), '--yes']);
+    expect(await missing.exited).toBe(1);
+    expect(missing.err()).toBe('usher restore: the file does not exist\n');
+    expect(existsSync(lockPath)).toBe(false);
+  }, 120_000);
 });

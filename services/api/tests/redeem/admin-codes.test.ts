@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { auditLog, redeemCodes } from '../../src/db/schema/index.js';
-import { insertCodes } from '../../src/modules/redeem/codes.js';
+import { insertCodes } from '../../src/modules/redeem/queries.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
 import { aUser } from '../support/users.js';

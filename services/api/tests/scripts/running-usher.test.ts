@@ -1,5 +1,5 @@
 /**
- * `npm start` and `npm run reset-admin-password` stop before they install or rebuild anything
+ * `npm start` and `npm run usher` (and its alias `npm run reset-admin-password`) stop before they install or rebuild anything
  * when an Usher already runs on the checkout's embedded database (scripts/lib/running-usher.mjs).
  * They answer only for an owner that is certainly alive; anything else is left to the API's lock.
  */
@@ -70,11 +70,11 @@ test('should leave every other case to the API: no lock, dead pid, reused pid, a
   expect(lib.runningOwner(dir)).toBeUndefined();
 });
 
-test('should be asked by npm start before it installs or builds, and by the reset script', () => {
+test('should be asked by npm start before it installs or builds, and by the usher script', () => {
   const start = readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8');
   expect(start.indexOf('runningOwner(dataDir)')).toBeGreaterThan(0);
   expect(start.indexOf('runningOwner(dataDir)')).toBeLessThan(start.indexOf('ensure-deps.mjs'));
-  const reset = readFileSync(join(ROOT, 'scripts/reset-admin-password.mjs'), 'utf8');
+  const reset = readFileSync(join(ROOT, 'scripts/usher.mjs'), 'utf8');
   expect(reset.indexOf('runningOwner(dataDir)')).toBeGreaterThan(0);
   expect(reset.indexOf('runningOwner(dataDir)')).toBeLessThan(reset.indexOf('ensure-deps.mjs'));
 });

@@ -1,34 +1,22 @@
 /** Dates, money, durations and media labels (40-bot.md §10.2). */
+import { formatWallClock, wallClock, type WallClock } from '@usher/contracts/time';
 import type { Lang } from '../config.js';
 import { t } from './i18n/index.js';
 
-function parts(date: Date, timeZone: string) {
-  let zone = timeZone;
+function clockIn(date: Date, timeZone: string): WallClock {
   try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return wallClock(date, timeZone);
   } catch (_error) {
     // An unknown zone name from the settings must not break every message: fall back to UTC.
-    zone = 'UTC';
+    return wallClock(date, 'UTC');
   }
-  const formatted = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (type: string) => formatted.find((p) => p.type === type)?.value ?? '00';
-  return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour'), mi: get('minute') };
 }
 
 /** `YYYY-MM-DD HH:mm` in the settings' time zone. */
 export function formatTime(iso: string, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const p = parts(date, timeZone);
-  return `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}`;
+  return formatWallClock(clockIn(date, timeZone));
 }
 
 /** `HH:mm` in the settings' time zone. */

@@ -2,6 +2,7 @@
 // actually parsed and executed (node:sqlite, in memory).
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
+import { wallClock } from '@usher/contracts/time';
 
 import type { Flavour } from './flavour.js';
 
@@ -125,32 +126,11 @@ function cellText(cell: unknown): string {
   return String(cell);
 }
 
-// Building a DateTimeFormat costs about 0.1 ms, which dominated seeding thousands of demo rows.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
 /** Formats an instant as the plugin stores it: the server's local time with 7 fraction digits. */
 export function pluginDate(at: Date, timeZone: string): string {
-  const parts = formatterFor(timeZone).formatToParts(at);
-  const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '00';
+  const c = wallClock(at, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
   const fraction = String(at.getUTCMilliseconds()).padStart(3, '0') + '0000';
-  const date = `${get('year')}-${get('month')}-${get('day')}`;
-  return `${date} ${get('hour')}:${get('minute')}:${get('second')}.${fraction}`;
+  const date = `${c.year}-${two(c.month)}-${two(c.day)}`;
+  return `${date} ${two(c.hour)}:${two(c.minute)}:${two(c.second)}.${fraction}`;
 }

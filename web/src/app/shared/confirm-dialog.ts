@@ -1,17 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import type { MatDialog } from '@angular/material/dialog';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatFormField, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { firstValueFrom } from 'rxjs';
+import { TEXT_FIELD } from './form-field';
+import { DIALOG_PARTS } from './dialog-parts';
 
 /** What a confirmation says; every text is a translation key with its parameters. */
 export interface ConfirmData {
@@ -28,17 +22,7 @@ export interface ConfirmData {
 
 @Component({
   selector: 'app-confirm-dialog',
-  imports: [
-    MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatFormField,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-  ],
+  imports: [MatButton, TranslocoDirective, ...TEXT_FIELD, ...DIALOG_PARTS],
   template: `
     <ng-container *transloco="let t">
       <h2 mat-dialog-title>{{ t(data.titleKey, data.params ?? {}) }}</h2>

@@ -15,7 +15,12 @@ export function toCsv(rows: readonly (readonly (string | number | null)[])[]): s
 
 /** Saves text as a file through a temporary object URL (built in the browser, no server). */
 export function downloadText(fileName: string, text: string, type = 'text/csv'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  downloadBlob(fileName, new Blob([text], { type: `${type};charset=utf-8` }));
+}
+
+/** Saves bytes already in the browser (a fetched file) under `fileName`. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -25,6 +25,7 @@ import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { LanguageSwitch } from '../core/i18n/language';
+import { TEXT_FIELD } from './form-field';
 
 /** One choice of a select filter: its query-param value and the translation key of its label. */
 export interface FilterOption {
@@ -147,15 +148,7 @@ export class TranslatedDatepickerIntl extends MatDatepickerIntl {
  */
 @Component({
   selector: 'app-date-filter',
-  imports: [
-    MatDatepicker,
-    MatDatepickerInput,
-    MatDatepickerToggle,
-    MatFormField,
-    MatLabel,
-    MatInput,
-    MatSuffix,
-  ],
+  imports: [MatDatepicker, MatDatepickerInput, MatDatepickerToggle, MatSuffix, ...TEXT_FIELD],
   providers: [
     provideNativeDateAdapter(),
     { provide: DateAdapter, useClass: DayDateAdapter },

@@ -66,7 +66,8 @@ function pageState<T>(data: ApiResource<Page<T>>) {
  */
 export function listPage<Q extends ListQuery, T>(options: {
   query: () => Q;
-  load: (query: Q) => Promise<Page<T>>;
+  /** Loads a page; pass `abort` on (`abortWith`) so a superseded query's request is cancelled. */
+  load: (query: Q, abort: AbortSignal) => Promise<Page<T>>;
   filters: readonly string[];
   filtered: (query: Q) => boolean;
   pageSizes?: readonly number[];
@@ -110,7 +111,7 @@ export function listPage<Q extends ListQuery, T>(options: {
 export function localListPage<P, T>(options: {
   /** What the list is of (a user id, say); undefined while there is nothing to load. */
   params: () => P | undefined;
-  load: (params: P, page: number, pageSize: number) => Promise<Page<T>>;
+  load: (params: P, page: number, pageSize: number, abort: AbortSignal) => Promise<Page<T>>;
   pageSize: number;
   pageSizes?: readonly number[];
 }): ListPage<T> {
@@ -121,7 +122,7 @@ export function localListPage<P, T>(options: {
       const params = options.params();
       return params === undefined ? undefined : { params, page: page(), pageSize: pageSize() };
     },
-    load: (q) => options.load(q.params, q.page, q.pageSize),
+    load: (q, abort) => options.load(q.params, q.page, q.pageSize, abort),
   });
   return {
     ...pageState(data),

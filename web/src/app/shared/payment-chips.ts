@@ -1,4 +1,5 @@
 import type { Payment } from '@usher/contracts';
+import type { ChipSpec } from './data-table';
 import type { Tone } from './status-chip';
 
 /** Payment status chips (60-web.md §6.6 "payment"). */
@@ -8,3 +9,9 @@ export const PAYMENT_CHIPS: Record<Payment['status'], { tone: Tone; icon: string
   expired: { tone: 'neutral', icon: 'event_busy' },
   failed: { tone: 'error', icon: 'error' },
 };
+
+/** A payment's status as a table cell's chip. */
+export const paymentChip = (payment: Pick<Payment, 'status'>): ChipSpec => ({
+  ...PAYMENT_CHIPS[payment.status],
+  label: `payments.status.${payment.status}`,
+});

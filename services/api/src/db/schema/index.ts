@@ -15,4 +15,5 @@ export * from './media-quality/table.js';
 export * from './rankings/table.js';
 export * from './calendar/table.js';
 export * from './lifecycle/table.js';
+export * from './bot-leases/table.js';
 export * from './identities/table.js';

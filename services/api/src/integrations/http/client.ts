@@ -1,4 +1,5 @@
 import type { UpstreamSystem } from '@usher/contracts';
+import { retryingGet } from '@usher/contracts/retry';
 import type { Logger } from 'pino';
 import type { IntegrationMetrics, Outcome } from '../../metrics/integrations.js';
 import { IntegrationError, redact } from '../errors.js';
@@ -72,18 +73,15 @@ export class IntegrationHttp {
 
   async request(url: string, options: RequestOptions): Promise<HttpReply> {
     const method = options.method ?? 'GET';
-    const attempts = method === 'GET' ? 2 : 1;
-    let lastError: IntegrationError | undefined;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      const result = await this.once(url, method, options);
-      if (!(result instanceof IntegrationError)) return result;
-      lastError = result;
-      const retryable =
-        result.kind === 'network' || (result.status !== undefined && RETRYABLE.has(result.status));
-      if (!retryable || attempt === attempts) break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    throw lastError!;
+    const result = await retryingGet(method, () => this.once(url, method, options), {
+      shouldRetry: (outcome) =>
+        outcome instanceof IntegrationError &&
+        (outcome.kind === 'network' ||
+          (outcome.status !== undefined && RETRYABLE.has(outcome.status))),
+      delayMs: 300,
+    });
+    if (result instanceof IntegrationError) throw result;
+    return result;
   }
 
   private async once(

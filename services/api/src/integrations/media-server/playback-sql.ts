@@ -2,7 +2,7 @@
 // templates whose variable parts are dates Usher formats itself, ids that must match
 // `^[0-9a-f]{32}$|^\d+$`, integers, and keyword text with quotes doubled and LIKE wildcards
 // escaped. Only the columns both plugins have appear here.
-import { formatPlaybackBound, sqlId, sqlLikeText } from './playback.js';
+import { formatPlaybackBound, PLAYBACK_SHARED_COLUMNS, sqlId, sqlLikeText } from './playback.js';
 
 /** What a playback read may filter on; every field is checked before it reaches the text. */
 export interface PlaybackFilter {
@@ -19,17 +19,7 @@ export interface PlaybackFilter {
 }
 
 /** The columns a row read selects, in this order (see `PlaybackRowCells`). */
-export const PLAYBACK_ROW_COLUMNS = [
-  'DateCreated',
-  'UserId',
-  'ItemId',
-  'ItemType',
-  'ItemName',
-  'PlaybackMethod',
-  'ClientName',
-  'DeviceName',
-  'PlayDuration',
-] as const;
+export const PLAYBACK_ROW_COLUMNS = PLAYBACK_SHARED_COLUMNS;
 
 const ROWS_LIMIT_MAX = 100_000;
 

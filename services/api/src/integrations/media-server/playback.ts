@@ -1,5 +1,6 @@
 // The Playback Reporting plugin (50-integrations.md §1.7): its reply (`colums`, string cells,
 // errors inside an HTTP 200), the columns both plugins share, and the text Usher puts in SQL.
+import { wallClock, type WallClock } from '@usher/contracts/time';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { IntegrationError } from '../errors.js';
@@ -132,35 +133,11 @@ function stripHtml(text: string): string {
     .trim();
 }
 
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+type LocalParts = Omit<WallClock, 'weekday'>;
 
 function localParts(at: Date, timeZone: string): LocalParts {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-  };
+  const { year, month, day, hour, minute, second } = wallClock(at, timeZone);
+  return { year, month, day, hour, minute, second };
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

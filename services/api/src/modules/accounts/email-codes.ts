@@ -153,6 +153,24 @@ export async function discardEmailCode(db: Database, id: string): Promise<void> 
   await db.delete(emailCodes).where(eq(emailCodes.id, id));
 }
 
+/**
+ * Issues a code and mails it before answering (registration, e-mail change). A failed mail
+ * discards the code: it was never seen, so it must neither count nor block a resend.
+ */
+export async function sendEmailCode(
+  ctx: Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations'>,
+  input: IssueInput,
+) {
+  const issued = await issueEmailCode(ctx, input, true);
+  try {
+    await issued.send!();
+  } catch (err) {
+    await discardEmailCode(ctx.db, issued.row.id);
+    throw err;
+  }
+  return issued.reply;
+}
+
 export function codeInvalid(): AppError {
   return new AppError('EMAIL_CODE_INVALID', 'The code is wrong or has expired; ask for a new one');
 }

@@ -9,13 +9,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { uniqueViolation } from '../../db/errors.js';
-import {
-  checkEmailCode,
-  codeInvalid,
-  consumeEmailCode,
-  discardEmailCode,
-  issueEmailCode,
-} from './email-codes.js';
+import { checkEmailCode, codeInvalid, consumeEmailCode, sendEmailCode } from './email-codes.js';
 import { emailChangedMail } from './mail.js';
 import { emailTaken } from './register.js';
 import { sendInBackground } from './send.js';
@@ -73,24 +67,13 @@ export async function sendEmailChangeCode(
   const row = await currentUser(ctx, userId);
   const email = newEmail.toLowerCase();
   await assertNewEmailUsable(ctx, row, email);
-  const issued = await issueEmailCode(
-    ctx,
-    {
-      purpose: 'change_email',
-      email,
-      userId,
-      ip: meta.ip,
-      locale: (row.locale as Locale | null) ?? meta.locale,
-    },
-    true,
-  );
-  try {
-    await issued.send!();
-  } catch (err) {
-    await discardEmailCode(ctx.db, issued.row.id);
-    throw err;
-  }
-  return issued.reply;
+  return sendEmailCode(ctx, {
+    purpose: 'change_email',
+    email,
+    userId,
+    ip: meta.ip,
+    locale: (row.locale as Locale | null) ?? meta.locale,
+  });
 }
 
 /**

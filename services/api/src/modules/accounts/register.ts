@@ -23,8 +23,7 @@ import { driverMessage, uniqueViolation } from '../../db/errors.js';
 import {
   checkEmailCode,
   consumeEmailCode,
-  discardEmailCode,
-  issueEmailCode,
+  sendEmailCode,
   type EmailCodeRow,
 } from './email-codes.js';
 import {
@@ -83,19 +82,13 @@ export async function sendRegisterCode(
   }
   assertDomainAllowed(email, s.allowedDomains);
   await assertEmailFree(ctx, email);
-  const issued = await issueEmailCode(
-    ctx,
-    { purpose: 'register', email, userId: null, ip: meta.ip, locale: meta.locale },
-    true,
-  );
-  try {
-    await issued.send!();
-  } catch (err) {
-    // Mail failed: the code was never seen, so it must neither count nor block a resend.
-    await discardEmailCode(ctx.db, issued.row.id);
-    throw err;
-  }
-  return issued.reply;
+  return sendEmailCode(ctx, {
+    purpose: 'register',
+    email,
+    userId: null,
+    ip: meta.ip,
+    locale: meta.locale,
+  });
 }
 
 interface Plan {

@@ -6,7 +6,7 @@ import {
   type CalendarWeek,
   type CalendarWeekQuery,
 } from '@usher/contracts';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { AppError } from '../../errors/app-error.js';
 import { zonedDay } from '../../time/zoned-day.js';
 import type { Caller, ModuleContext } from '../context.js';
@@ -100,12 +100,12 @@ export async function startSync(
     triggeredBy: caller.auth.userId,
     params: { ...params },
   });
-  await recordAudit(ctx.db, {
-    actor: caller.actor,
-    action: 'calendar.sync',
-    target: { type: 'job', id: CALENDAR_SYNC_JOB },
-    details: { runId, ...params },
-    ...caller.meta,
-  });
+  await auditCaller(
+    ctx.db,
+    caller,
+    'calendar.sync',
+    { type: 'job', id: CALENDAR_SYNC_JOB },
+    { runId, ...params },
+  );
   return { runId };
 }

@@ -4,7 +4,7 @@ import type { BlacklistCreate, BlacklistCreated, LogoutOutcome } from '@usher/co
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { clientBlacklist, users } from '../../db/schema/index.js';
@@ -80,13 +80,13 @@ export async function enforceBlacklist(
 /** `POST /admin/devices/blacklist/logout`: the job's sweep, run now, audited with its counts. */
 export async function enforceNow(ctx: ModuleContext, caller: Caller): Promise<LogoutOutcome> {
   const { loggedOut, failed } = await enforceBlacklist(ctx, { actorId: caller.auth.userId });
-  await recordAudit(ctx.db, {
-    actor: caller.actor,
-    action: 'device.blacklist_enforce',
-    target: { type: 'client_blacklist', id: null },
-    details: { loggedOut, failed },
-    ...caller.meta,
-  });
+  await auditCaller(
+    ctx.db,
+    caller,
+    'device.blacklist_enforce',
+    { type: 'client_blacklist', id: null },
+    { loggedOut, failed },
+  );
   return { loggedOut, failed };
 }
 
@@ -127,13 +127,13 @@ export async function addToBlacklist(
       outcome: 'ok',
       note: body.reason === '' ? null : body.reason,
     });
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'device.blacklist_add',
-      target: { type: 'client_blacklist', id },
-      details: { clientName: inserted!.clientName, reason: body.reason, logoutNow: body.logoutNow },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'device.blacklist_add',
+      { type: 'client_blacklist', id },
+      { clientName: inserted!.clientName, reason: body.reason, logoutNow: body.logoutNow },
+    );
     return inserted!;
   }).catch((err: unknown) => {
     if (isUniqueViolation(err, 'client_blacklist_normalized_name_uq')) {
@@ -174,13 +174,13 @@ export async function removeFromBlacklist(
       outcome: 'ok',
       note: null,
     });
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'device.blacklist_remove',
-      target: { type: 'client_blacklist', id: gone.id },
-      details: { clientName: gone.clientName },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'device.blacklist_remove',
+      { type: 'client_blacklist', id: gone.id },
+      { clientName: gone.clientName },
+    );
   });
 }
 

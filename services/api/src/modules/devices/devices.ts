@@ -3,7 +3,7 @@
 // every call (it is the truth about tokens); paging happens here, after the filters.
 import type { Device, DeviceList, DeviceListQuery, DeviceStats } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -160,18 +160,18 @@ export async function logoutDevice(
       outcome,
       note: error === null ? null : failureNote(error),
     });
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'device.logout',
-      target: { type: 'device', id: device.key },
-      details: {
+    await auditCaller(
+      tx,
+      caller,
+      'device.logout',
+      { type: 'device', id: device.key },
+      {
         deviceName: device.name,
         client: device.client ?? null,
         mediaUserId: device.lastUserId ?? null,
         outcome,
       },
-      ...caller.meta,
-    });
+    );
   });
   if (error !== null) throw error;
 }

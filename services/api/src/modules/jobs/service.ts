@@ -3,7 +3,7 @@
 import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { countRows, paginate, type PageResult } from '../../db/paging.js';
 import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -35,36 +35,39 @@ function assertKnown(ctx: ModuleContext, name: string): void {
   }
 }
 
+/** One job with its next fire time, whether its lease is held and its last run. */
+export async function summarizeJob(ctx: ModuleContext, name: string) {
+  const job = ctx.scheduler.list().find((j) => j.name === name);
+  if (!job) throw new AppError('JOB_NOT_FOUND', `No job named ${name.slice(0, 64)}`);
+  const [last] = await ctx.db
+    .select()
+    .from(jobRuns)
+    .where(eq(jobRuns.jobName, job.name))
+    .orderBy(desc(jobRuns.startedAt))
+    .limit(1);
+  const [lease] = await ctx.db
+    .select({ jobName: jobLeases.jobName })
+    .from(jobLeases)
+    .where(and(eq(jobLeases.jobName, job.name), sql`${jobLeases.expiresAt} > now()`));
+  // The same computation the timer uses, so this is the slot that fires.
+  const plan = await ctx.scheduler.plan(job.name);
+  return {
+    name: job.name,
+    description: job.description,
+    schedule: plan.schedule,
+    scheduleSetting: plan.scheduleSetting,
+    timezone: plan.timezone,
+    enabled: plan.enabled,
+    disabledBy: plan.disabledBy ?? plan.error,
+    nextRunAt: iso(plan.nextRunAt),
+    running: Boolean(lease),
+    lastRun: last ? toJobRun(last) : null,
+  };
+}
+
 /** Every scheduled job with its next fire time, whether its lease is held and its last run. */
 export async function listJobs(ctx: ModuleContext) {
-  const data = await Promise.all(
-    ctx.scheduler.list().map(async (job) => {
-      const [last] = await ctx.db
-        .select()
-        .from(jobRuns)
-        .where(eq(jobRuns.jobName, job.name))
-        .orderBy(desc(jobRuns.startedAt))
-        .limit(1);
-      const [lease] = await ctx.db
-        .select({ jobName: jobLeases.jobName })
-        .from(jobLeases)
-        .where(and(eq(jobLeases.jobName, job.name), sql`${jobLeases.expiresAt} > now()`));
-      // The same computation the timer uses, so this is the slot that fires.
-      const plan = await ctx.scheduler.plan(job.name);
-      return {
-        name: job.name,
-        description: job.description,
-        schedule: plan.schedule,
-        scheduleSetting: plan.scheduleSetting,
-        timezone: plan.timezone,
-        enabled: plan.enabled,
-        disabledBy: plan.disabledBy ?? plan.error,
-        nextRunAt: iso(plan.nextRunAt),
-        running: Boolean(lease),
-        lastRun: last ? toJobRun(last) : null,
-      };
-    }),
-  );
+  const data = await Promise.all(ctx.scheduler.list().map((job) => summarizeJob(ctx, job.name)));
   return { data };
 }
 
@@ -111,12 +114,6 @@ export async function runJobNow(
     triggeredBy: caller.auth.userId,
     params: body.params ?? null,
   });
-  await recordAudit(ctx.db, {
-    actor: caller.actor,
-    action: 'job.run',
-    target: { type: 'job', id: name },
-    details: { runId },
-    ...caller.meta,
-  });
+  await auditCaller(ctx.db, caller, 'job.run', { type: 'job', id: name }, { runId });
   return { runId };
 }

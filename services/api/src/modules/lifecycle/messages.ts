@@ -1,6 +1,7 @@
 // The texts of the membership lifecycle (docs/lifecycle.md): the operator's templates from the
 // `lifecycle` settings group, filled in per member and language, then shaped per channel (mail,
 // messenger, webhook). Pure functions: the job and the admin preview share them.
+import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { Locale } from '@usher/contracts';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
@@ -66,17 +67,7 @@ export function daysLeft(expiresAt: Date, now: Date): number {
 
 /** `2026-12-14 08:00 UTC`: the membership end in the business timezone, the same in both languages. */
 export function formatInstant(at: Date, timezone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${timezone}`;
+  return `${formatWallClock(wallClock(at, timezone))} ${timezone}`;
 }
 
 export function reminderNotice(texts: ReminderTexts, facts: ReminderFacts, now: Date): Notice {

@@ -1,6 +1,5 @@
 // The member's media home (20-api.md "Media"): where to connect, what the library holds, what is
-// new for the member's own media account, and the poster proxy behind the signed URLs.
-import { createHmac, hkdfSync } from 'node:crypto';
+// new for the member's own media account, and the caches behind it and the poster proxy.
 import type {
   MediaHomeState,
   MediaLatest,
@@ -9,8 +8,6 @@ import type {
   MediaStats,
 } from '@usher/contracts';
 import type { UserRow } from '../../db/schema/index.js';
-import { secretsEqual } from '../../http/guards.js';
-import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import {
   normaliseId,
@@ -19,15 +16,14 @@ import {
 } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
 import { isExpired } from '../membership/index.js';
-import { findUser } from './queries.js';
+import type { PosterSigner } from './poster-signer.js';
+import { requireUser } from './users.js';
 
 const STATS_TTL_MS = 5 * 60_000;
 const ACCESS_TTL_MS = 10 * 60_000;
 const IMAGE_TTL_MS = 60 * 60_000;
 const IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const ACCESS_CACHE_MAX = 20_000;
-/** Signed poster URLs live 24 h, rounded up to the hour so the same URL is reused. */
-const POSTER_URL_LIFETIME_S = 24 * 3600;
 
 /** The adapter, or null while the media_server group is incomplete. */
 export async function serverOrNull(ctx: ModuleContext): Promise<MediaServer | null> {
@@ -168,63 +164,6 @@ export class MediaHomeCache {
   }
 }
 
-/** The user a poster URL is signed for, and their session version (`users.token_version`). */
-export interface PosterUser {
-  id: string;
-  tokenVersion: number;
-}
-
-/**
- * HKDF(JWT_SECRET, info `usher/poster/v1`): the poster URL key (20-api.md, 2026-11-25). The MAC
- * covers the user's session version, so "sign out everywhere", a password change or a disabled
- * account (each bumps `token_version`) ends their signed URLs at once, as it ends their tokens;
- * the version is not in the URL, the verifier reads the current one.
- */
-export class PosterSigner {
-  private readonly key: Uint8Array;
-
-  constructor(jwtSecret: string) {
-    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret.trim(), '', 'usher/poster/v1', 32));
-  }
-
-  private sign(user: PosterUser, itemId: string, exp: number): string {
-    return createHmac('sha256', this.key)
-      .update(`${user.id}.${user.tokenVersion}.${itemId}.${exp}`)
-      .digest('base64url');
-  }
-
-  /** `/api/v1/media/posters/<itemId>?exp=&sig=` for this user, valid 24–25 h from `now`. */
-  url(user: PosterUser, itemId: string, now: Date): string {
-    const exp = Math.ceil((now.getTime() / 1000 + POSTER_URL_LIFETIME_S) / 3600) * 3600;
-    const sig = this.sign(user, itemId, exp);
-    // `u` names the signing user: the signature covers it, and without it no one could be checked.
-    return `/api/v1/media/posters/${encodeURIComponent(itemId)}?u=${user.id}&exp=${exp}&sig=${sig}`;
-  }
-
-  /**
-   * Whether `sig` is this user's signature for the item at their current session version, and
-   * `exp` has not passed.
-   */
-  verify(user: PosterUser, itemId: string, exp: number, sig: string, now: Date): boolean {
-    if (exp * 1000 <= now.getTime()) return false;
-    return secretsEqual(sig, this.sign(user, itemId, exp));
-  }
-}
-
-/**
- * Whether a signed poster URL still holds: signed by `u` at their current session version (a URL
- * signed before "sign out everywhere" or a password change no longer verifies) and not expired.
- */
-export async function posterSignatureValid(
-  ctx: ModuleContext,
-  signer: PosterSigner,
-  signed: { u: string; exp: number; sig: string },
-  itemId: string,
-): Promise<boolean> {
-  const row = await findUser(ctx.db, signed.u);
-  return row ? signer.verify(row, itemId, signed.exp, signed.sig, ctx.now()) : false;
-}
-
 /** The media state of the member's own account, for the home page. */
 export function homeState(row: UserRow, now: Date, configured: boolean): MediaHomeState {
   if (!configured) return 'not_configured';
@@ -241,8 +180,7 @@ export async function latestForUser(
   userId: string,
   query: MediaLatestQuery,
 ): Promise<MediaLatest> {
-  const row = await findUser(ctx.db, userId);
-  if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+  const row = await requireUser(ctx.db, userId);
   const server = await serverOrNull(ctx);
   const state = homeState(row, ctx.now(), server !== null);
   if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };
@@ -266,33 +204,7 @@ export async function latestForUser(
   };
 }
 
-/**
- * The poster for a signed-in or signing user: admins see any item; a member only what their
- * media account may see. Every refusal is the same 404, so nothing is learnt from it.
- */
-export async function posterFor(
-  ctx: ModuleContext,
-  cache: MediaHomeCache,
-  userId: string,
-  itemId: string,
-  width: number,
-): Promise<ItemImage> {
-  const notFound = () => new AppError('POSTER_NOT_FOUND', 'No poster for this item');
-  const row = await findUser(ctx.db, userId);
-  if (!row || !row.isActive) throw notFound();
-  const server = await serverOrNull(ctx);
-  if (!server) throw notFound();
-  const id = normaliseItemId(itemId);
-  if (row.role !== 'admin') {
-    if (!row.mediaUserId) throw notFound();
-    if (!(await cache.canSee(ctx, server, row.mediaUserId, id))) throw notFound();
-  }
-  const image = await cache.image(ctx, server, id, width);
-  if (!image) throw notFound();
-  return image;
-}
-
 /** Jellyfin ids arrive with or without dashes; Usher hands them out without. */
-function normaliseItemId(raw: string): string {
+export function normaliseItemId(raw: string): string {
   return /^[0-9a-f-]{36}$/i.test(raw) ? raw.replace(/-/g, '').toLowerCase() : raw.toLowerCase();
 }

@@ -29,7 +29,8 @@ import {
   type PlaybackResult,
 } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
-import { findUser, findUserByName, usersByMediaId, type LinkedUser } from './queries.js';
+import { findUserByName, usersByMediaId, type LinkedUser } from './queries.js';
+import { requireUser } from './users.js';
 
 const DAY_MS = 86_400_000;
 /** How many of a user's most-watched items are looked up for genres. */
@@ -265,8 +266,7 @@ export async function userPortrait(
   userId: string,
   query: PlaybackRangeQuery,
 ): Promise<PlaybackProfile> {
-  const row = await findUser(ctx.db, userId);
-  if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+  const row = await requireUser(ctx.db, userId);
   if (!row.mediaUserId) {
     throw new AppError('MEDIA_ACCOUNT_UNLINKED', 'This account has no media-server account');
   }
@@ -323,8 +323,7 @@ async function historyUsers(
 ): Promise<string[] | undefined> {
   let ids: string[] | undefined;
   if (q.userId) {
-    const row = await findUser(ctx.db, q.userId);
-    if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+    const row = await requireUser(ctx.db, q.userId);
     ids = row.mediaUserId ? [row.mediaUserId] : [];
   }
   if (q.username) {

@@ -15,72 +15,25 @@ import {
   sessionListSchema,
   sessionsQuerySchema,
   uuidSchema,
-  type PlaybackRecord,
 } from '@usher/contracts';
 import { z } from 'zod';
-import type { AuthContext } from '../../http/context.js';
-import { AppError } from '../../errors/app-error.js';
-import { guardFor } from '../../http/guards.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
-import { normaliseId } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
-import {
-  latestForUser,
-  MediaHomeCache,
-  mediaServerPublic,
-  PosterSigner,
-  posterFor,
-  posterSignatureValid,
-  serverOrNull,
-} from './home.js';
+import { latestForUser, MediaHomeCache, mediaServerPublic } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
+import { PosterSigner } from './poster-signer.js';
+import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
 import { listSessions } from './sessions.js';
 
 const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
 const idParams = z.strictObject({ id: uuidSchema });
 
 /** 20-api.md "Media", `/me/playback`, "Playback, sessions" and `/internal/media/stats`. */
-const posterUserOf = (auth: AuthContext) => ({ id: auth.userId, tokenVersion: auth.tokenVersion });
-
 export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
   // Per replica, as 20-api.md allows: stats 5 min, poster access 10 min, poster bytes 1 h.
   const cache = new MediaHomeCache();
   const signer = new PosterSigner(ctx.config.JWT_SECRET);
-  const bearer = guardFor(
-    'user',
-    { db: ctx.db, tokens: ctx.tokens, internalApiSecret: '' },
-    { allowDuringPasswordChange: true },
-  )!;
-  /**
-   * Plays with their posters signed for the caller (an admin's URL shows any item): an episode's
-   * is its show's, and a play whose item has no image (or is gone) has none (docs/media.md).
-   */
-  const withPosters = async <T extends { recent?: PlaybackRecord[]; data?: PlaybackRecord[] }>(
-    reply: T,
-    caller: AuthContext,
-  ): Promise<T> => {
-    const plays = [...(reply.recent ?? []), ...(reply.data ?? [])];
-    const server = plays.length > 0 ? await serverOrNull(ctx) : null;
-    const posters = server
-      ? await cache.posterItems(
-          ctx,
-          server,
-          plays.map((r) => r.itemId),
-        )
-      : new Map<string, string | null>();
-    const now = ctx.now();
-    const sign = (r: PlaybackRecord): PlaybackRecord => {
-      const posterItemId = posters.get(normaliseId(r.itemId));
-      return posterItemId
-        ? { ...r, posterUrl: signer.url(posterUserOf(caller), posterItemId, now) }
-        : r;
-    };
-    return {
-      ...reply,
-      ...(reply.recent ? { recent: reply.recent.map(sign) } : {}),
-      ...(reply.data ? { data: reply.data.map(sign) } : {}),
-    };
-  };
+  const home = { cache, signer };
   return [
     defineRoute({
       method: 'get',
@@ -124,22 +77,13 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Image bytes', contentType: 'image/*' } },
       errors: ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'],
       handler: async (c, { params, query }) => {
-        const notFound = () => new AppError('POSTER_NOT_FOUND', 'No poster for this item');
-        let userId: string;
-        if (query.sig !== undefined || query.exp !== undefined || query.u !== undefined) {
-          const { u, exp, sig } = query;
-          if (!u || exp === undefined || !sig) throw notFound();
-          if (!(await posterSignatureValid(ctx, signer, { u, exp, sig }, params.itemId))) {
-            throw notFound();
-          }
-          userId = u;
-        } else if (c.req.header('authorization')) {
-          await bearer(c, async () => {});
-          userId = c.get('auth')!.userId;
-        } else {
-          throw notFound();
-        }
-        const image = await posterFor(ctx, cache, userId, params.itemId, query.width);
+        const { u, exp, sig, width } = query;
+        const image = await posterForRequest(ctx, home, {
+          itemId: params.itemId,
+          width,
+          signed: { u, exp, sig },
+          authorization: c.req.header('authorization'),
+        });
         return c.body(new Uint8Array(image.bytes), 200, {
           'Content-Type': image.contentType,
           'Cache-Control': 'private, max-age=86400',
@@ -167,7 +111,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: PLAYBACK_ERRORS,
       handler: async (c, { query, auth }) =>
-        c.json(await withPosters(await userPortrait(ctx, auth.userId, query), auth)),
+        c.json(await withPosters(ctx, home, await userPortrait(ctx, auth.userId, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -179,7 +123,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
       handler: async (c, { params, query, auth }) =>
-        c.json(await withPosters(await userPortrait(ctx, params.id, query), auth)),
+        c.json(await withPosters(ctx, home, await userPortrait(ctx, params.id, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -191,7 +135,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
       handler: async (c, { query, auth }) =>
-        c.json(await withPosters(await playbackHistory(ctx, query), auth)),
+        c.json(await withPosters(ctx, home, await playbackHistory(ctx, query), auth)),
     }),
     defineRoute({
       method: 'get',
@@ -213,15 +157,15 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: sessionsQuerySchema },
       responses: { 200: { description: 'Sessions', schema: sessionListSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query, auth }) => {
-        // Posters signed for the admin, so the live page can put them in a plain <img src>.
-        const now = ctx.now();
-        return c.json(
-          await listSessions(ctx, query.activeWithinSeconds, (posterItemId) =>
-            signer.url(posterUserOf(auth), posterItemId, now),
+      // Posters signed for the admin, so the live page can put them in a plain <img src>.
+      handler: async (c, { query, auth }) =>
+        c.json(
+          await listSessions(
+            ctx,
+            query.activeWithinSeconds,
+            posterUrlsFor(signer, auth, ctx.now()),
           ),
-        );
-      },
+        ),
     }),
   ];
 }

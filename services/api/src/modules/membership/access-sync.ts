@@ -1,5 +1,5 @@
 import type { MediaSyncOutcome } from '@usher/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
@@ -177,6 +177,25 @@ export async function writeUntilSettled<T>(
   }
 }
 
+/**
+ * `insert into media_server_retry_queue` of one pending row, first attempt `FIRST_RETRY_MS`
+ * from now; the caller adds its `on conflict` clause (one pending row per media user and kind).
+ */
+export function pendingRetryInsert(row: {
+  operation: 'enable' | 'disable' | 'policy';
+  mediaUserId: string;
+  userId: string;
+  origin: RetryOrigin;
+  error: string;
+}): SQL {
+  return sql`insert into media_server_retry_queue
+      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
+       last_error, created_at, updated_at)
+    values (${uuidv7()}, ${row.operation}, ${row.mediaUserId}, ${row.userId}, ${row.origin},
+      'pending', 0, now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}),
+      ${row.error.slice(0, 500)}, now(), now())`;
+}
+
 /** Queues (or replaces) the member's pending access change for the retry worker (10-data.md §9). */
 export async function queueAccessRetry(
   tx: Tx,
@@ -184,12 +203,13 @@ export async function queueAccessRetry(
   error: string,
 ): Promise<void> {
   await tx.execute(sql`
-    insert into media_server_retry_queue
-      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
-       last_error, created_at, updated_at)
-    values (${uuidv7()}, ${write.disabled ? 'disable' : 'enable'}, ${write.mediaUserId},
-      ${write.userId}, ${write.origin}, 'pending', 0,
-      now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}), ${error.slice(0, 500)}, now(), now())
+    ${pendingRetryInsert({
+      operation: write.disabled ? 'disable' : 'enable',
+      mediaUserId: write.mediaUserId,
+      userId: write.userId,
+      origin: write.origin,
+      error,
+    })}
     on conflict (media_user_id) where status = 'pending' and operation in ('enable', 'disable')
     do update set operation = excluded.operation, origin = excluded.origin, attempts = 0,
       next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,

@@ -7,7 +7,6 @@
 // queued (`policy` row, origin `policy_apply`) for the retry worker, which writes the template as
 // it is then.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { mediaServerRetryQueue, users } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
@@ -23,7 +22,7 @@ import type { ModuleContext } from '../context.js';
 import {
   declareWrite,
   desiredDisabled,
-  FIRST_RETRY_MS,
+  pendingRetryInsert,
   managed,
   withMediaLock,
   writeUntilSettled,
@@ -69,12 +68,13 @@ export async function queuePolicyRetry(
   error: string,
 ): Promise<void> {
   await tx.execute(sql`
-    insert into media_server_retry_queue
-      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
-       last_error, created_at, updated_at)
-    values (${uuidv7()}, 'policy', ${write.mediaUserId}, ${write.userId}, 'policy_apply',
-      'pending', 0, now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}),
-      ${error.slice(0, 500)}, now(), now())
+    ${pendingRetryInsert({
+      operation: 'policy',
+      mediaUserId: write.mediaUserId,
+      userId: write.userId,
+      origin: 'policy_apply',
+      error,
+    })}
     on conflict (media_user_id) where status = 'pending' and operation = 'policy'
     do update set user_id = excluded.user_id, attempts = 0,
       next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,

@@ -4,18 +4,26 @@ import {
   type CreatePlan,
   type MemberPlans,
   type Plan,
+  type PlanOrder,
   type UpdatePlan,
 } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller, recordAudit } from '../../audit-log/audit.js';
 import { plans } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { paymentsEnabled } from './enabled.js';
-import { expirePending, listActivePlans, resumablePayments, toPlan } from './queries.js';
+import {
+  expirePending,
+  listActivePlans,
+  lockActivePlans,
+  resumablePayments,
+  setPlanOrder,
+  toPlan,
+} from './queries.js';
 import { expireSessionsLater } from './sessions.js';
 
 export const planNotFound = () => new AppError('PLAN_NOT_FOUND', 'No such plan');
@@ -40,13 +48,7 @@ export async function createPlan(
       .insert(plans)
       .values({ id: uuidv7(), ...input })
       .returning();
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'plan.create',
-      target: { type: 'plan', id: created!.id },
-      details: { ...input },
-      ...caller.meta,
-    });
+    await auditCaller(tx, caller, 'plan.create', { type: 'plan', id: created!.id }, { ...input });
     return created!;
   });
   return toPlan(row);
@@ -95,6 +97,58 @@ export async function updatePlan(
 /** `DELETE /admin/plans/:id`: plans are never deleted, only withdrawn. */
 export function withdrawPlan(ctx: ModuleContext, id: string, caller: Caller): Promise<Plan> {
   return updatePlan(ctx, id, { isActive: false }, caller, 'plan.withdraw');
+}
+
+/**
+ * What is wrong with a proposed order of the plans on sale: ids that are not on sale (unknown or
+ * withdrawn), plans on sale that the list leaves out, and ids named twice. Empty lists: none.
+ */
+export function planOrderIssues(onSale: readonly string[], ids: readonly string[]) {
+  const known = new Set(onSale);
+  const named = new Set(ids);
+  return {
+    unknown: [...named].filter((id) => !known.has(id)),
+    missing: onSale.filter((id) => !named.has(id)),
+    duplicate: [...named].filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id)),
+  };
+}
+
+/**
+ * `PUT /admin/plans/order`: the plans on sale take positions 1..n in the order given, in one
+ * transaction with one audit row. The list must name every plan on sale exactly once (422
+ * `PLAN_ORDER_MISMATCH` otherwise, nothing written); withdrawn plans keep their `sortOrder`.
+ */
+export async function reorderPlans(
+  ctx: ModuleContext,
+  ids: readonly string[],
+  caller: Caller,
+): Promise<PlanOrder> {
+  const now = ctx.now();
+  const rows = await withTransaction(ctx, async (tx) => {
+    const current = await lockActivePlans(tx);
+    const before = current.map((p) => p.id);
+    const issues = planOrderIssues(before, ids);
+    if (issues.unknown.length || issues.missing.length || issues.duplicate.length) {
+      throw new AppError(
+        'PLAN_ORDER_MISMATCH',
+        'The order must name every plan on sale exactly once',
+        { details: issues },
+      );
+    }
+    const byId = new Map(current.map((p) => [p.id, p]));
+    for (const [index, id] of ids.entries()) {
+      if (byId.get(id)!.sortOrder !== index + 1) await setPlanOrder(tx, id, index + 1, now);
+    }
+    await recordAudit(tx, {
+      actor: caller.actor,
+      action: 'plan.reorder',
+      target: { type: 'plan', id: null },
+      details: { before, after: [...ids] },
+      ...caller.meta,
+    });
+    return lockActivePlans(tx);
+  });
+  return { data: rows.map(toPlan) };
 }
 
 /** `GET /plans`: what the member can buy now, and the checkouts they can resume. */

@@ -75,6 +75,21 @@ export async function listActivePlans(db: Reader): Promise<PlanRow[]> {
     .orderBy(...planOrder);
 }
 
+/** The plans on sale, locked until the transaction ends (a reorder compares and rewrites them). */
+export async function lockActivePlans(tx: Database): Promise<PlanRow[]> {
+  return tx
+    .select()
+    .from(plans)
+    .where(eq(plans.isActive, true))
+    .orderBy(...planOrder)
+    .for('update');
+}
+
+/** Writes one plan's position (a reorder's step; the caller holds the row lock). */
+export async function setPlanOrder(tx: Database, id: string, sortOrder: number, now: Date) {
+  await tx.update(plans).set({ sortOrder, updatedAt: now }).where(eq(plans.id, id));
+}
+
 export async function hasActivePlan(db: Reader): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(plans).where(eq(plans.isActive, true));
   return (row?.n ?? 0) > 0;

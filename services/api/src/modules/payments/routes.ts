@@ -10,7 +10,9 @@ import {
   pageOf,
   paymentSchema,
   planListQuerySchema,
+  planOrderSchema,
   planSchema,
+  reorderPlansSchema,
   stripeWebhookReplySchema,
   updatePlanSchema,
   safeString,
@@ -20,7 +22,7 @@ import { defineRoute, UPSTREAM_ERRORS, type RouteDef } from '../../http/route.js
 import type { ModuleContext } from '../context.js';
 import { getMyPayment, getPaymentDetail, listAllPayments, listMyPayments } from './admin.js';
 import { checkout } from './checkout.js';
-import { createPlan, memberPlans, updatePlan, withdrawPlan } from './plans.js';
+import { createPlan, memberPlans, reorderPlans, updatePlan, withdrawPlan } from './plans.js';
 import { listPlans } from './queries.js';
 import { receiveStripeEvent } from './webhook.js';
 
@@ -134,6 +136,19 @@ export function paymentRoutes(ctx: ModuleContext, options: PaymentRouteOptions =
       request: { body: createPlanSchema },
       responses: { 201: { description: 'Created', schema: planSchema } },
       handler: async (c, { body, ...caller }) => c.json(await createPlan(ctx, body, caller), 201),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/v1/admin/plans/order',
+      auth: 'admin',
+      summary:
+        'Reorder the plans on sale: every active plan id once, in display order (one ' +
+        'transaction; positions become 1..n, withdrawn plans keep theirs)',
+      tags: ['payments'],
+      request: { body: reorderPlansSchema },
+      responses: { 200: { description: 'The plans on sale in order', schema: planOrderSchema } },
+      errors: ['PLAN_ORDER_MISMATCH'],
+      handler: async (c, { body, ...caller }) => c.json(await reorderPlans(ctx, body.ids, caller)),
     }),
     defineRoute({
       method: 'patch',

@@ -7,7 +7,7 @@ import type {
   QualityReport,
 } from '@usher/contracts';
 import { sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { mediaQualityReports, type MediaQualityReportRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
@@ -215,12 +215,12 @@ export async function startScan(
     }
     throw err;
   }
-  await recordAudit(ctx.db, {
-    actor: caller.actor,
-    action: 'media_quality.scan',
-    target: { type: 'library', id: libraryId },
-    details: { runId },
-    ...caller.meta,
-  });
+  await auditCaller(
+    ctx.db,
+    caller,
+    'media_quality.scan',
+    { type: 'library', id: libraryId },
+    { runId },
+  );
   return { scanStartedAt, runId };
 }

@@ -53,7 +53,8 @@ function entryOf(item: RankedItem, reader: Reader, now: Date): RankingEntry {
   };
 }
 
-function batchFieldsOf(b: RankingBatchRow) {
+/** What a batch covers: its period, cut-off, zone and total. */
+function batchPeriodOf(b: RankingBatchRow) {
   return {
     period: b.period as RankingPeriod,
     periodStart: b.periodStart,
@@ -61,6 +62,12 @@ function batchFieldsOf(b: RankingBatchRow) {
     cutoffAt: b.cutoffAt.toISOString(),
     timezone: b.timezone,
     totalDurationSeconds: b.totalDurationS,
+  };
+}
+
+function batchFieldsOf(b: RankingBatchRow) {
+  return {
+    ...batchPeriodOf(b),
     generatedAt: b.generatedAt.toISOString(),
     pushOutcome: b.pushOutcome as RankingPushOutcome | null,
     trigger: b.trigger as 'schedule' | 'manual',
@@ -124,12 +131,7 @@ function pushPayload(stored: StoredBatch): NotifyPayload<'ranking'> {
   });
   return {
     batchId: b.id,
-    period: b.period as RankingPeriod,
-    periodStart: b.periodStart,
-    periodEnd: b.periodEnd,
-    cutoffAt: b.cutoffAt.toISOString(),
-    timezone: b.timezone,
-    totalDurationSeconds: b.totalDurationS,
+    ...batchPeriodOf(b),
     movies: items.filter((i) => i.category === 'movie').map(row),
     series: items.filter((i) => i.category === 'series').map(row),
   };

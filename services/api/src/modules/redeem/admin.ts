@@ -1,13 +1,12 @@
-import type { Redemption } from '@usher/contracts';
-import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
+// The admin side of redeem codes: create, batch, change, delete, list codes and redemptions.
 import { z } from 'zod';
-import { recordAudit } from '../../audit-log/audit.js';
-import { redeemCodes, redemptions, users } from '../../db/schema/index.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { AppError } from '../../errors/app-error.js';
-import { dayRange, escapeLike, paginate } from '../../db/paging.js';
 import type { Caller, ModuleContext } from '../context.js';
-import { insertCodes, toRedeemCode, type NewCode } from './codes.js';
+import { toRedeemCode } from './codes.js';
 import { withTransaction } from '../../db/transaction.js';
+import * as queries from './queries.js';
+import type { NewCode, RedemptionQuery } from './queries.js';
 
 const notFound = () => new AppError('REDEEM_CODE_NOT_FOUND', 'No such redeem code');
 
@@ -22,14 +21,14 @@ function assertFuture(expiresAt: string | null | undefined, now: Date): void {
 export async function createOne(ctx: ModuleContext, input: NewCode, caller: Caller) {
   assertFuture(input.expiresAt, ctx.now());
   const row = await withTransaction(ctx, async (tx) => {
-    const [created] = await insertCodes(tx, input, 1, caller.auth.userId);
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.create',
-      target: { type: 'redeem_code', id: created!.id },
-      details: { days: input.days, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null },
-      ...caller.meta,
-    });
+    const [created] = await queries.insertCodes(tx, input, 1, caller.auth.userId);
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.create',
+      { type: 'redeem_code', id: created!.id },
+      { days: input.days, maxUses: input.maxUses, expiresAt: input.expiresAt ?? null },
+    );
     return created!;
   });
   return toRedeemCode(row, { id: caller.auth.userId, username: caller.auth.username }, ctx.now());
@@ -42,14 +41,14 @@ export async function batchCreate(
 ) {
   assertFuture(input.expiresAt, ctx.now());
   const rows = await withTransaction(ctx, async (tx) => {
-    const created = await insertCodes(tx, input, input.count, caller.auth.userId);
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.batch_create',
-      target: { type: 'redeem_code', id: null },
-      details: { count: created.length, ids: created.map((r) => r.id), days: input.days },
-      ...caller.meta,
-    });
+    const created = await queries.insertCodes(tx, input, input.count, caller.auth.userId);
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.batch_create',
+      { type: 'redeem_code', id: null },
+      { count: created.length, ids: created.map((r) => r.id), days: input.days },
+    );
     return created;
   });
   const creator = { id: caller.auth.userId, username: caller.auth.username };
@@ -66,11 +65,7 @@ export async function updateCode(
 ) {
   if (!isUuid(id)) throw notFound();
   const row = await withTransaction(ctx, async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(redeemCodes)
-      .where(eq(redeemCodes.id, id))
-      .for('update');
+    const current = await queries.lockCode(tx, id);
     if (!current) throw notFound();
     if (patch.maxUses !== undefined && patch.maxUses < current.usedCount) {
       throw new AppError(
@@ -89,91 +84,47 @@ export async function updateCode(
         : {}),
       ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
     };
-    const [updated] = await tx
-      .update(redeemCodes)
-      .set({ ...set, updatedAt: ctx.now() })
-      .where(eq(redeemCodes.id, id))
-      .returning();
+    const updated = await queries.updateCodeRow(tx, id, set, ctx.now());
     const before = Object.fromEntries(
       Object.keys(set).map((k) => [k, current[k as keyof typeof current]]),
     );
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.update',
-      target: { type: 'redeem_code', id },
-      details: { before, after: set },
-      ...caller.meta,
-    });
-    return updated!;
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.update',
+      { type: 'redeem_code', id },
+      { before, after: set },
+    );
+    return updated;
   });
-  const [creator] = row.createdBy
-    ? await ctx.db
-        .select({ id: users.id, username: users.username })
-        .from(users)
-        .where(eq(users.id, row.createdBy))
-    : [];
-  return toRedeemCode(row, creator ?? null, ctx.now());
+  return toRedeemCode(row, await queries.findCreator(ctx.db, row.createdBy), ctx.now());
 }
 
 export async function deleteCode(ctx: ModuleContext, id: string, caller: Caller) {
   if (!isUuid(id)) throw notFound();
   await withTransaction(ctx, async (tx) => {
-    const [gone] = await tx.delete(redeemCodes).where(eq(redeemCodes.id, id)).returning();
+    const gone = await queries.deleteCodeRow(tx, id);
     if (!gone) throw notFound();
-    await recordAudit(tx, {
-      actor: caller.actor,
-      action: 'redeem_code.delete',
-      target: { type: 'redeem_code', id },
-      details: { code: `${gone.code.slice(0, 4)}…`, usedCount: gone.usedCount },
-      ...caller.meta,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'redeem_code.delete',
+      { type: 'redeem_code', id },
+      { code: `${gone.code.slice(0, 4)}…`, usedCount: gone.usedCount },
+    );
   });
 }
 
-export async function listRedemptions(
+/** `GET /admin/redeem-codes`: by derived status and a search over code and notes. */
+export async function listCodes(
   ctx: ModuleContext,
-  query: {
-    userId?: string;
-    username?: string;
-    code?: string;
-    kind?: 'register' | 'renew';
-    from?: string;
-    to?: string;
-    page: number;
-    pageSize: number;
-  },
+  query: Parameters<typeof queries.listCodes>[1],
 ) {
+  return queries.listCodes(ctx.db, query, ctx.now());
+}
+
+/** `GET /admin/redemptions` and `GET /me/redemptions`: days in the business timezone. */
+export async function listRedemptions(ctx: ModuleContext, query: RedemptionQuery) {
   const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
-  const filters: SQL[] = [...dayRange(redemptions.createdAt, query, zone)];
-  if (query.userId) filters.push(eq(redemptions.userId, query.userId));
-  if (query.username) filters.push(ilike(users.username, escapeLike(query.username)));
-  if (query.code) filters.push(eq(redemptions.code, query.code.toUpperCase()));
-  if (query.kind) filters.push(eq(redemptions.kind, query.kind));
-  const where = filters.length ? and(...filters) : undefined;
-  const total = ctx.db
-    .select({ n: count() })
-    .from(redemptions)
-    .innerJoin(users, eq(users.id, redemptions.userId))
-    .where(where)
-    .then(([row]) => row?.n ?? 0);
-  return paginate(query, total, async (limit, offset) => {
-    const rows = await ctx.db
-      .select({ r: redemptions, username: users.username })
-      .from(redemptions)
-      .innerJoin(users, eq(users.id, redemptions.userId))
-      .where(where)
-      .orderBy(desc(redemptions.createdAt), desc(redemptions.id))
-      .limit(limit)
-      .offset(offset);
-    return rows.map(({ r, username }): Redemption => ({
-      id: r.id,
-      code: r.code,
-      kind: r.kind as Redemption['kind'],
-      days: r.days,
-      previousExpiresAt: r.previousExpiresAt?.toISOString() ?? null,
-      newExpiresAt: r.newExpiresAt.toISOString(),
-      createdAt: r.createdAt.toISOString(),
-      user: { id: r.userId, username },
-    }));
-  });
+  return queries.listRedemptions(ctx.db, query, zone);
 }

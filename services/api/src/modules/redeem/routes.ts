@@ -18,9 +18,15 @@ import {
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { listCodes } from './codes.js';
-import { findUsableCode, previewRedeem, redeem } from './service.js';
-import { batchCreate, createOne, deleteCode, listRedemptions, updateCode } from './admin.js';
+import { previewRedeem, redeem, validateInviteCode } from './service.js';
+import {
+  batchCreate,
+  createOne,
+  deleteCode,
+  listCodes,
+  listRedemptions,
+  updateCode,
+} from './admin.js';
 
 const idParams = z.strictObject({ id: safeString() });
 
@@ -35,17 +41,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       request: { body: validateInviteCodeRequestSchema },
       responses: { 200: { description: 'Usable', schema: validateInviteCodeResponseSchema } },
       errors: ['REDEEM_CODE_INVALID', 'RATE_LIMITED'],
-      handler: async (c, { body, meta }) => {
-        const ip = meta.ip ?? 'unknown';
-        await ctx.limiters.inviteValidate.reserve(ip); // every attempt counts (§1.6)
-        const code = await findUsableCode(ctx.db, body.code, ctx.now());
-        return c.json({
-          valid: true as const,
-          days: code.days,
-          expiresAt: code.expiresAt?.toISOString() ?? null,
-          remainingUses: code.maxUses - code.usedCount,
-        });
-      },
+      handler: async (c, { body, meta }) => c.json(await validateInviteCode(ctx, body.code, meta)),
     }),
     defineRoute({
       method: 'post',
@@ -108,7 +104,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['redeem-codes'],
       request: { query: redeemCodeListQuerySchema },
       responses: { 200: { description: 'Codes', schema: pageOf(redeemCodeSchema) } },
-      handler: async (c, { query }) => c.json(await listCodes(ctx.db, query, ctx.now())),
+      handler: async (c, { query }) => c.json(await listCodes(ctx, query)),
     }),
     defineRoute({
       method: 'post',

@@ -1,8 +1,6 @@
 import type { MediaSyncOutcome } from '@usher/contracts';
-import { and, eq, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit-log/audit.js';
-import { redeemCodes, redemptions, users, type RedeemCodeRow } from '../../db/schema/index.js';
+import type { RedeemCodeRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import {
@@ -14,6 +12,14 @@ import {
 import { codeStatus } from './codes.js';
 import type { Tx } from '../../db/client.js';
 import { withTransaction } from '../../db/transaction.js';
+import {
+  findCodeById,
+  findCodeByText,
+  findMember,
+  hasRedeemed,
+  insertRedemption,
+  takeCodeUse,
+} from './queries.js';
 
 export type InvalidReason = 'not_found' | 'expired' | 'exhausted';
 
@@ -27,6 +33,9 @@ export function invalidCode(reason: InvalidReason): AppError {
   return new AppError('REDEEM_CODE_INVALID', REASON_TEXT[reason], { details: { reason } });
 }
 
+const alreadyUsed = () =>
+  new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
+
 const CODE_SHAPE = /^[0-9A-F]{16}$/;
 
 /** Looks a code up (any case) and says why it cannot be used, if it cannot. */
@@ -37,7 +46,7 @@ export async function findUsableCode(
 ): Promise<RedeemCodeRow> {
   const code = text.trim().toUpperCase();
   if (!CODE_SHAPE.test(code)) throw invalidCode('not_found');
-  const [row] = await db.select().from(redeemCodes).where(eq(redeemCodes.code, code));
+  const row = await findCodeByText(db, code);
   if (!row) throw invalidCode('not_found');
   const status = codeStatus(row, now);
   if (status !== 'active') throw invalidCode(status);
@@ -50,23 +59,27 @@ export async function findUsableCode(
  * (`REDEEM_CODE_INVALID`, details.reason). Used by redemption and by registration with a code.
  */
 export async function consumeCode(tx: Tx, codeId: string, now: Date): Promise<void> {
-  const [taken] = await tx
-    .update(redeemCodes)
-    .set({ usedCount: sql`${redeemCodes.usedCount} + 1`, updatedAt: now })
-    .where(
-      and(
-        eq(redeemCodes.id, codeId),
-        sql`${redeemCodes.usedCount} < ${redeemCodes.maxUses}`,
-        sql`(${redeemCodes.expiresAt} is null or ${redeemCodes.expiresAt} > ${now.toISOString()})`,
-      ),
-    )
-    .returning({ id: redeemCodes.id });
-  if (taken) return;
+  if (await takeCodeUse(tx, codeId, now)) return;
   // Refused: say why, from the row as it is now (deleted, used up or expired meanwhile).
-  const [row] = await tx.select().from(redeemCodes).where(eq(redeemCodes.id, codeId));
+  const row = await findCodeById(tx, codeId);
   if (!row) throw invalidCode('not_found');
   const status = codeStatus(row, now);
   throw invalidCode(status === 'expired' ? 'expired' : 'exhausted');
+}
+
+/**
+ * `POST /auth/register/validate-code`: whether an invite code could be used, before registering
+ * (no writes). Every attempt counts toward the per-address limit (20-api.md §1.6).
+ */
+export async function validateInviteCode(ctx: ModuleContext, text: string, meta: RequestMeta) {
+  await ctx.limiters.inviteValidate.reserve(meta.ip ?? 'unknown');
+  const code = await findUsableCode(ctx.db, text, ctx.now());
+  return {
+    valid: true as const,
+    days: code.days,
+    expiresAt: code.expiresAt?.toISOString() ?? null,
+    remainingUses: code.maxUses - code.usedCount,
+  };
 }
 
 /** A failed attempt counts toward the member's redeem limit (10 / h, 20-api.md §1.6). */
@@ -86,15 +99,11 @@ async function countingFailures<T>(ctx: ModuleContext, userId: string, work: () 
 export async function previewRedeem(ctx: ModuleContext, userId: string, text: string) {
   return countingFailures(ctx, userId, async () => {
     const now = ctx.now();
-    const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+    const user = await findMember(ctx.db, userId);
     if (!user) throw new AppError('USER_NOT_FOUND', 'No such user');
     assertRenewable(user);
     const code = await findUsableCode(ctx.db, text, now);
-    const [used] = await ctx.db
-      .select({ id: redemptions.id })
-      .from(redemptions)
-      .where(and(eq(redemptions.userId, userId), eq(redemptions.code, code.code)));
-    if (used) throw new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
+    if (await hasRedeemed(ctx.db, userId, code.code)) throw alreadyUsed();
     return {
       valid: true as const,
       days: code.days,
@@ -125,15 +134,10 @@ export async function redeem(
       const now = ctx.now();
       const user = await lockForRenewal(tx, userId);
       const code = await findUsableCode(tx, text, now);
-      const [used] = await tx
-        .select({ id: redemptions.id })
-        .from(redemptions)
-        .where(and(eq(redemptions.userId, userId), eq(redemptions.code, code.code)));
-      if (used) throw new AppError('REDEEM_CODE_ALREADY_USED', 'You have already used this code');
+      if (await hasRedeemed(tx, userId, code.code)) throw alreadyUsed();
       await consumeCode(tx, code.id, now);
       const extension = await writeExtension(tx, user, code.days, now);
-      await tx.insert(redemptions).values({
-        id: uuidv7(),
+      await insertRedemption(tx, {
         userId,
         codeId: code.id,
         code: code.code,

@@ -103,3 +103,11 @@ export const isUuid = (id: string): boolean => UUID.test(id);
 export function assertRequestId(id: string): void {
   if (!isUuid(id)) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
 }
+
+/** The 201 reply of creating (or resubmitting) a request: the outcome and the new request. */
+export function toCreateReply<R extends { outcome: string; row: RequestView['row'] }>(result: R) {
+  return {
+    outcome: result.outcome as R['outcome'],
+    request: toMediaRequest({ row: result.row, reviewerName: null }),
+  };
+}

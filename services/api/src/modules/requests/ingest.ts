@@ -7,9 +7,10 @@ import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaServer } from '../../integrations/media-server/port.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { cachedSeason, cachedTv } from '../metadata/index.js';
-import { assertRequestId, episodeCode } from './dto.js';
+import { episodeCode } from './dto.js';
 import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
+import { approvedRequest } from './approved.js';
 import { findRequest } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 import { zonedDay } from '../../time/zoned-day.js';
@@ -155,14 +156,7 @@ export async function verifyIngest(
   id: string,
   by: IngestActor,
 ): Promise<{ row: MediaRequestRow; progress: IngestProgress | null }> {
-  assertRequestId(id);
-  const row = await findRequest(ctx.db, id);
-  if (!row) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
-  if (row.status !== 'APPROVED') {
-    throw new AppError('REQUEST_STATE_CHANGED', `The request is ${row.status}, not APPROVED`, {
-      details: { status: row.status },
-    });
-  }
+  const row = await approvedRequest(ctx, id);
   const server = await ctx.integrations.mediaServer.get();
   if (row.type === 'MOVIE') {
     const movie = await server.findByTmdbId(row.tmdbId, 'Movie', row.name);

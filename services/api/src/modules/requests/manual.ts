@@ -5,8 +5,7 @@ import { mediaRequests, type StoredCandidate } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { MoviePilotAutomation } from '../../integrations/automation/adapter.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
-import { assertRequestId } from './dto.js';
-import { findRequest } from './queries.js';
+import { approvedRequest } from './approved.js';
 import { withTransaction } from '../../db/transaction.js';
 
 const MAX_CANDIDATES = 50;
@@ -24,18 +23,6 @@ async function moviePilot(ctx: ModuleContext): Promise<MoviePilotAutomation> {
     );
   }
   return automation;
-}
-
-async function approvedRequest(ctx: ModuleContext, id: string) {
-  assertRequestId(id);
-  const row = await findRequest(ctx.db, id);
-  if (!row) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
-  if (row.status !== 'APPROVED') {
-    throw new AppError('REQUEST_STATE_CHANGED', `The request is ${row.status}, not APPROVED`, {
-      details: { status: row.status },
-    });
-  }
-  return row;
 }
 
 const publicCandidate = ({ raw: _raw, ...rest }: StoredCandidate): AutomationCandidate => rest;

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/client.js';
 import { and, eq } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { botPendingActions, mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
@@ -39,6 +40,50 @@ export function stateChanged(row: MediaRequestRow): AppError {
 }
 
 /**
+ * The manual review's write: PENDING → `status` only while the row is still PENDING (so of two
+ * reviewers exactly one wins), with its audit row in the same transaction. Undefined when the
+ * request was no longer PENDING.
+ */
+async function decidePending(
+  tx: Tx,
+  id: string,
+  reviewer: Reviewer,
+  now: Date,
+  decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string },
+) {
+  const rejected = decision.status === 'REJECTED';
+  const [row] = await tx
+    .update(mediaRequests)
+    .set({
+      status: decision.status,
+      ...(rejected ? { rejectReason: decision.reason } : {}),
+      reviewSource: 'manual',
+      reviewedAt: now,
+      reviewedBy: reviewer.userId,
+      reviewedVia: reviewer.via,
+      reviewerMessengerId: reviewer.messengerId,
+      updatedAt: now,
+    })
+    .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
+    .returning();
+  if (!row) return undefined;
+  await recordAudit(tx, {
+    actor: reviewer.actor,
+    action: rejected ? 'request.reject' : 'request.approve',
+    target: { type: 'media_request', id },
+    details: {
+      from: 'PENDING',
+      to: decision.status,
+      via: reviewer.via,
+      ...(rejected ? { reason: decision.reason } : {}),
+    },
+    ip: reviewer.meta.ip,
+    requestId: reviewer.meta.requestId,
+  });
+  return row;
+}
+
+/**
  * PENDING → APPROVED with `UPDATE … WHERE status='PENDING'` (10-data.md §10), so of two
  * reviewers exactly one wins. After commit: the `approved` event and the automation hand-off.
  */
@@ -49,31 +94,9 @@ export async function approveRequest(
 ): Promise<ReviewResult> {
   assertRequestId(id);
   const now = ctx.now();
-  const updated = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx
-      .update(mediaRequests)
-      .set({
-        status: 'APPROVED',
-        reviewSource: 'manual',
-        reviewedAt: now,
-        reviewedBy: reviewer.userId,
-        reviewedVia: reviewer.via,
-        reviewerMessengerId: reviewer.messengerId,
-        updatedAt: now,
-      })
-      .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
-      .returning();
-    if (!row) return undefined;
-    await recordAudit(tx, {
-      actor: reviewer.actor,
-      action: 'request.approve',
-      target: { type: 'media_request', id },
-      details: { from: 'PENDING', to: 'APPROVED', via: reviewer.via },
-      ip: reviewer.meta.ip,
-      requestId: reviewer.meta.requestId,
-    });
-    return row;
-  });
+  const updated = await withTransaction(ctx, (tx) =>
+    decidePending(tx, id, reviewer, now, { status: 'APPROVED' }),
+  );
   if (!updated) return { row: await mustFind(ctx, id), changed: false };
   notifyRequestEvent(ctx, id, { event: 'approved' }, reviewer.meta.requestId);
   dispatchAfterApproval(ctx, id);
@@ -104,30 +127,7 @@ export async function rejectRequest(
           ),
         );
     }
-    const [row] = await tx
-      .update(mediaRequests)
-      .set({
-        status: 'REJECTED',
-        rejectReason: reason,
-        reviewSource: 'manual',
-        reviewedAt: now,
-        reviewedBy: reviewer.userId,
-        reviewedVia: reviewer.via,
-        reviewerMessengerId: reviewer.messengerId,
-        updatedAt: now,
-      })
-      .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
-      .returning();
-    if (!row) return undefined;
-    await recordAudit(tx, {
-      actor: reviewer.actor,
-      action: 'request.reject',
-      target: { type: 'media_request', id },
-      details: { from: 'PENDING', to: 'REJECTED', via: reviewer.via, reason },
-      ip: reviewer.meta.ip,
-      requestId: reviewer.meta.requestId,
-    });
-    return row;
+    return decidePending(tx, id, reviewer, now, { status: 'REJECTED', reason });
   });
   if (!updated) return { row: await mustFind(ctx, id), changed: false };
   notifyRequestEvent(ctx, id, { event: 'rejected' }, reviewer.meta.requestId);

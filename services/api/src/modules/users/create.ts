@@ -3,7 +3,7 @@
 import type { AdminUser, CreateAdminUserRequest } from '@usher/contracts';
 import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller } from '../../audit-log/audit.js';
 import { generatePassword, hashPassword } from '../../security/passwords.js';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -70,11 +70,12 @@ export async function createUser(
           updatedAt: now,
         })
         .returning();
-      await recordAudit(tx, {
-        actor: caller.actor,
-        action: 'user.create',
-        target: { type: 'user', id: created!.id },
-        details: {
+      await auditCaller(
+        tx,
+        caller,
+        'user.create',
+        { type: 'user', id: created!.id },
+        {
           username: created!.username,
           role: created!.role,
           expiresAt: expiresAt?.toISOString() ?? null,
@@ -82,8 +83,7 @@ export async function createUser(
           mediaAccessDisabled: accessOff,
           generatedPassword: input.password === undefined,
         },
-        ...caller.meta,
-      });
+      );
       return created!;
     });
     return {

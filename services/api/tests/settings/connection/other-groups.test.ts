@@ -149,7 +149,8 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
       });
 
       expect(res.ok).toBe(true);
-      expect(res.checks).toHaveLength(6);
+      expect(res.checks).toHaveLength(7);
+      expect(res.checks[6]!.message).toBe('BACKUP_CRON is empty: off');
       expect(res.checks.every((c) => c.target === 'preview' && c.status === 'ok')).toBe(true);
       expect(res.checks[0]!.message).toBe(
         'EXPIRY_CHECK_CRON "0 9 * * *": 2026-03-02 09:00 Mon, 2026-03-03 09:00 Tue, ' +
@@ -166,6 +167,7 @@ describe(`connection test: messenger, schedule, media server and the rest (${ENG
         'RANKING_WEEKLY_CRON',
         'CLEANUP_CRON',
         'REMINDER_CRON',
+        'BACKUP_CRON',
       ]);
       expect(res.checks[5]!.message).toMatch(
         /^REMINDER_CRON "15 \* \* \* \*": 2026-03-0\d \d\d:15 .*\(Asia\/Shanghai\); drives expiry_reminders$/,

@@ -31,18 +31,20 @@ export function sameParams(a: unknown, b: unknown): boolean {
 
 /**
  * Angular's `resource` for an API read (60-web.md §1 "Page state conventions"): it loads when
- * `params` changes, drops answers that arrive after a newer request, and turns a failure into
- * the translated message and reference. `params` returning undefined means "nothing to load"
- * (a hidden tab, say). Mutations stay plain calls on the feature's API service.
+ * `params` changes and turns a failure into the translated message and reference. `params`
+ * returning undefined means "nothing to load" (a hidden tab, say). `load` gets the read's abort
+ * signal: passed on with `abortWith(signal)`, a request superseded by newer params, a reload or
+ * the page's end is cancelled rather than left to run. Mutations stay plain calls on the
+ * feature's API service.
  */
 export function apiResource<P, T>(options: {
   params: () => P | undefined;
-  load: (params: P) => Promise<T>;
+  load: (params: P, abort: AbortSignal) => Promise<T>;
 }): ApiResource<T> {
   const errors = inject(ErrorTexts);
   const ref = resource({
     params: computed(options.params, { equal: sameParams }),
-    loader: ({ params }) => options.load(params),
+    loader: ({ params, abortSignal }) => options.load(params, abortSignal),
   });
   return {
     value: computed(() => (ref.hasValue() ? ref.value() : null)),

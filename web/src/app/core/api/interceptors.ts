@@ -6,12 +6,12 @@ import {
 } from '@angular/common/http';
 import { inject } from '@angular/core';
 import { Router } from '@angular/router';
-import { catchError, throwError } from 'rxjs';
+import { Observable, catchError, throwError } from 'rxjs';
 import { Notifier } from '../notifier';
 import { SessionStore } from '../session/session-store';
 import { PASSWORD_SECTION_URL } from '../session/redirect';
 import { toApiError } from './api-error';
-import { STARTUP_CHECK } from './context';
+import { ABORT, STARTUP_CHECK } from './context';
 import { earlyReadInterceptor } from './early-reads';
 
 const API_PREFIX = '/api/v1/';
@@ -19,6 +19,29 @@ const isApi = (req: HttpRequest<unknown>) => req.url.startsWith(API_PREFIX);
 
 /** Codes that mean "this token is no longer good" (20-api.md §1.2). */
 const SESSION_ENDED = new Set(['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_REVOKED']);
+
+/**
+ * Interceptor 0: a request tied to an abort signal (`abortWith`) is cancelled when the signal
+ * aborts — HttpClient then aborts the fetch — and fails with an `AbortError`, which the
+ * superseded read ignores. First in the chain, so nothing after it waits for a dead request.
+ */
+export const abortInterceptor: HttpInterceptorFn = (req, next) => {
+  const signal = req.context.get(ABORT);
+  if (!signal) return next(req);
+  return new Observable((subscriber) => {
+    const abort = () => subscriber.error(new DOMException('Superseded', 'AbortError'));
+    if (signal.aborted) {
+      abort();
+      return undefined;
+    }
+    const request = next(req).subscribe(subscriber);
+    signal.addEventListener('abort', abort, { once: true });
+    return () => {
+      signal.removeEventListener('abort', abort);
+      request.unsubscribe();
+    };
+  });
+};
 
 /** Interceptor 1: the bearer token on every API call while signed in. */
 export const bearerTokenInterceptor: HttpInterceptorFn = (req, next) => {
@@ -76,6 +99,7 @@ export const apiErrorInterceptor: HttpInterceptorFn = (req, next: HttpHandlerFn)
  * then, in place of the network, the reads public/boot.js started (earlyReadInterceptor).
  */
 export const APP_INTERCEPTORS: HttpInterceptorFn[] = [
+  abortInterceptor,
   bearerTokenInterceptor,
   requestIdInterceptor,
   apiErrorInterceptor,

@@ -40,7 +40,16 @@ describe('formatIcu', () => {
   });
 
   it('should reject broken syntax loudly', () => {
-    expect(() => formatIcu('{n, plural, one {x}}', { n: 1 }, 'en')).toThrow(/no "other" case/);
-    expect(() => formatIcu('{n, number}', { n: 1 }, 'en')).toThrow(/unsupported type/);
+    expect(() => formatIcu('{n, plural, one {x}}', { n: 1 }, 'en')).toThrow(/MISSING_OTHER_CLAUSE/);
+    expect(() => formatIcu('{n, plural, other {x}', { n: 1 }, 'en')).toThrow();
+  });
+
+  it('should render a missing argument empty, and a missing count as "other"', () => {
+    expect(formatIcu('Hello, {name}!', {}, 'en')).toBe('Hello, !');
+    expect(formatIcu('{n, plural, =0 {none} other {some}}', {}, 'en')).toBe('some');
+  });
+
+  it('should treat markup as text', () => {
+    expect(formatIcu('<b>{name}</b>', { name: 'Ann' }, 'en')).toBe('<b>Ann</b>');
   });
 });

@@ -49,6 +49,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'liveSessions.nav', icon: 'live_tv', link: '/admin/sessions' },
   { key: 'adminPlayback.nav', icon: 'history', link: '/admin/playback' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
+  { key: 'nav.backups', icon: 'dns', link: '/admin/backups' },
   { key: 'nav.audit', icon: 'receipt_long', link: '/admin/audit' },
   { key: 'nav.apiReference', icon: 'api', link: '/api/v1/docs', external: true },
 ];

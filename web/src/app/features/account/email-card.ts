@@ -1,27 +1,19 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  DestroyRef,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { TranslocoDirective } from '@jsverse/transloco';
-import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
+import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
-import { Countdown } from '../../shared/countdown';
+import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
 const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMAIN_NOT_ALLOWED']);
@@ -39,15 +31,12 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     MatCardContent,
     MatCardHeader,
     MatCardTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
+    EmailCodeButton,
     FieldErrorPipe,
+    ...TEXT_FIELD,
   ],
   template: `
     <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
@@ -85,22 +74,13 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
               }}</mat-error>
             </mat-form-field>
             <div class="row">
-              <app-submit-button
-                type="button"
-                appearance="outlined"
-                [busy]="sending()"
-                [disabled]="resend.remaining() > 0"
-                (click)="send()"
+              <app-email-code-button
+                [flow]="emailCode"
+                (pressed)="send()"
                 testId="email-send-code"
-              >
-                @if (resend.remaining() > 0) {
-                  {{ t('register.resendIn', { seconds: resend.remaining() }) }}
-                } @else {
-                  {{ t(sentTo() ? 'register.resendCode' : 'register.sendCode') }}
-                }
-              </app-submit-button>
+              />
             </div>
-            @if (sentTo(); as sentTo) {
+            @if (emailCode.sentTo(); as sentTo) {
               <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
               <mat-form-field appearance="outline">
                 <mat-label>{{ t('register.emailCode') }}</mat-label>
@@ -122,7 +102,11 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
               <button mat-button type="button" (click)="cancel()">
                 {{ t('dialogs.cancel') }}
               </button>
-              <app-submit-button [busy]="saving()" [disabled]="!sentTo()" testId="email-confirm">
+              <app-submit-button
+                [busy]="saving()"
+                [disabled]="!emailCode.sentTo()"
+                testId="email-confirm"
+              >
                 {{ t('accountCenter.email.confirm') }}
               </app-submit-button>
             </div>
@@ -147,11 +131,9 @@ export class EmailCard {
     load: () => this.api.rules(),
   });
   protected readonly domains = computed(() => this.rules.value()?.allowedEmailDomains ?? []);
-  protected readonly sending = signal(false);
   protected readonly saving = signal(false);
-  protected readonly sentTo = signal<string | null>(null);
   protected readonly error = signal<ErrorText | null>(null);
-  protected readonly resend = new Countdown(inject(DestroyRef));
+  protected readonly emailCode = emailCodeFlow((email) => this.api.sendEmailCode(email));
   protected readonly form = inject(NonNullableFormBuilder).group({
     newEmail: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
     code: ['', [Validators.required, Validators.pattern(/^\d{6}$/)]],
@@ -163,7 +145,7 @@ export class EmailCard {
 
   protected cancel(): void {
     this.editing.set(false);
-    this.sentTo.set(null);
+    this.emailCode.reset();
     this.error.set(null);
     this.form.reset();
   }
@@ -171,26 +153,13 @@ export class EmailCard {
   protected async send(): Promise<void> {
     const control = this.form.controls.newEmail;
     control.markAsTouched();
-    if (control.invalid || this.sending()) return;
-    const email = control.value.trim();
-    this.sending.set(true);
+    if (control.invalid) return;
     this.error.set(null);
-    try {
-      const sent = await this.api.sendEmailCode(email);
-      this.sentTo.set(email);
-      this.resend.start(sent.resendAfterSeconds);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-        this.resend.start(retryAfterSeconds(error) ?? 60);
-      }
-      this.showError(error);
-    } finally {
-      this.sending.set(false);
-    }
+    await this.emailCode.send(control.value.trim(), (error) => this.showError(error));
   }
 
   protected async confirm(): Promise<void> {
-    const email = this.sentTo();
+    const email = this.emailCode.sentTo();
     if (!email || this.saving()) return;
     const code = this.form.controls.code;
     code.markAsTouched();

@@ -1,11 +1,11 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
@@ -64,7 +64,7 @@ import { MediaLinkDialog } from './media-link-dialog';
                 <button
                   mat-stroked-button
                   type="button"
-                  [disabled]="busy()"
+                  [disabled]="act.busy()"
                   (click)="unlink()"
                   data-testid="media-unlink"
                 >
@@ -76,7 +76,7 @@ import { MediaLinkDialog } from './media-link-dialog';
                 </button>
               }
             </div>
-            <app-form-error [error]="error()" [showReference]="false" />
+            <app-form-error [error]="act.error()" [showReference]="false" />
           } @else {
             <p class="explain" data-testid="media-explain">
               {{
@@ -105,10 +105,8 @@ export class MediaCard {
   private readonly dialog = inject(MatDialog);
   private readonly api = inject(AccountApi);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   protected readonly me = this.session.me;
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   protected readonly chips = MEDIA_CHIPS;
   protected readonly renewable = computed(() => this.me()?.media.state === 'disabled_expired');
 
@@ -134,16 +132,10 @@ export class MediaCard {
       destructive: true,
     });
     if (!confirmed) return;
-    this.busy.set(true);
-    this.error.set(null);
-    try {
+    await this.act.run(async () => {
       await this.api.unbindMediaUser();
       await this.session.refreshMe();
       this.notifier.show('accountCenter.media.unlinked');
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    });
   }
 }

@@ -1,22 +1,16 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
-import {
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi, type MediaServerAccount } from './account-api';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /**
  * "Link my media-server account" (60-web.md §4.2, admins): search the media server by name
@@ -28,18 +22,11 @@ import { AccountApi, type MediaServerAccount } from './account-api';
   imports: [
     ReactiveFormsModule,
     MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -54,7 +41,7 @@ import { AccountApi, type MediaServerAccount } from './account-api';
               <mat-error>{{ t('validation.range', { min: 2, max: 64 }) }}</mat-error>
             }
           </mat-form-field>
-          <app-submit-button appearance="outlined" [busy]="busy()" testId="media-search-go">
+          <app-submit-button appearance="outlined" [busy]="act.busy()" testId="media-search-go">
             {{ t('accountCenter.media.search') }}
           </app-submit-button>
         </form>
@@ -75,7 +62,7 @@ import { AccountApi, type MediaServerAccount } from './account-api';
                     <button
                       mat-flat-button
                       type="button"
-                      [disabled]="busy()"
+                      [disabled]="act.busy()"
                       (click)="link(account)"
                       [attr.data-testid]="'media-link-' + account.name"
                     >
@@ -95,7 +82,7 @@ import { AccountApi, type MediaServerAccount } from './account-api';
             </ul>
           }
         }
-        <app-form-error [error]="error()" [icon]="true" [showReference]="false" />
+        <app-form-error [error]="act.error()" [icon]="true" [showReference]="false" />
       </mat-dialog-content>
       <mat-dialog-actions align="end">
         <button mat-button type="button" [mat-dialog-close]="null">
@@ -147,55 +134,44 @@ import { AccountApi, type MediaServerAccount } from './account-api';
 })
 export class MediaLinkDialog {
   private readonly api = inject(AccountApi);
-  private readonly errors = inject(ErrorTexts);
   private readonly transloco = inject(TranslocoService);
   private readonly ref = inject<MatDialogRef<MediaLinkDialog, AdminUser | null>>(MatDialogRef);
   protected readonly form = inject(NonNullableFormBuilder).group({
     query: ['', [Validators.required, Validators.minLength(2), Validators.maxLength(64)]],
   });
-  protected readonly busy = signal(false);
+  /** The search and the link: one busy flag, one error line. */
+  protected readonly act = action();
   protected readonly results = signal<MediaServerAccount[] | null>(null);
-  protected readonly error = signal<ErrorText | null>(null);
 
   protected async search(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      this.results.set(await this.api.mediaServerUsers(this.form.controls.query.value.trim()));
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    const query = this.form.controls.query.value.trim();
+    await this.act.run(async () => this.results.set(await this.api.mediaServerUsers(query)));
   }
 
   protected async link(account: MediaServerAccount): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      this.ref.close(await this.api.bindMediaUser(account.mediaUserId));
-    } catch (error) {
-      const other = (error as ApiError).details as { username?: unknown } | undefined;
-      if (
-        error instanceof ApiError &&
-        error.code === 'MEDIA_USER_ALREADY_BOUND' &&
-        typeof other?.username === 'string'
-      ) {
-        this.error.set({
-          message: this.transloco.translate('accountCenter.media.boundTo', {
-            name: other.username,
-          }),
-          reference: null,
-        });
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    } finally {
-      this.busy.set(false);
+    await this.act.run(
+      async () => this.ref.close(await this.api.bindMediaUser(account.mediaUserId)),
+      { handle: (error) => this.explainBound(error) },
+    );
+  }
+
+  /** Another member has this media account: say who, rather than the generic message. */
+  private explainBound(error: unknown): boolean {
+    const other = (error as ApiError).details as { username?: unknown } | undefined;
+    const bound =
+      error instanceof ApiError &&
+      error.code === 'MEDIA_USER_ALREADY_BOUND' &&
+      typeof other?.username === 'string';
+    if (bound) {
+      const message = this.transloco.translate('accountCenter.media.boundTo', {
+        name: other.username,
+      });
+      this.act.show({ message, reference: null });
     }
+    return bound;
   }
 }

@@ -19,7 +19,8 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { confirmAction } from '../../shared/confirm-dialog';
@@ -92,14 +93,14 @@ import { AccountApi, type BindCode } from './account-api';
             />
             <p class="explain">{{ t('accountCenter.messenger.explain') }}</p>
           }
-          <app-form-error [error]="error()" />
+          <app-form-error [error]="act.error()" />
         </mat-card-content>
         <mat-card-actions>
           @if (me.messenger.bound) {
             <button
               mat-stroked-button
               type="button"
-              [disabled]="busy()"
+              [disabled]="act.busy()"
               (click)="unbind()"
               data-testid="messenger-unbind"
             >
@@ -114,7 +115,7 @@ import { AccountApi, type BindCode } from './account-api';
             }
             <app-submit-button
               type="button"
-              [busy]="busy()"
+              [busy]="act.busy()"
               (click)="getCode()"
               testId="bind-get-code"
             >
@@ -141,28 +142,25 @@ export class MessengerCard {
   protected readonly code = signal<BindCode | null>(null);
   private readonly countdown = new Countdown(inject(DestroyRef));
   protected readonly expiresIn = computed(() => this.countdown.remaining());
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   protected readonly clock = minutesSeconds;
 
   /** `POST /me/messenger/bind-code`: a fresh code replaces any earlier one. */
   protected async getCode(): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      const code = await this.api.bindCode();
-      this.code.set(code);
-      this.countdown.until(code.expiresAt);
-    } catch (error) {
-      // Bound from another device meanwhile: show the current state instead of an error.
-      if (error instanceof ApiError && error.code === 'MESSENGER_ALREADY_BOUND') {
-        await this.session.refreshMe().catch(() => undefined);
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    } finally {
-      this.busy.set(false);
-    }
+    let stale = false;
+    await this.act.run(
+      async () => {
+        const code = await this.api.bindCode();
+        this.code.set(code);
+        this.countdown.until(code.expiresAt);
+      },
+      {
+        handle: (error) =>
+          (stale = error instanceof ApiError && error.code === 'MESSENGER_ALREADY_BOUND'),
+      },
+    );
+    // Bound from another device meanwhile: show the current state instead of an error.
+    if (stale) await this.session.refreshMe().catch(() => undefined);
   }
 
   protected copy(): void {
@@ -178,21 +176,20 @@ export class MessengerCard {
       destructive: true,
     });
     if (!confirmed) return;
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      await this.api.unbind();
-      this.code.set(null);
-      await this.session.refreshMe();
-      this.notifier.show('accountCenter.messenger.unlinked');
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'MESSENGER_NOT_BOUND') {
-        await this.session.refreshMe().catch(() => undefined);
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    } finally {
-      this.busy.set(false);
-    }
+    let stale = false;
+    await this.act.run(
+      async () => {
+        await this.api.unbind();
+        this.code.set(null);
+        await this.session.refreshMe();
+        this.notifier.show('accountCenter.messenger.unlinked');
+      },
+      {
+        handle: (error) =>
+          (stale = error instanceof ApiError && error.code === 'MESSENGER_NOT_BOUND'),
+      },
+    );
+    // Unbound from elsewhere meanwhile: show the current state instead of an error.
+    if (stale) await this.session.refreshMe().catch(() => undefined);
   }
 }

@@ -1,13 +1,13 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
-import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MatSuffix } from '@angular/material/form-field';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
@@ -16,6 +16,7 @@ import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * "Change password" / "Set a new password" (60-web.md §2.3, §4.2). The API answers with a new
@@ -29,17 +30,13 @@ import { confirmMatches, differsFromCurrent } from './password-form';
     MatCardContent,
     MatCardHeader,
     MatCardTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatSuffix,
-    MatInput,
     TranslocoDirective,
     FormError,
     SubmitButton,
     FieldErrorPipe,
     PasswordToggle,
+    ...TEXT_FIELD,
   ],
   templateUrl: './password-card.html',
   styleUrl: './password-card.scss',
@@ -72,8 +69,7 @@ export class PasswordCard {
     },
     { validators: [confirmMatches, differsFromCurrent] },
   );
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   /** API refusals shown on their field (422 CURRENT_PASSWORD_INVALID / PASSWORD_UNCHANGED). */
   protected readonly fieldError = signal<{
     field: 'currentPassword' | 'newPassword';
@@ -82,27 +78,29 @@ export class PasswordCard {
   protected readonly visible = signal(false);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid || this.act.busy()) {
       this.form.markAllAsTouched();
       return;
     }
     const { currentPassword, newPassword } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
     this.fieldError.set(null);
-    try {
-      await this.session.changePassword(currentPassword, newPassword);
-      this.notifier.show('account.password.changed');
-      if (this.forced()) {
-        await this.router.navigateByUrl(safeRedirect(this.redirect()) ?? OVERVIEW_URL);
-      } else {
-        this.form.reset();
-      }
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        await this.session.changePassword(currentPassword, newPassword);
+        this.notifier.show('account.password.changed');
+        if (this.forced()) {
+          await this.router.navigateByUrl(safeRedirect(this.redirect()) ?? OVERVIEW_URL);
+        } else {
+          this.form.reset();
+        }
+      },
+      {
+        handle: (error) => {
+          this.showError(error);
+          return true;
+        },
+      },
+    );
   }
 
   private showError(error: unknown): void {
@@ -112,7 +110,7 @@ export class PasswordCard {
     } else if (error instanceof ApiError && error.code === 'PASSWORD_UNCHANGED') {
       this.fieldError.set({ field: 'newPassword', text: text.message });
     } else {
-      this.error.set(text);
+      this.act.show(text);
     }
   }
 }

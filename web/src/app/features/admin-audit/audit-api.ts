@@ -4,6 +4,7 @@ import type { AuditEntry } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export interface AuditListQuery {
   actorId: string;
@@ -22,13 +23,13 @@ export interface AuditListQuery {
 export class AuditApi {
   private readonly http = inject(HttpClient);
 
-  async list(query: AuditListQuery): Promise<Page<AuditEntry>> {
+  async list(query: AuditListQuery, abort?: AbortSignal): Promise<Page<AuditEntry>> {
     let params = new HttpParams();
     for (const [key, value] of Object.entries(query)) {
       if (value !== '' && value !== null && value !== undefined) params = params.set(key, value);
     }
     const reply = await firstValueFrom(
-      this.http.get<Page<AuditEntry>>('/api/v1/admin/audit-log', { params }),
+      this.http.get<Page<AuditEntry>>('/api/v1/admin/audit-log', { params, ...abortWith(abort) }),
     );
     return checkPage('auditEntrySchema', reply);
   }

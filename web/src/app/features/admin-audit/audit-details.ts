@@ -49,7 +49,11 @@ export function auditDetails(details: unknown): { changes: AuditChange[]; facts:
       const record = node as Record<string, unknown>;
       const pair = pairOf(record);
       if (pair && path) {
-        changes.push({ path, before: valueText(record[pair[0]]), after: valueText(record[pair[1]]) });
+        changes.push({
+          path,
+          before: valueText(record[pair[0]]),
+          after: valueText(record[pair[1]]),
+        });
         return;
       }
       for (const [key, value] of Object.entries(record)) {

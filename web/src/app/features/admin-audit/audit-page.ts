@@ -6,8 +6,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { AuditApi } from './audit-api';
 import { auditDetails } from './audit-details';
 
@@ -20,15 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Component({
   selector: 'app-audit-page',
-  imports: [
-    MatIcon,
-    MatIconButton,
-    RouterLink,
-    TranslocoDirective,
-    FilterBar,
-    ListView,
-    LocalDatePipe,
-  ],
+  imports: [MatIcon, MatIconButton, RouterLink, TranslocoDirective, FilterBar, DATA_TABLE],
   templateUrl: './audit-page.html',
   styleUrl: './audit-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -58,7 +49,7 @@ export default class AuditPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: (query) => this.api.list(query),
+    load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => !!(q.actorId || q.action || q.targetType || q.targetId || q.from || q.to),
   });
@@ -70,8 +61,19 @@ export default class AuditPage {
     { param: 'from', label: 'audit.filter.from', type: 'date', testId: 'audit-from' },
     { param: 'to', label: 'audit.filter.to', type: 'date', testId: 'audit-to' },
   ];
+  protected readonly columns: Column<AuditEntry>[] = [
+    { id: 'at', header: 'audit.col.at', width: 'datetime', date: (e) => e.at, time: true },
+    { id: 'actor', header: 'audit.col.actor' },
+    { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
+    { id: 'target', header: 'audit.col.target' },
+    { id: 'summary', header: 'audit.col.summary', width: 'wide' },
+    { id: 'requestId', header: 'audit.col.requestId', cellClass: 'mono', text: (e) => e.requestId },
+    { id: 'details', header: 'audit.col.details', hideHeader: true, width: 'menu' },
+  ];
+  protected readonly attrs = (entry: AuditEntry) => ({ 'data-action': entry.action });
   /** The entry whose details are open. */
   protected readonly open = signal<string | null>(null);
+  protected readonly isOpen = (entry: AuditEntry) => this.open() === entry.id;
   protected readonly openDetails = computed(() => {
     const entry = this.entries.rows()?.find((e) => e.id === this.open());
     return entry ? auditDetails(entry.details) : null;

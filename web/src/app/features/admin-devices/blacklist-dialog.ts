@@ -1,23 +1,15 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { BlacklistCreated } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { FormError } from '../../shared/form-error';
-import { SubmitButton } from '../../shared/submit-button';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { DevicesApi } from '../../shared/devices/devices-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * Adds a client app to the blacklist (60-web.md §4.3 "Devices", §5): "Log out matching devices
@@ -26,28 +18,18 @@ import { DevicesApi } from '../../shared/devices/devices-api';
  */
 @Component({
   selector: 'app-blacklist-dialog',
-  imports: [
-    ReactiveFormsModule,
-    MatButton,
-    MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-    FormError,
-    SubmitButton,
-  ],
+  imports: [ReactiveFormsModule, MatCheckbox, TranslocoDirective, DialogShell, ...TEXT_FIELD],
   template: `
     <ng-container *transloco="let t">
-      <h2 mat-dialog-title>{{ t('devices.blacklist.addTitle') }}</h2>
       <form [formGroup]="form" (ngSubmit)="save()" novalidate>
-        <mat-dialog-content class="fields">
+        <app-dialog-shell
+          [title]="t('devices.blacklist.addTitle')"
+          [submitLabel]="t('devices.blacklist.add')"
+          submitTestId="blacklist-save"
+          [action]="saving"
+          [cancelResult]="null"
+          errorTestId="blacklist-error"
+        >
           <mat-form-field appearance="outline">
             <mat-label>{{ t('devices.blacklist.clientName') }}</mat-label>
             <input
@@ -77,26 +59,9 @@ import { DevicesApi } from '../../shared/devices/devices-api';
           <mat-checkbox formControlName="logoutNow" data-testid="blacklist-logout-now">
             {{ t('devices.blacklist.logoutNow') }}
           </mat-checkbox>
-          <app-form-error [error]="error()" testId="blacklist-error" />
-        </mat-dialog-content>
-        <mat-dialog-actions align="end">
-          <button mat-button type="button" [mat-dialog-close]="null">
-            {{ t('dialogs.cancel') }}
-          </button>
-          <app-submit-button [busy]="busy()" testId="blacklist-save">
-            {{ t('devices.blacklist.add') }}
-          </app-submit-button>
-        </mat-dialog-actions>
+        </app-dialog-shell>
       </form>
     </ng-container>
-  `,
-  styles: `
-    .fields {
-      display: flex;
-      flex-direction: column;
-      gap: 4px;
-      --form-error-margin: 8px 0 0;
-    }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
@@ -111,30 +76,29 @@ export class BlacklistDialog {
     reason: ['', [Validators.maxLength(255)]],
     logoutNow: [true],
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly saving = action();
 
   protected async save(): Promise<void> {
     this.form.markAllAsTouched();
-    if (this.form.invalid || this.busy()) return;
+    if (this.form.invalid) return;
     const value = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      const created = await this.api.addToBlacklist({
-        clientName: value.clientName.trim(),
-        reason: value.reason.trim(),
-        logoutNow: value.logoutNow,
-      });
-      this.ref.close(created);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'BLACKLIST_ENTRY_EXISTS') {
-        this.form.controls.clientName.setErrors({ api: this.errors.describe(error).message });
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    } finally {
-      this.busy.set(false);
-    }
+    await this.saving.run(
+      async () => {
+        const created = await this.api.addToBlacklist({
+          clientName: value.clientName.trim(),
+          reason: value.reason.trim(),
+          logoutNow: value.logoutNow,
+        });
+        this.ref.close(created);
+      },
+      { handle: (error) => this.showOnField(error) },
+    );
+  }
+
+  /** A client already on the list is said on its field. */
+  private showOnField(error: unknown): boolean {
+    if (!(error instanceof ApiError && error.code === 'BLACKLIST_ENTRY_EXISTS')) return false;
+    this.form.controls.clientName.setErrors({ api: this.errors.describe(error).message });
+    return true;
   }
 }

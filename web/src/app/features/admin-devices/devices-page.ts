@@ -14,16 +14,15 @@ import type {
 } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
 import { UsersApi } from '../admin-users';
@@ -81,9 +80,7 @@ export function ranking<T extends { count: number }>(rows: readonly T[]): RankRo
     ErrorState,
     FilterBar,
     FormError,
-    ListView,
-    LocalDatePipe,
-    RowMenu,
+    DATA_TABLE,
     StatusChip,
     SubmitButton,
   ],
@@ -96,7 +93,6 @@ export default class DevicesPage {
   private readonly users = inject(UsersApi);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
 
   // Query params (bound by the router).
   readonly tab = input<string | undefined>();
@@ -126,20 +122,23 @@ export default class DevicesPage {
       blacklisted: oneOfParam(this.blacklisted(), ['true', 'false'] as const),
       ...this.paging(),
     }),
-    load: async (q) => {
+    load: async (q, abort) => {
       let userId = '';
       if (q.user) {
         userId = (await this.userIdOf(q.user)) ?? '';
         // No member by that name: nothing of theirs to show.
         if (!userId) return EMPTY_PAGE<Device>(q.page, q.pageSize);
       }
-      return this.api.list({
-        userId,
-        client: q.client,
-        blacklisted: q.blacklisted,
-        page: q.page,
-        pageSize: q.pageSize,
-      });
+      return this.api.list(
+        {
+          userId,
+          client: q.client,
+          blacklisted: q.blacklisted,
+          page: q.page,
+          pageSize: q.pageSize,
+        },
+        abort,
+      );
     },
     filters: FILTERS,
     filtered: (q) => !!(q.user || q.client || q.blacklisted),
@@ -194,17 +193,54 @@ export default class DevicesPage {
   });
 
   /** A refused removal or sweep, explained above its list. */
-  protected readonly actionError = signal<ErrorText | null>(null);
+  protected readonly removing = action();
+  protected readonly sweeping = action();
+  protected readonly actionError = computed(() => this.removing.error() ?? this.sweeping.error());
   /** The counts of the last add-with-logout or sweep: "{loggedOut} logged out, {failed} failed". */
   protected readonly outcome = signal<(LogoutOutcome & { client?: string }) | null>(null);
-  protected readonly sweeping = signal(false);
+  protected readonly blacklistColumns: Column<BlacklistEntry>[] = [
+    { id: 'client', header: 'devices.blacklist.col.client' },
+    { id: 'reason', header: 'devices.blacklist.col.reason', text: (e) => e.reason || '—' },
+    { id: 'createdBy', header: 'devices.blacklist.col.createdBy' },
+    {
+      id: 'createdAt',
+      header: 'devices.blacklist.col.createdAt',
+      date: (e) => e.createdAt,
+      time: true,
+    },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (e) => ({
+        label: 'devices.blacklist.actionsFor',
+        params: { client: e.clientName },
+        actions: this.entryActions(e),
+        testId: `blacklist-menu-${e.clientName}`,
+      }),
+    },
+  ];
+  protected readonly blacklistAttrs = (e: BlacklistEntry) => ({ 'data-client': e.clientName });
+  protected readonly actionColumns: Column<DeviceAction>[] = [
+    { id: 'time', header: 'devices.actions.col.time', date: (a) => a.createdAt, time: true },
+    {
+      id: 'action',
+      header: 'devices.actions.col.action',
+      key: (a) => `devices.actions.kind.${a.action}`,
+    },
+    { id: 'target', header: 'devices.actions.col.target' },
+    { id: 'user', header: 'devices.actions.col.user' },
+    { id: 'actor', header: 'devices.actions.col.actor' },
+    { id: 'outcome', header: 'devices.actions.col.outcome' },
+  ];
+  protected readonly actionAttrs = (a: DeviceAction) => ({ 'data-action': a.action });
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.devices.navigate(params);
   }
 
   protected selectTab(index: number): void {
-    this.actionError.set(null);
+    this.clearErrors();
     this.navigate({ tab: index === 0 ? null : TABS[index]! });
   }
 
@@ -221,7 +257,7 @@ export default class DevicesPage {
     });
     ref.afterClosed().subscribe((created) => {
       if (!created) return;
-      this.actionError.set(null);
+      this.clearErrors();
       this.outcome.set({
         loggedOut: created.loggedOut,
         failed: created.failed,
@@ -252,29 +288,26 @@ export default class DevicesPage {
       destructive: true,
     });
     if (!confirmed) return;
-    this.actionError.set(null);
-    try {
-      await this.api.removeFromBlacklist(entry.id);
-      this.notifier.show('devices.blacklist.removed', { client: entry.clientName });
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    }
-    this.refresh();
+    this.sweeping.clear();
+    await this.removing.run(() => this.api.removeFromBlacklist(entry.id), {
+      done: 'devices.blacklist.removed',
+      params: { client: entry.clientName },
+      after: () => this.refresh(),
+    });
   }
 
   /** "Log out all blacklisted devices": one request, the counts shown when it answers. */
   protected async sweep(): Promise<void> {
-    this.sweeping.set(true);
-    this.actionError.set(null);
+    this.removing.clear();
     this.outcome.set(null);
-    try {
-      this.outcome.set(await this.api.enforceBlacklist());
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.sweeping.set(false);
-    }
-    this.refresh();
+    await this.sweeping.run(async () => this.outcome.set(await this.api.enforceBlacklist()), {
+      after: () => this.refresh(),
+    });
+  }
+
+  private clearErrors(): void {
+    this.removing.clear();
+    this.sweeping.clear();
   }
 
   protected actorOf(action: DeviceAction): string | null {

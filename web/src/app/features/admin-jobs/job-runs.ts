@@ -1,9 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
 import { TranslocoDirective } from '@jsverse/transloco';
+import type { JobRun } from '@usher/contracts';
 import { localListPage } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
-import { StatusChip } from '../../shared/status-chip';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { summaryText } from './cron-words';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -11,59 +10,32 @@ import { RUN_CHIPS, durationOf } from './run-status';
 /** A job's run history (60-web.md §4 "Row expand"): paged, newest first, summaries and errors. */
 @Component({
   selector: 'app-job-runs',
-  imports: [TranslocoDirective, ListView, LocalDatePipe, StatusChip],
+  imports: [TranslocoDirective, DATA_TABLE],
   template: `
     <ng-container *transloco="let t">
-      <app-list-view
+      <app-data-table
         [list]="runs"
+        [columns]="columns"
+        [rowAttrs]="attrs"
         emptyIcon="history"
         [emptyMessage]="t('jobs.noRuns')"
         [testId]="'runs-' + name()"
+        [tableTestId]="'runs-' + name()"
       >
-        <table class="list runs" [attr.data-testid]="'runs-' + name()">
-          <thead>
-            <tr>
-              <th scope="col" class="col-datetime">{{ t('jobs.col.started') }}</th>
-              <th scope="col">{{ t('jobs.col.trigger') }}</th>
-              <th scope="col" class="col-status">{{ t('jobs.col.outcome') }}</th>
-              <th scope="col" class="col-num">{{ t('jobs.col.duration') }}</th>
-              <th scope="col" class="col-wide">{{ t('jobs.col.message') }}</th>
-              <th scope="col">{{ t('jobs.col.replica') }}</th>
-            </tr>
-          </thead>
-          <tbody>
-            @for (run of runs.rows(); track run.id) {
-              <tr [attr.data-run-status]="run.status">
-                <td [attr.data-label]="t('jobs.col.started')">
-                  {{ run.startedAt | localDate: 'dateTime' }}
-                </td>
-                <td [attr.data-label]="t('jobs.col.trigger')">
-                  {{ t('jobs.trigger.' + run.trigger) }}
-                </td>
-                <td [attr.data-label]="t('jobs.col.outcome')">
-                  <app-status-chip
-                    [tone]="chips[run.status].tone"
-                    [icon]="chips[run.status].icon"
-                    [label]="t('jobs.status.' + run.status)"
-                  />
-                </td>
-                <td [attr.data-label]="t('jobs.col.duration')">
-                  @if (durationOf(run); as d) {
-                    {{ t(d.key, d.params) }}
-                  }
-                </td>
-                <td [attr.data-label]="t('jobs.col.message')" class="message">
-                  @if (run.error) {
-                    <span class="error">{{ run.error }}</span>
-                  }
-                  {{ summary(run.summary) }}
-                </td>
-                <td [attr.data-label]="t('jobs.col.replica')" class="mono">{{ run.replicaId }}</td>
-              </tr>
+        <ng-template appCell="duration" [appCellOf]="runs" let-run>
+          @if (durationOf(run); as d) {
+            {{ t(d.key, d.params) }}
+          }
+        </ng-template>
+        <ng-template appCell="message" [appCellOf]="runs" let-run>
+          <span class="message">
+            @if (run.error) {
+              <span class="error">{{ run.error }}</span>
             }
-          </tbody>
-        </table>
-      </app-list-view>
+            {{ summary(run.summary) }}
+          </span>
+        </ng-template>
+      </app-data-table>
     </ng-container>
   `,
   styleUrl: './job-runs.scss',
@@ -80,7 +52,26 @@ export class JobRuns {
     load: (params, page, pageSize) => this.api.runs(params.name, page, pageSize),
     pageSize: 10,
   });
-  protected readonly chips = RUN_CHIPS;
+  protected readonly columns: Column<JobRun>[] = [
+    {
+      id: 'started',
+      header: 'jobs.col.started',
+      width: 'datetime',
+      date: (r) => r.startedAt,
+      time: true,
+    },
+    { id: 'trigger', header: 'jobs.col.trigger', key: (r) => `jobs.trigger.${r.trigger}` },
+    {
+      id: 'outcome',
+      header: 'jobs.col.outcome',
+      width: 'status',
+      chip: (r) => ({ ...RUN_CHIPS[r.status], label: `jobs.status.${r.status}` }),
+    },
+    { id: 'duration', header: 'jobs.col.duration', width: 'num' },
+    { id: 'message', header: 'jobs.col.message', width: 'wide' },
+    { id: 'replica', header: 'jobs.col.replica', cellClass: 'mono', text: (r) => r.replicaId },
+  ];
+  protected readonly attrs = (run: JobRun) => ({ 'data-run-status': run.status });
   protected readonly durationOf = durationOf;
   protected readonly summary = summaryText;
 }

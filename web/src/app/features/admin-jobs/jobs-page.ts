@@ -19,12 +19,13 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
-import { cronWords, summaryText, type CronWords } from './cron-words';
+import { cronWords, summaryText } from './cron-words';
 import { JobRuns } from './job-runs';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -45,6 +46,7 @@ export const KNOWN_JOBS = new Set([
   'announcements',
   'media_account_cleanup',
   'inactivity_watch',
+  'backup',
 ]);
 
 /** Jobs that change users ask before a manual run (60-web.md §4 "Run now"). */
@@ -70,6 +72,7 @@ interface Following {
     TranslocoDirective,
     ErrorState,
     FormError,
+    DATA_TABLE,
     JobRuns,
     LocalDatePipe,
     StatusChip,
@@ -91,6 +94,17 @@ export default class JobsPage {
   protected readonly jobs = apiResource({ params: () => true, load: () => this.api.list() });
   /** The job whose history is open. */
   protected readonly expanded = signal<string | null>(null);
+  protected readonly columns: Column<JobSummary>[] = [
+    { id: 'job', header: 'jobs.col.job' },
+    { id: 'schedule', header: 'jobs.col.schedule', cellTestId: 'job-schedule' },
+    { id: 'enabled', header: 'jobs.col.enabled', width: 'status' },
+    { id: 'nextRun', header: 'jobs.col.nextRun', width: 'datetime', cellTestId: 'job-next-run' },
+    { id: 'lastRun', header: 'jobs.col.lastRun', cellTestId: 'job-last-run' },
+    { id: 'actions', header: 'common.actions', hideHeader: true, width: 'actions' },
+  ];
+  protected readonly byName = (job: JobSummary) => job.name;
+  protected readonly attrs = (job: JobSummary) => ({ 'data-job': job.name });
+  protected readonly isExpanded = (job: JobSummary) => this.expanded() === job.name;
   /** Runs started here and followed until they end: job name → run. */
   protected readonly following = signal<Record<string, Following>>({});
   /** Bumped per job when a followed run ends, so an open history reloads. */
@@ -115,8 +129,8 @@ export default class JobsPage {
     return KNOWN_JOBS.has(job.name) ? `jobs.names.${job.name}` : null;
   }
 
-  protected words(job: JobSummary): CronWords | null {
-    if (job.disabledBy === 'manual only') return { key: 'jobs.manualOnly', params: {} };
+  protected words(job: JobSummary): string | null {
+    if (job.disabledBy === 'manual only') return this.transloco.translate('jobs.manualOnly');
     return cronWords(job.schedule, this.language.active());
   }
 

@@ -8,7 +8,7 @@ import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testi
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
 import { POLL_FAST_MS } from '../../shared/long-action';
-import { cronWords, summaryText, weekdayName } from './cron-words';
+import { cronWords, summaryText } from './cron-words';
 import JobsPage from './jobs-page';
 
 const RUN_ID = '01936f6e-8a7b-7c3d-9e4f-00000000000a';
@@ -49,28 +49,23 @@ function aJob(overrides: Partial<JobSummary> = {}): JobSummary {
 
 describe('cron in words', () => {
   it.each([
-    ['*/30 * * * * *', 'jobs.cron.everySeconds', { n: 30 }],
-    ['*/5 * * * *', 'jobs.cron.everyMinutes', { n: 5 }],
-    ['* * * * *', 'jobs.cron.everyMinute', {}],
-    ['0 * * * *', 'jobs.cron.hourly', { minute: '00' }],
-    ['15 */12 * * *', 'jobs.cron.everyHours', { n: 12, minute: '15' }],
-    ['30 3 * * *', 'jobs.cron.daily', { time: '03:30' }],
-    ['0 30 3 * * *', 'jobs.cron.daily', { time: '03:30' }],
-    ['30 20 * * 0', 'jobs.cron.weekly', { day: 'Sunday', time: '20:30' }],
-    ['0 6 1 * *', 'jobs.cron.monthly', { day: 1, time: '06:00' }],
-  ])('should read %s', (expression, key, params) => {
-    expect(cronWords(expression, 'en')).toEqual({ key, params });
+    ['*/30 * * * * *', 'Every 30 seconds'],
+    ['*/5 * * * *', 'Every 5 minutes'],
+    ['30 3 * * *', 'At 03:30'],
+    ['0 30 3 * * *', 'At 03:30'],
+    ['30 20 * * 0', 'At 20:30, only on Sunday'],
+    ['0 6 1 * *', 'At 06:00, on day 1 of the month'],
+    ['0 9-17 * * 1-5', 'Every hour, between 09:00 and 17:00, Monday through Friday'],
+  ])('should read %s in English', (expression, words) => {
+    expect(cronWords(expression, 'en')).toBe(words);
   });
 
-  it('should give up on shapes it cannot say', () => {
-    expect(cronWords('0 9 * 1 *', 'en')).toBeNull();
-    expect(cronWords('0 9-17 * * 1-5', 'en')).toBeNull();
+  it('should read a schedule in Chinese', () => {
+    expect(cronWords('30 20 * * 0', 'zh-CN')).toBe('在20:30, 仅星期日');
+  });
+
+  it('should give up on what is not cron', () => {
     expect(cronWords('nonsense', 'en')).toBeNull();
-  });
-
-  it('should name weekdays in the language, 7 being Sunday', () => {
-    expect(weekdayName(7, 'en')).toBe('Sunday');
-    expect(weekdayName(1, 'zh-CN')).toBe('星期一');
   });
 
   it('should flatten summaries and drop zero counts of a breakdown', () => {
@@ -137,7 +132,7 @@ describe('JobsPage', () => {
     await flushJobs([aJob(), aJob({ name: 'cleanup', schedule: '30 3 * * *', lastRun: null })]);
     const row = root.querySelector('[data-job="expiry_check"]')!;
     expect(row.textContent).toContain('Expiry check');
-    expect(row.textContent).toContain('Every hour at minute 00');
+    expect(row.querySelector('[data-testid="job-schedule"]')?.textContent).toContain('Every hour');
     expect(row.textContent).toContain('0 * * * * · Europe/Berlin');
     expect(row.textContent).toContain('EXPIRY_CHECK_CRON');
     expect(row.textContent).toContain('On');
@@ -145,7 +140,7 @@ describe('JobsPage', () => {
     expect(row.textContent).toContain('Succeeded');
     expect(row.textContent).toContain('checked 120 · disabled 3');
     const cleanup = root.querySelector('[data-job="cleanup"]')!;
-    expect(cleanup.textContent).toContain('Every day at 03:30');
+    expect(cleanup.textContent).toContain('At 03:30');
     expect(cleanup.textContent).toContain('Never ran');
     expect(byTestId(root, 'jobs-switched-off')).toBeNull();
   });

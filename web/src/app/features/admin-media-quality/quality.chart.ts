@@ -7,6 +7,7 @@ import {
   type QualityState,
 } from '@usher/contracts/values';
 import type { ChartSpec } from '../../shared/chart/chart-options';
+import type { ChipSpec } from '../../shared/data-table';
 import type { Tone } from '../../shared/status-chip';
 
 export type QualityLibrary = QualityLibraryList['data'][number];
@@ -110,3 +111,9 @@ export function qualityCharts(
     },
   };
 }
+
+/** A resolution as a table cell's chip. */
+export const resolutionChip = (resolution: QualityResolution): ChipSpec => ({
+  ...RESOLUTION_CHIPS[resolution],
+  label: `quality.resolution.${resolution}`,
+});

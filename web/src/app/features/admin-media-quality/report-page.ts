@@ -20,16 +20,18 @@ import { Notifier } from '../../core/notifier';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { EmptyState, ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { SubmitButton } from '../../shared/submit-button';
 import { QualityApi } from './quality-api';
-import { RESOLUTION_CHIPS, STATE_CHIPS, qualityCharts } from './quality.chart';
+import { RESOLUTION_CHIPS, STATE_CHIPS, qualityCharts, resolutionChip } from './quality.chart';
 import { ScanFollower, announceScan } from './scan-follower';
 import { ScanProgress } from './scan-progress';
+
+type LowQualityGroup = QualityReport['lowQuality']['data'][number];
 
 /** The items of a drill-down, one block per season (a movie: one block without a season). */
 export interface SeasonBlock {
@@ -70,7 +72,7 @@ export function episodeCode(item: Pick<QualityItem, 'season' | 'episode'>): stri
     EmptyState,
     ErrorState,
     FormError,
-    ListView,
+    DATA_TABLE,
     LocalDatePipe,
     ScanProgress,
     StatusChip,
@@ -127,6 +129,31 @@ export default class QualityReportPage {
   protected readonly scan = this.follower.state;
   protected readonly chips = STATE_CHIPS;
   protected readonly resolutionChips = RESOLUTION_CHIPS;
+  protected readonly itemColumns: Column<QualityItem>[] = [
+    { id: 'item', header: 'quality.col.item' },
+    { id: 'resolution', header: 'quality.col.resolution' },
+    {
+      id: 'codec',
+      header: 'quality.col.codec',
+      cellClass: 'mono',
+      text: (item) => item.codec.toUpperCase(),
+    },
+    { id: 'hdr', header: 'quality.col.hdr', key: (item) => `quality.hdr.${item.hdr}` },
+    { id: 'bitrate', header: 'quality.col.bitrate', text: (item) => this.bitrate(item.bitrate) },
+  ];
+  protected readonly byItemId = (item: QualityItem) => item.itemId;
+  protected readonly groupColumns: Column<LowQualityGroup>[] = [
+    { id: 'title', header: 'quality.col.title' },
+    { id: 'kind', header: 'quality.col.kind', key: (g) => `quality.kind.${g.kind}` },
+    { id: 'worst', header: 'quality.col.worst', chip: (g) => resolutionChip(g.worstResolution) },
+    {
+      id: 'items',
+      header: 'quality.col.items',
+      key: (g) => [g.kind === 'series' ? 'quality.episodes' : 'quality.files', { n: g.itemCount }],
+    },
+  ];
+  protected readonly byGroupId = (group: LowQualityGroup) => group.groupId;
+  protected readonly groupAttrs = (group: LowQualityGroup) => ({ 'data-group': group.groupId });
   protected readonly actionError = signal<ErrorText | null>(null);
   protected readonly name = computed(() => {
     const report = this.report();

@@ -1,12 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { apiResource } from '../../core/api/api-resource';
 import { LocalDatePipe } from '../../shared/local-date';
@@ -15,21 +9,19 @@ import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import { PAYMENT_CHIPS } from '../../shared/payment-chips';
 import { AdminPaymentsApi } from './payments-api';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /** Every field of one payment and the Stripe events received for it (60-web.md §4.3). */
 @Component({
   selector: 'app-payment-detail',
   imports: [
     MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
     TranslocoDirective,
     ErrorState,
     LocalDatePipe,
     MoneyPipe,
     StatusChip,
+    ...DIALOG_PARTS,
   ],
   templateUrl: './payment-detail.html',
   styleUrl: './payment-detail.scss',

@@ -4,6 +4,7 @@ import type { AdminPaymentDetail, AdminPaymentList, Plan } from '@usher/contract
 import type { Page, PaymentStatus } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export interface PaymentQuery {
   status: '' | PaymentStatus;
@@ -30,9 +31,12 @@ function params(query: object): HttpParams {
 export class AdminPaymentsApi {
   private readonly http = inject(HttpClient);
 
-  async list(query: PaymentQuery): Promise<AdminPaymentList> {
+  async list(query: PaymentQuery, abort?: AbortSignal): Promise<AdminPaymentList> {
     const reply = await firstValueFrom(
-      this.http.get<AdminPaymentList>('/api/v1/admin/payments', { params: params(query) }),
+      this.http.get<AdminPaymentList>('/api/v1/admin/payments', {
+        params: params(query),
+        ...abortWith(abort),
+      }),
     );
     return checkReply('adminPaymentListSchema', reply);
   }

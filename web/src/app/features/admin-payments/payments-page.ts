@@ -6,11 +6,9 @@ import { PAYMENT_STATUSES } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { MoneyPipe } from '../../shared/money';
-import { StatusChip } from '../../shared/status-chip';
-import { PAYMENT_CHIPS } from '../../shared/payment-chips';
+import { PAYMENT_CHIPS, paymentChip } from '../../shared/payment-chips';
 import { PaymentDetail } from './payment-detail';
 import { AdminPaymentsApi, type PaymentQuery } from './payments-api';
 
@@ -25,7 +23,7 @@ const uuidParam = (value: string | undefined) => (value && UUID.test(value) ? va
  */
 @Component({
   selector: 'app-payments-page',
-  imports: [TranslocoDirective, FilterBar, ListView, LocalDatePipe, MoneyPipe, StatusChip],
+  imports: [TranslocoDirective, FilterBar, DATA_TABLE, MoneyPipe],
   templateUrl: './payments-page.html',
   styleUrl: './payments-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -54,8 +52,8 @@ export default class PaymentsPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: async (query) => {
-      const reply = await this.api.list(query);
+    load: async (query, abort) => {
+      const reply = await this.api.list(query, abort);
       this.summary.set(reply.summary);
       return reply;
     },
@@ -90,6 +88,28 @@ export default class PaymentsPage {
     { param: 'to', label: 'adminPayments.to', type: 'date' },
   ]);
   protected readonly chips = PAYMENT_CHIPS;
+  protected readonly columns: Column<Payment>[] = [
+    {
+      id: 'created',
+      header: 'adminPayments.col.created',
+      width: 'datetime',
+      date: (p) => p.createdAt,
+      time: true,
+    },
+    { id: 'user', header: 'adminPayments.col.user', text: (p) => p.user?.username },
+    { id: 'plan', header: 'adminPayments.col.plan', text: (p) => p.planName },
+    { id: 'amount', header: 'adminPayments.col.amount', width: 'num' },
+    { id: 'status', header: 'adminPayments.col.status', width: 'status', chip: paymentChip },
+    { id: 'reason', header: 'adminPayments.col.reason', text: (p) => p.statusReason },
+    {
+      id: 'completed',
+      header: 'adminPayments.col.completed',
+      width: 'datetime',
+      date: (p) => p.completedAt,
+      time: true,
+    },
+  ];
+  protected readonly attrs = (payment: Payment) => ({ 'data-payment': payment.id });
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.payments.navigate(params);

@@ -1,16 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -21,9 +11,10 @@ import {
   PLAN_CURRENCIES,
   type PlanCurrency,
 } from '@usher/contracts/values';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { FormError } from '../../shared/form-error';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { AdminPlansApi } from './plans-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 export interface PlanDialogData {
   /** The plan being edited; absent when creating. */
@@ -58,29 +49,15 @@ export function toMajorText(minor: number, currency: PlanCurrency): string {
   selector: 'app-plan-dialog',
   imports: [
     ReactiveFormsModule,
-    MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatOption,
     MatSelect,
     MatSlideToggle,
     TranslocoDirective,
-    FormError,
+    DialogShell,
+    ...TEXT_FIELD,
   ],
   templateUrl: './plan-dialog.html',
   styles: `
-    .fields {
-      display: flex;
-      flex-direction: column;
-      gap: 4px;
-    }
     .field-error {
       color: var(--mat-sys-error);
       margin: 0 0 8px;
@@ -90,7 +67,6 @@ export function toMajorText(minor: number, currency: PlanCurrency): string {
 })
 export class PlanDialog {
   private readonly api = inject(AdminPlansApi);
-  private readonly errors = inject(ErrorTexts);
   private readonly ref = inject<MatDialogRef<PlanDialog, boolean>>(MatDialogRef);
   protected readonly data = inject<PlanDialogData>(MAT_DIALOG_DATA);
   protected readonly editing = !!this.data.plan;
@@ -111,8 +87,7 @@ export class PlanDialog {
     sortOrder: [this.data.plan?.sortOrder ?? 0, [Validators.required]],
     isActive: [this.data.plan?.isActive ?? true],
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly saving = action();
   protected readonly priceInvalid = signal(false);
 
   protected async save(): Promise<void> {
@@ -120,9 +95,7 @@ export class PlanDialog {
     const value = this.form.getRawValue();
     const price = toMinorUnits(value.price, value.currency);
     this.priceInvalid.set(price === null);
-    if (this.form.invalid || price === null || this.busy()) return;
-    this.busy.set(true);
-    this.error.set(null);
+    if (this.form.invalid || price === null) return;
     const fields = {
       name: value.name.trim(),
       description: value.description.trim(),
@@ -132,14 +105,10 @@ export class PlanDialog {
       sortOrder: Number(value.sortOrder),
       isActive: value.isActive,
     };
-    try {
+    await this.saving.run(async () => {
       if (this.data.plan) await this.api.update(this.data.plan.id, fields);
       else await this.api.create(fields);
       this.ref.close(true);
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    });
   }
 }

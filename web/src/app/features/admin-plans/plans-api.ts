@@ -1,6 +1,6 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
-import type { CreatePlan, MemberPlans, Plan, UpdatePlan } from '@usher/contracts';
+import type { CreatePlan, MemberPlans, Plan, PlanOrder, UpdatePlan } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
@@ -25,6 +25,20 @@ export class AdminPlansApi {
   async paymentsEnabled(): Promise<boolean> {
     const reply = await firstValueFrom(this.http.get<MemberPlans>('/api/v1/plans'));
     return (await checkReply('memberPlansSchema', reply)).paymentsEnabled;
+  }
+
+  /** The ids of the plans on sale, in the order members see them. */
+  async onSale(): Promise<string[]> {
+    const reply = await firstValueFrom(this.http.get<MemberPlans>('/api/v1/plans'));
+    return (await checkReply('memberPlansSchema', reply)).data.map((plan) => plan.id);
+  }
+
+  /** Puts the plans on sale in this order: every one of them, once (one request, one write). */
+  async reorder(ids: readonly string[]): Promise<PlanOrder> {
+    const reply = await firstValueFrom(
+      this.http.put<PlanOrder>('/api/v1/admin/plans/order', { ids }),
+    );
+    return checkReply('planOrderSchema', reply);
   }
 
   async create(fields: CreatePlan): Promise<Plan> {

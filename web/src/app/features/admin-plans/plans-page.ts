@@ -1,20 +1,26 @@
-import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { Plan } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { type RunOptions, action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
 import { MoneyPipe } from '../../shared/money';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip } from '../../shared/status-chip';
+import { type RowAction } from '../../shared/row-menu';
 import { PlanDialog, type PlanDialogData } from './plan-dialog';
+
+const ON_SALE: ChipSpec = { tone: 'success', icon: 'sell', label: 'adminPlans.onSale' };
+const WITHDRAWN: ChipSpec = {
+  tone: 'neutral',
+  icon: 'remove_shopping_cart',
+  label: 'adminPlans.withdrawnState',
+};
 import { AdminPlansApi } from './plans-api';
 
 /**
@@ -23,16 +29,7 @@ import { AdminPlansApi } from './plans-api';
  */
 @Component({
   selector: 'app-plans-page',
-  imports: [
-    MatButton,
-    MatIcon,
-    TranslocoDirective,
-    FormError,
-    ListView,
-    MoneyPipe,
-    RowMenu,
-    StatusChip,
-  ],
+  imports: [MatButton, MatIcon, TranslocoDirective, FormError, DATA_TABLE, MoneyPipe],
   templateUrl: './plans-page.html',
   styleUrl: './plans-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -41,7 +38,6 @@ export default class PlansPage {
   private readonly api = inject(AdminPlansApi);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
 
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
@@ -56,10 +52,29 @@ export default class PlansPage {
     params: () => true,
     load: () => this.api.paymentsEnabled(),
   });
-  protected readonly actionError = signal<ErrorText | null>(null);
+  protected readonly planAction = action();
+  protected readonly columns: Column<Plan>[] = [
+    { id: 'name', header: 'adminPlans.name', text: (p) => p.name },
+    { id: 'days', header: 'adminPlans.days', text: (p) => p.days },
+    { id: 'price', header: 'adminPlans.price' },
+    { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
+    { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (p) => ({
+        label: 'adminPlans.actionsFor',
+        params: { name: p.name },
+        actions: this.rowActions(p),
+      }),
+    },
+  ];
+  protected readonly attrs = (plan: Plan) => ({ 'data-plan': plan.name });
 
-  protected rowActions(plan: Plan, index: number): RowAction[] {
+  protected rowActions(plan: Plan): RowAction[] {
     const rows = this.plans.rows() ?? [];
+    const index = rows.indexOf(plan);
     const actions: RowAction[] = [
       {
         icon: 'edit',
@@ -72,14 +87,14 @@ export default class PlansPage {
       actions.push({
         icon: 'arrow_upward',
         label: 'adminPlans.moveUp',
-        run: () => void this.swap(plan, rows[index - 1]!, -1),
+        run: () => void this.move(plan, -1),
       });
     }
     if (plan.isActive && rows[index + 1]?.isActive) {
       actions.push({
         icon: 'arrow_downward',
         label: 'adminPlans.moveDown',
-        run: () => void this.swap(plan, rows[index + 1]!, 1),
+        run: () => void this.move(plan, 1),
       });
     }
     if (plan.isActive) {
@@ -97,14 +112,18 @@ export default class PlansPage {
     this.open({});
   }
 
-  /** Trades places with a neighbour; equal orders are split so the move always shows. */
-  private async swap(plan: Plan, other: Plan, direction: -1 | 1): Promise<void> {
-    const mine = other.sortOrder === plan.sortOrder ? plan.sortOrder + direction : other.sortOrder;
+  /**
+   * Trades places with the neighbour on sale, as one `PUT /admin/plans/order` of the whole order
+   * read just before (docs/payments.md): the move is written entirely or not at all.
+   */
+  private async move(plan: Plan, direction: -1 | 1): Promise<void> {
     await this.run(async () => {
-      await this.api.update(plan.id, { sortOrder: mine });
-      if (other.sortOrder !== plan.sortOrder) {
-        await this.api.update(other.id, { sortOrder: plan.sortOrder });
-      }
+      const ids = await this.api.onSale();
+      const from = ids.indexOf(plan.id);
+      const to = from + direction;
+      if (from < 0 || to < 0 || to >= ids.length) return;
+      [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+      await this.api.reorder(ids);
     });
   }
 
@@ -117,21 +136,20 @@ export default class PlansPage {
       destructive: true,
     });
     if (!confirmed) return;
-    await this.run(async () => {
-      await this.api.withdraw(plan.id);
-      this.notifier.show('adminPlans.withdrawn', { name: plan.name });
+    await this.run(() => this.api.withdraw(plan.id), {
+      done: 'adminPlans.withdrawn',
+      params: { name: plan.name },
     });
   }
 
-  private async run(work: () => Promise<void>): Promise<void> {
-    this.actionError.set(null);
-    try {
-      await work();
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    }
-    this.plans.reload();
-    this.enabled.reload();
+  private async run(work: () => Promise<unknown>, options: RunOptions = {}): Promise<void> {
+    await this.planAction.run(work, {
+      ...options,
+      after: () => {
+        this.plans.reload();
+        this.enabled.reload();
+      },
+    });
   }
 
   private open(data: PlanDialogData): void {

@@ -2,6 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import type { Plan } from '@usher/contracts';
+import type { RowAction } from '../../shared/row-menu';
 import { storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
@@ -73,5 +74,93 @@ describe('PlansPage', () => {
     const table = byTestId(root, 'plans-table')!;
     expect(table.textContent).toContain('$19.99');
     expect(table.querySelector('[data-plan="Old"]')?.textContent).toContain('Withdrawn');
+  });
+
+  describe('moving a plan', () => {
+    const second: Plan = { ...PLAN, id: PLAN.id.replace('a1', 'b2'), name: 'Yearly', days: 365 };
+    const third: Plan = { ...PLAN, id: PLAN.id.replace('a1', 'c3'), name: 'Weekly', days: 7 };
+
+    async function page() {
+      storeSession();
+      TestBed.configureTestingModule({
+        providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS],
+      });
+      http = TestBed.inject(HttpTestingController);
+      const fixture = TestBed.createComponent(PlansPage);
+      await fixture.whenStable();
+      const rows = [PLAN, second, third];
+      http
+        .expectOne((r) => r.url === '/api/v1/admin/plans')
+        .flush({
+          data: rows,
+          total: 3,
+          page: 1,
+          pageSize: 20,
+        });
+      http.expectOne('/api/v1/plans').flush({ data: rows, paymentsEnabled: true, pending: [] });
+      await flushAndRender(fixture);
+      const actions = (plan: Plan) =>
+        (fixture.componentInstance as unknown as { rowActions(p: Plan): RowAction[] }).rowActions(
+          plan,
+        );
+      /** Runs a row's move action and answers the order read it makes first. */
+      const move = async (plan: Plan, label: string) => {
+        actions(plan)
+          .find((a) => a.label === label)!
+          .run();
+        await flushAndRender(fixture);
+        http
+          .expectOne((r) => r.method === 'GET' && r.url === '/api/v1/plans')
+          .flush({ data: [PLAN, second, third], paymentsEnabled: true, pending: [] });
+        await flushAndRender(fixture);
+        return http.expectOne('/api/v1/admin/plans/order');
+      };
+      /** Answers the reloads that follow every action. */
+      const reloaded = (rows: Plan[]) => {
+        http
+          .expectOne((r) => r.url === '/api/v1/admin/plans')
+          .flush({ data: rows, total: rows.length, page: 1, pageSize: 20 });
+        http.expectOne('/api/v1/plans').flush({ data: [], paymentsEnabled: true, pending: [] });
+      };
+      return { fixture, move, reloaded };
+    }
+
+    it('should send the whole new order in one PUT and never PATCH a sort order', async () => {
+      const { fixture, move, reloaded } = await page();
+
+      const put = await move(PLAN, 'adminPlans.moveDown');
+
+      expect(put.request.method).toBe('PUT');
+      expect(put.request.body).toEqual({ ids: [second.id, PLAN.id, third.id] });
+      put.flush({ data: [second, PLAN, third] });
+      await flushAndRender(fixture);
+      reloaded([second, PLAN, third]);
+      http.expectNone((r) => r.method === 'PATCH');
+    });
+
+    it('should show a refused order as the error line and reload the list', async () => {
+      const { fixture, move, reloaded } = await page();
+
+      const put = await move(third, 'adminPlans.moveUp');
+      expect(put.request.body).toEqual({ ids: [PLAN.id, third.id, second.id] });
+      put.flush(
+        {
+          error: {
+            code: 'PLAN_ORDER_MISMATCH',
+            message: 'The order must name every plan on sale exactly once',
+            requestId: 'req-1',
+            details: { unknown: [], missing: ['x'], duplicate: [] },
+          },
+        },
+        { status: 422, statusText: 'Unprocessable' },
+      );
+      await flushAndRender(fixture);
+      reloaded([PLAN, second, third]);
+      await flushAndRender(fixture);
+
+      const error = byTestId(fixture.nativeElement as HTMLElement, 'plans-action-error');
+      expect(error?.textContent).toContain('The plans changed meanwhile');
+      expect(error?.textContent).toContain('req-1');
+    });
   });
 });

@@ -1,14 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
-import { MatIcon } from '@angular/material/icon';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { PlaybackProfilesPage } from '@usher/contracts';
+import type { PlaybackProfilesPage, PlaybackRecord } from '@usher/contracts';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
-import { LocalDatePipe } from '../../shared/local-date';
+import { type Column, DATA_TABLE, type TableSort } from '../../shared/data-table';
 import { PosterImage } from '../../shared/requests/poster-image';
 import {
   PLAYBACK_RANGES,
@@ -29,7 +27,7 @@ const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
 const PROFILE_FILTERS = ['range', 'keyword'];
 const PROFILE_RANGES = PLAYBACK_RANGES.filter((r) => r !== 'custom');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-type Sort = ProfilesQuery['sort'];
+type ProfileRow = PlaybackProfilesPage['data'][number];
 
 /**
  * `/admin/playback?tab=history|profiles` (60-web.md §4.3 "Playback"): every play with its
@@ -40,9 +38,7 @@ type Sort = ProfilesQuery['sort'];
   selector: 'app-playback-page',
   imports: [
     FilterBar,
-    ListView,
-    LocalDatePipe,
-    MatIcon,
+    DATA_TABLE,
     MatTab,
     MatTabGroup,
     PluginNotice,
@@ -92,7 +88,7 @@ export default class PlaybackPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: (query) => this.api.history(query),
+    load: (query, abort) => this.api.history(query, abort),
     filters: HISTORY_FILTERS,
     filtered: (q) => !!(q.userId || q.username || q.keyword || q.from || q.to),
     active: () => this.tabIndex() === 0 && this.historyProblem() === null,
@@ -116,8 +112,8 @@ export default class PlaybackPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: async (query) => {
-      const reply = await this.api.profiles(query);
+    load: async (query, abort) => {
+      const reply = await this.api.profiles(query, abort);
       this.summary.set(reply.summary);
       return reply;
     },
@@ -147,13 +143,66 @@ export default class PlaybackPage {
       testId: 'profiles-sort',
     },
   ];
-  /** The sortable columns, with their width class (playback-page.scss). */
-  protected readonly sortColumns: readonly { sort: Sort; key: string; width: string }[] = [
-    { sort: 'duration', key: 'adminPlayback.col.watchTime', width: 'w-watch' },
-    { sort: 'plays', key: 'adminPlayback.col.plays', width: 'w-plays' },
-    { sort: 'activeDays', key: 'adminPlayback.col.activeDays', width: 'w-days' },
-    { sort: 'lastPlayed', key: 'adminPlayback.col.lastPlayed', width: 'w-last' },
+  // Column widths for the fixed table layout; the title and the user share what is left.
+  protected readonly historyColumns: Column<PlaybackRecord>[] = [
+    { id: 'at', header: 'adminPlayback.col.at', width: '9.5rem', date: (p) => p.at, time: true },
+    { id: 'user', header: 'adminPlayback.col.user', width: '7rem' },
+    { id: 'title', header: 'adminPlayback.col.title' },
+    { id: 'client', header: 'adminPlayback.col.clientDevice', width: '10rem' },
+    {
+      id: 'method',
+      header: 'adminPlayback.col.method',
+      width: '7rem',
+      key: (p) => `portrait.method.${p.playMethod}`,
+    },
+    { id: 'duration', header: 'adminPlayback.col.duration', width: '5.5rem' },
   ];
+  protected readonly historyAttrs = () => ({ 'data-testid': 'history-row' });
+  protected readonly byIndex = (_: unknown, index: number) => index;
+  protected readonly profileColumns: Column<ProfileRow>[] = [
+    { id: 'user', header: 'adminPlayback.col.user' },
+    { id: 'watchTime', header: 'adminPlayback.col.watchTime', width: '6.5rem', sort: 'duration' },
+    {
+      id: 'plays',
+      header: 'adminPlayback.col.plays',
+      width: '5rem',
+      sort: 'plays',
+      text: (r) => r.totals.playCount,
+    },
+    {
+      id: 'activeDays',
+      header: 'adminPlayback.col.activeDays',
+      width: '5.5rem',
+      sort: 'activeDays',
+      text: (r) => r.totals.activeDays,
+    },
+    {
+      id: 'lastPlayed',
+      header: 'adminPlayback.col.lastPlayed',
+      width: '10rem',
+      sort: 'lastPlayed',
+      date: (r) => r.totals.lastPlayedAt,
+      time: true,
+    },
+    {
+      id: 'peak',
+      header: 'adminPlayback.col.peakHour',
+      width: '5rem',
+      text: (r) => this.peak(r.peakHour),
+    },
+    {
+      id: 'tags',
+      header: 'adminPlayback.col.tags',
+      width: '10rem',
+      text: (r) => r.tags.join(' · '),
+    },
+  ];
+  protected readonly profileAttrs = () => ({ 'data-testid': 'profile-row' });
+  protected readonly byMediaUser = (row: ProfileRow) => row.user.mediaUserId;
+  protected readonly profileSort = computed<TableSort>(() => ({
+    key: this.profiles.query().sort,
+    order: this.profiles.query().order,
+  }));
 
   /** The plugin is missing: said once for the page instead of a failed list. */
   protected readonly pluginMissing = computed(() => {
@@ -173,16 +222,8 @@ export default class PlaybackPage {
     (this.tabIndex() === 0 ? this.history : this.profiles).navigate(params);
   }
 
-  protected sortBy(sort: Sort): void {
-    const q = this.profiles.query();
-    const order = q.sort === sort && q.order === 'desc' ? 'asc' : 'desc';
-    this.profiles.navigate({ sort, order });
-  }
-
-  protected ariaSort(sort: Sort): 'ascending' | 'descending' | null {
-    const q = this.profiles.query();
-    if (q.sort !== sort) return null;
-    return q.order === 'asc' ? 'ascending' : 'descending';
+  protected sortBy(sort: TableSort): void {
+    this.profiles.navigate({ sort: sort.key, order: sort.order });
   }
 
   protected peak(hour: number | null): string {

@@ -4,26 +4,19 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RedeemCode } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
 import { downloadText, toCsv } from '../../shared/csv';
 import { FieldErrorPipe } from '../../shared/field-error';
-import { FormError } from '../../shared/form-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 export interface CodeDialogData {
   /** The code being edited; absent when creating. */
@@ -59,19 +52,12 @@ export function fromDateInput(day: string): string | null {
     MatButton,
     MatButtonToggle,
     MatButtonToggleGroup,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatProgressBar,
     TranslocoDirective,
     FieldErrorPipe,
-    FormError,
+    DialogShell,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   templateUrl: './code-dialog.html',
   styleUrl: './code-dialog.scss',
@@ -80,7 +66,6 @@ export function fromDateInput(day: string): string | null {
 export class CodeDialog {
   private readonly api = inject(RedeemCodesApi);
   private readonly ref = inject<MatDialogRef<CodeDialog, CodeDialogResult>>(MatDialogRef);
-  private readonly errors = inject(ErrorTexts);
   private readonly clipboard = inject(Clipboard);
   private readonly notifier = inject(Notifier);
   protected readonly editing = inject<CodeDialogData>(MAT_DIALOG_DATA).code ?? null;
@@ -102,8 +87,7 @@ export class CodeDialog {
   protected readonly kind = toSignal(this.form.controls.kind.valueChanges, {
     initialValue: 'single' as 'single' | 'batch',
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly saving = action();
   /** The codes just created, shown instead of the form. */
   protected readonly created = signal<RedeemCode[] | null>(null);
   protected readonly createdText = computed(() =>
@@ -112,7 +96,7 @@ export class CodeDialog {
   protected readonly today = toDateInput(new Date().toISOString());
 
   protected async save(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
@@ -123,29 +107,31 @@ export class CodeDialog {
       expiresAt: fromDateInput(expiresAt),
       notes: notes.trim(),
     };
-    this.busy.set(true);
-    this.error.set(null);
     // Only the dialog's own close buttons may end it while the request runs.
     this.ref.disableClose = true;
-    try {
-      if (this.editing) {
-        await this.api.update(this.editing.id, fields);
-        this.notifier.show('redeemCodes.saved');
-        this.ref.close(true);
-      } else if (kind === 'batch') {
-        this.created.set(await this.api.batch(Number(count), fields));
-      } else {
-        this.created.set([await this.api.create(fields)]);
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
-        this.form.controls.maxUses.setErrors({ belowUsed: true });
-      }
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-      this.ref.disableClose = false;
-    }
+    await this.saving.run(
+      async () => {
+        if (this.editing) {
+          await this.api.update(this.editing.id, fields);
+          this.notifier.show('redeemCodes.saved');
+          this.ref.close(true);
+        } else if (kind === 'batch') {
+          this.created.set(await this.api.batch(Number(count), fields));
+        } else {
+          this.created.set([await this.api.create(fields)]);
+        }
+      },
+      {
+        handle: (error) => {
+          // Shown on the field and on the error line both.
+          if (error instanceof ApiError && error.code === 'MAX_USES_BELOW_USED') {
+            this.form.controls.maxUses.setErrors({ belowUsed: true });
+          }
+          return false;
+        },
+      },
+    );
+    this.ref.disableClose = false;
   }
 
   protected copyAll(): void {

@@ -4,6 +4,7 @@ import type { RedeemCode, Redemption } from '@usher/contracts';
 import type { CodeStatusFilter, Page, RedemptionKind } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export type { CodeStatusFilter };
 
@@ -46,9 +47,12 @@ function params(query: object): HttpParams {
 export class RedeemCodesApi {
   private readonly http = inject(HttpClient);
 
-  async list(query: CodeQuery): Promise<Page<RedeemCode>> {
+  async list(query: CodeQuery, abort?: AbortSignal): Promise<Page<RedeemCode>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<RedeemCode>>('/api/v1/admin/redeem-codes', { params: params(query) }),
+      this.http.get<Page<RedeemCode>>('/api/v1/admin/redeem-codes', {
+        params: params(query),
+        ...abortWith(abort),
+      }),
     );
     return checkPage('redeemCodeSchema', reply);
   }
@@ -82,9 +86,12 @@ export class RedeemCodesApi {
     await firstValueFrom(this.http.delete(`/api/v1/admin/redeem-codes/${id}`));
   }
 
-  async redemptions(query: RedemptionQuery): Promise<Page<Redemption>> {
+  async redemptions(query: RedemptionQuery, abort?: AbortSignal): Promise<Page<Redemption>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<Redemption>>('/api/v1/admin/redemptions', { params: params(query) }),
+      this.http.get<Page<Redemption>>('/api/v1/admin/redemptions', {
+        params: params(query),
+        ...abortWith(abort),
+      }),
     );
     return checkPage('redemptionSchema', reply);
   }

@@ -1,22 +1,22 @@
 import { Clipboard } from '@angular/cdk/clipboard';
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { RedeemCode } from '@usher/contracts';
+import type { RedeemCode, Redemption } from '@usher/contracts';
 import { CODE_STATUS_FILTERS, REDEMPTION_KINDS } from '@usher/contracts/values';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
-import { StatusChip, type Tone } from '../../shared/status-chip';
+import { type RowAction } from '../../shared/row-menu';
+import { type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
 
@@ -45,11 +45,9 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     MatTabGroup,
     TranslocoDirective,
     FormError,
-    ListView,
+    DATA_TABLE,
     FilterBar,
     LocalDatePipe,
-    RowMenu,
-    StatusChip,
   ],
   templateUrl: './redeem-codes-page.html',
   styleUrl: './redeem-codes-page.scss',
@@ -60,7 +58,6 @@ export default class RedeemCodesPage {
   private readonly dialog = inject(MatDialog);
   private readonly clipboard = inject(Clipboard);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
 
   // Query params (bound by the router).
   readonly tab = input<string | undefined>();
@@ -87,7 +84,7 @@ export default class RedeemCodesPage {
       search: this.search() ?? '',
       ...this.paging(),
     }),
-    load: (query) => this.api.list(query),
+    load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => !!q.search || q.status !== 'active',
     active: () => this.tabIndex() === 0,
@@ -101,7 +98,7 @@ export default class RedeemCodesPage {
       to: dayParam(this.to()),
       ...this.paging(),
     }),
-    load: (query) => this.api.redemptions(query),
+    load: (query, abort) => this.api.redemptions(query, abort),
     filters: FILTERS,
     filtered: (q) => !!(q.username || q.code || q.kind || q.from || q.to),
     active: () => this.tabIndex() === 1,
@@ -128,8 +125,57 @@ export default class RedeemCodesPage {
     { param: 'to', label: 'redeemCodes.filterTo', type: 'date' },
   ];
   protected readonly chips = CODE_CHIPS;
+  protected readonly codeColumns: Column<RedeemCode>[] = [
+    { id: 'code', header: 'redeemCodes.col.code' },
+    { id: 'days', header: 'redeemCodes.col.days', width: 'num', text: (c) => c.days },
+    {
+      id: 'uses',
+      header: 'redeemCodes.col.uses',
+      width: 'num',
+      key: (c) => ['redeemCodes.usesOf', { used: c.usedCount, max: c.maxUses }],
+    },
+    { id: 'expires', header: 'redeemCodes.col.expires', width: 'date' },
+    { id: 'notes', header: 'redeemCodes.col.notes', text: (c) => c.notes },
+    {
+      id: 'createdBy',
+      header: 'redeemCodes.col.createdBy',
+      text: (c) => c.createdBy?.username ?? '',
+    },
+    {
+      id: 'status',
+      header: 'redeemCodes.col.status',
+      width: 'status',
+      chip: (c) => ({ ...CODE_CHIPS[c.status], label: `redeemCodes.statusFilter.${c.status}` }),
+    },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      width: 'menu',
+      menu: (c) => ({
+        label: 'redeemCodes.actionsFor',
+        params: { code: c.code },
+        actions: this.rowActions(c),
+      }),
+    },
+  ];
+  protected readonly codeAttrs = (code: RedeemCode) => ({ 'data-code': code.code });
+  protected readonly redemptionColumns: Column<Redemption>[] = [
+    {
+      id: 'date',
+      header: 'redeemCodes.col.date',
+      width: 'datetime',
+      date: (r) => r.createdAt,
+      time: true,
+    },
+    { id: 'user', header: 'redeemCodes.col.user', text: (r) => r.user.username },
+    { id: 'code', header: 'redeemCodes.col.code', cellClass: 'mono', text: (r) => r.code },
+    { id: 'kind', header: 'redeemCodes.col.kind', key: (r) => `redeemCodes.kindName.${r.kind}` },
+    { id: 'days', header: 'redeemCodes.col.days', text: (r) => r.days },
+    { id: 'expiry', header: 'redeemCodes.col.expiry' },
+  ];
   /** A refused delete, explained above the list. */
-  protected readonly actionError = signal<ErrorText | null>(null);
+  protected readonly deleting = action();
 
   /** Changes query params; a filter change returns to page 1. */
   protected navigate(params: Record<string, string | number | null>): void {
@@ -176,14 +222,10 @@ export default class RedeemCodesPage {
       destructive: true,
     });
     if (!confirmed) return;
-    this.actionError.set(null);
-    try {
-      await this.api.remove(code.id);
-      this.notifier.show('redeemCodes.deleted');
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    }
-    this.codes.reload();
+    await this.deleting.run(() => this.api.remove(code.id), {
+      done: 'redeemCodes.deleted',
+      after: () => this.codes.reload(),
+    });
   }
 
   private async openDialog(data: CodeDialogData): Promise<void> {

@@ -10,6 +10,7 @@ import type {
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export interface AdminRequestFilters {
   status: RequestStatus | null;
@@ -28,7 +29,7 @@ export type AdminRequestPage = Page<AdminMediaRequest>;
 export class AdminRequestsApi {
   private readonly http = inject(HttpClient);
 
-  async list(filters: AdminRequestFilters): Promise<AdminRequestPage> {
+  async list(filters: AdminRequestFilters, abort?: AbortSignal): Promise<AdminRequestPage> {
     let params = new HttpParams().set('page', filters.page).set('pageSize', filters.pageSize);
     if (filters.status) params = params.set('status', filters.status);
     if (filters.type) params = params.set('type', filters.type);
@@ -36,7 +37,10 @@ export class AdminRequestsApi {
     if (filters.userId) params = params.set('userId', filters.userId);
     if (filters.automationError) params = params.set('hasAutomationError', 'true');
     const reply = await firstValueFrom(
-      this.http.get<AdminRequestPage>('/api/v1/admin/media-requests', { params }),
+      this.http.get<AdminRequestPage>('/api/v1/admin/media-requests', {
+        params,
+        ...abortWith(abort),
+      }),
     );
     for (const item of reply.data) await checkReply('adminMediaRequestSchema', item);
     return reply;

@@ -1,24 +1,18 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminMediaRequest, AutomationCandidate } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { LocalDatePipe } from '../../shared/local-date';
 import { TitleBackdrop } from '../../shared/requests/title-backdrop';
 import { AdminRequestsApi } from './admin-requests-api';
 import { numberFormat } from '../../core/i18n/intl';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /** How the dialog ended: sent a candidate, learned search is unsupported, or nothing. */
 export type CandidatesOutcome = 'sent' | 'unsupported' | undefined;
@@ -39,18 +33,12 @@ export function formatSize(bytes: number | null, lang: string): string | null {
   selector: 'app-candidates-dialog',
   imports: [
     MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatProgressBar,
     TranslocoDirective,
     LocalDatePipe,
     TitleBackdrop,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   template: `
     <ng-container *transloco="let t; currentLang as lang">
@@ -76,12 +64,12 @@ export function formatSize(bytes: number | null, lang: string): string | null {
               mat-stroked-button
               type="button"
               (click)="search()"
-              [disabled]="busy() || !seasonValid()"
+              [disabled]="act.busy() || !seasonValid()"
             >
               {{ t('adminRequests.candidates.search') }}
             </button>
           </div>
-        } @else if (candidates() === null && !busy()) {
+        } @else if (candidates() === null && !act.busy()) {
           <button
             mat-stroked-button
             type="button"
@@ -91,14 +79,14 @@ export function formatSize(bytes: number | null, lang: string): string | null {
             {{ t('adminRequests.candidates.search') }}
           </button>
         }
-        @if (busy()) {
+        @if (act.busy()) {
           <mat-progress-bar
             mode="indeterminate"
             [attr.aria-label]="t('adminRequests.candidates.searching')"
           />
         }
         <div role="alert">
-          @if (error(); as error) {
+          @if (act.error(); as error) {
             <p class="error" data-testid="candidates-error">{{ error.message }}</p>
           }
         </div>
@@ -122,7 +110,7 @@ export function formatSize(bytes: number | null, lang: string): string | null {
                       · {{ c.publishedAt | localDate }}
                     }
                   </span>
-                  <button mat-flat-button type="button" (click)="send(c)" [disabled]="busy()">
+                  <button mat-flat-button type="button" (click)="send(c)" [disabled]="act.busy()">
                     {{ t('adminRequests.candidates.send') }}
                   </button>
                 </li>
@@ -195,8 +183,7 @@ export class CandidatesDialog {
   protected readonly seasonValid = computed(
     () => Number.isInteger(this.season()) && this.season() >= 1 && this.season() <= 200,
   );
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   protected readonly candidates = signal<AutomationCandidate[] | null>(null);
 
   constructor() {
@@ -208,38 +195,42 @@ export class CandidatesDialog {
   }
 
   protected async search(): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      const reply = await this.api.searchCandidates(
-        this.request.id,
-        this.needsSeason ? this.season() : null,
-      );
-      this.candidates.set(reply.candidates);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'NOT_SUPPORTED') {
-        this.ref.close('unsupported');
-        return;
-      }
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        const reply = await this.api.searchCandidates(
+          this.request.id,
+          this.needsSeason ? this.season() : null,
+        );
+        this.candidates.set(reply.candidates);
+      },
+      {
+        handle: (error) => {
+          if (error instanceof ApiError && error.code === 'NOT_SUPPORTED') {
+            this.ref.close('unsupported');
+            return true;
+          }
+          this.act.show(this.errors.describe(error));
+          return true;
+        },
+      },
+    );
   }
 
   protected async send(candidate: AutomationCandidate): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      await this.api.dispatchCandidate(this.request.id, candidate.index);
-      this.ref.close('sent');
-    } catch (error) {
-      // 404 CANDIDATE_NOT_FOUND: the stored search is gone or stale — its message says so.
-      if (error instanceof ApiError && error.code === 'CANDIDATE_NOT_FOUND')
-        this.candidates.set(null);
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        await this.api.dispatchCandidate(this.request.id, candidate.index);
+        this.ref.close('sent');
+      },
+      {
+        handle: (error) => {
+          // 404 CANDIDATE_NOT_FOUND: the stored search is gone or stale — its message says so.
+          if (error instanceof ApiError && error.code === 'CANDIDATE_NOT_FOUND')
+            this.candidates.set(null);
+          this.act.show(this.errors.describe(error));
+          return true;
+        },
+      },
+    );
   }
 }

@@ -2,6 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
+import { scriptedDialog } from '../../../testing/dialog';
 import { aUser, errorBody, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
@@ -23,14 +24,7 @@ describe('RequestReview', () => {
   async function render(inputs: Record<string, string> = {}): Promise<void> {
     notifier = { show: jest.fn() };
     dialogAnswers = [];
-    const dialog = {
-      open: jest.fn(() => {
-        const answer = dialogAnswers.shift();
-        return {
-          afterClosed: () => ({ subscribe: (o: { next: (v: unknown) => void }) => o.next(answer) }),
-        };
-      }),
-    };
+    const dialog = scriptedDialog(() => dialogAnswers.shift());
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),

@@ -1,9 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormField, MatLabel, MatPrefix } from '@angular/material/form-field';
+import { MatPrefix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { firstValueFrom } from 'rxjs';
@@ -20,6 +19,7 @@ import { listPage, pageParam } from '../../shared/list-page';
 import { ListView } from '../../shared/list-view';
 import { AdminRequestsApi } from './admin-requests-api';
 import { CandidatesDialog, type CandidatesOutcome } from './candidates-dialog';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 350;
@@ -35,11 +35,8 @@ const HANDLED_ELSEWHERE = new Set([
   selector: 'app-request-review',
   imports: [
     MatButton,
-    MatFormField,
-    MatLabel,
     MatPrefix,
     MatIcon,
-    MatInput,
     MatOption,
     MatSelect,
     MatSlideToggle,
@@ -47,6 +44,7 @@ const HANDLED_ELSEWHERE = new Set([
     ListView,
     RequestCard,
     RequestTabs,
+    ...TEXT_FIELD,
   ],
   templateUrl: './request-review.html',
   styleUrl: '../../shared/requests/request-pages.scss',
@@ -77,7 +75,7 @@ export default class RequestReview {
       page: pageParam(this.page()),
       pageSize: PAGE_SIZE,
     }),
-    load: (filters) => this.api.list(filters),
+    load: (filters, abort) => this.api.list(filters, abort),
     filters: ['status', 'type', 'search', 'userId', 'automationError'],
     filtered: (q) => !!(q.status || q.type || q.search || q.userId || q.automationError),
     pageSizes: [],

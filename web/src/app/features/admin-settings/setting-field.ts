@@ -16,9 +16,7 @@ import {
   MatChipRemove,
   MatChipRow,
 } from '@angular/material/chips';
-import { MatFormField, MatHint } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { MatTooltip } from '@angular/material/tooltip';
@@ -36,6 +34,7 @@ import {
   sourceKey,
 } from './settings-logic';
 import { SettingText } from './setting-text';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * One setting: its one label (the heading, which names the control too: no floating label or
@@ -52,16 +51,14 @@ import { SettingText } from './setting-text';
     MatChipInput,
     MatChipRemove,
     MatChipRow,
-    MatFormField,
-    MatHint,
     MatIcon,
-    MatInput,
     MatOption,
     MatSelect,
     MatSlideToggle,
     MatTooltip,
     TranslocoDirective,
     LocalDatePipe,
+    ...TEXT_FIELD,
   ],
   templateUrl: './setting-field.html',
   styleUrl: './setting-field.scss',

@@ -10,9 +10,7 @@ import {
   viewChildren,
 } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatProgressSpinner } from '@angular/material/progress-spinner';
 import { MatOption, MatSelect } from '@angular/material/select';
@@ -25,6 +23,7 @@ import { SettingField } from './setting-field';
 import { SettingText } from './setting-text';
 import { SettingsEditor } from './settings-editor';
 import { sectionsOf } from './settings-logic';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * `/admin/settings?group=` (60-web.md §4.3): a group list (a select on phones), the group's
@@ -35,11 +34,7 @@ import { sectionsOf } from './settings-logic';
   selector: 'app-settings-page',
   imports: [
     MatButton,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatIcon,
-    MatInput,
     MatOption,
     MatProgressBar,
     MatProgressSpinner,
@@ -48,6 +43,7 @@ import { sectionsOf } from './settings-logic';
     SettingField,
     FormError,
     SubmitButton,
+    ...TEXT_FIELD,
   ],
   providers: [SettingsEditor],
   templateUrl: './settings-page.html',

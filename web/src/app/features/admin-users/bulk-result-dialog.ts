@@ -1,14 +1,9 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 export interface BulkResultRow {
   username: string;
@@ -19,15 +14,7 @@ export interface BulkResultRow {
 /** The outcome of a bulk action, user by user: ✓ or the error (60-web.md §4.3). */
 @Component({
   selector: 'app-bulk-result-dialog',
-  imports: [
-    MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatIcon,
-    TranslocoDirective,
-  ],
+  imports: [MatButton, MatIcon, TranslocoDirective, ...DIALOG_PARTS],
   template: `
     <ng-container *transloco="let t">
       <h2 mat-dialog-title>

@@ -1,17 +1,9 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
+import { DialogShell } from '../../shared/dialog-shell';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 export interface DaysDialogData {
   titleKey: string;
@@ -21,23 +13,15 @@ export interface DaysDialogData {
 /** "Extend N days" (default 30, 1–3650), for one user or a selection. */
 @Component({
   selector: 'app-days-dialog',
-  imports: [
-    ReactiveFormsModule,
-    MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-  ],
+  imports: [ReactiveFormsModule, TranslocoDirective, DialogShell, ...TEXT_FIELD],
   template: `
     <form *transloco="let t" [formGroup]="form" (ngSubmit)="submit()" novalidate>
-      <h2 mat-dialog-title>{{ t(data.titleKey, data.params ?? {}) }}</h2>
-      <mat-dialog-content>
+      <app-dialog-shell
+        [title]="t(data.titleKey, data.params ?? {})"
+        [submitLabel]="t('adminUsers.extend')"
+        submitTestId="extend-ok"
+        [cancelResult]="undefined"
+      >
         <mat-form-field appearance="outline" class="full">
           <mat-label>{{ t('adminUsers.days') }}</mat-label>
           <input
@@ -52,15 +36,7 @@ export interface DaysDialogData {
             <mat-error>{{ t('validation.range', { min: 1, max: 3650 }) }}</mat-error>
           }
         </mat-form-field>
-      </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" [mat-dialog-close]="undefined">
-          {{ t('dialogs.cancel') }}
-        </button>
-        <button mat-flat-button type="submit" data-testid="extend-ok">
-          {{ t('adminUsers.extend') }}
-        </button>
-      </mat-dialog-actions>
+      </app-dialog-shell>
     </form>
   `,
   styles: `

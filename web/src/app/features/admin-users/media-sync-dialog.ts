@@ -1,14 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
+import { DialogShell } from '../../shared/dialog-shell';
 import type { AdminUser } from '@usher/contracts';
 
 /** What "Sync media now" should do: `policy` also rewrites the member policy template. */
@@ -22,40 +16,25 @@ export interface MediaSyncChoice {
  */
 @Component({
   selector: 'app-media-sync-dialog',
-  imports: [
-    MatButton,
-    MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    TranslocoDirective,
-  ],
+  imports: [MatCheckbox, TranslocoDirective, DialogShell],
   template: `
     <ng-container *transloco="let t">
-      <h2 mat-dialog-title>{{ t('adminUsers.syncTitle', { name: user.username }) }}</h2>
-      <mat-dialog-content>
-        <p>{{ t('adminUsers.syncExplain') }}</p>
-        <mat-checkbox
-          [checked]="policy()"
-          (change)="policy.set($event.checked)"
-          data-testid="sync-policy"
-          >{{ t('adminUsers.syncPolicy') }}</mat-checkbox
+      <form (submit)="confirm($event)" novalidate>
+        <app-dialog-shell
+          [title]="t('adminUsers.syncTitle', { name: user.username })"
+          [submitLabel]="t('adminUsers.syncMedia')"
+          submitTestId="sync-ok"
+          [cancelResult]="undefined"
         >
-      </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" [mat-dialog-close]="undefined">
-          {{ t('dialogs.cancel') }}
-        </button>
-        <button
-          mat-flat-button
-          type="button"
-          [mat-dialog-close]="{ policy: policy() }"
-          data-testid="sync-ok"
-        >
-          {{ t('adminUsers.syncMedia') }}
-        </button>
-      </mat-dialog-actions>
+          <p>{{ t('adminUsers.syncExplain') }}</p>
+          <mat-checkbox
+            [checked]="policy()"
+            (change)="policy.set($event.checked)"
+            data-testid="sync-policy"
+            >{{ t('adminUsers.syncPolicy') }}</mat-checkbox
+          >
+        </app-dialog-shell>
+      </form>
     </ng-container>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -63,4 +42,10 @@ export interface MediaSyncChoice {
 export class MediaSyncDialog {
   protected readonly user = inject<AdminUser>(MAT_DIALOG_DATA);
   protected readonly policy = signal(false);
+  private readonly ref = inject<MatDialogRef<MediaSyncDialog, MediaSyncChoice>>(MatDialogRef);
+
+  protected confirm(event: Event): void {
+    event.preventDefault();
+    this.ref.close({ policy: this.policy() });
+  }
 }

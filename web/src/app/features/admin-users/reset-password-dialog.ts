@@ -2,24 +2,17 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { FieldErrorPipe } from '../../shared/field-error';
-import { FormError } from '../../shared/form-error';
-import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
 import { UsersApi } from './users-api';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 /**
  * Admin password reset (60-web.md §4.3): blank generates one, shown once; "require change" is
@@ -31,25 +24,17 @@ import { UsersApi } from './users-api';
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     TranslocoDirective,
     FieldErrorPipe,
-    FormError,
-    SubmitButton,
+    DialogShell,
     PasswordShownOnce,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   template: `
     <ng-container *transloco="let t">
-      <h2 mat-dialog-title>{{ t('adminUsers.resetTitle', { name: user.username }) }}</h2>
       @if (done()) {
+        <h2 mat-dialog-title>{{ t('adminUsers.resetTitle', { name: user.username }) }}</h2>
         <mat-dialog-content>
           @if (generated(); as generated) {
             <app-password-shown-once [password]="generated" />
@@ -64,7 +49,13 @@ import { UsersApi } from './users-api';
         </mat-dialog-actions>
       } @else {
         <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
-          <mat-dialog-content class="fields">
+          <app-dialog-shell
+            [title]="t('adminUsers.resetTitle', { name: user.username })"
+            [submitLabel]="t('adminUsers.resetPassword')"
+            submitTestId="reset-ok"
+            [action]="reset"
+            [showReference]="false"
+          >
             <mat-form-field appearance="outline">
               <mat-label>{{ t('account.password.new') }}</mat-label>
               <input
@@ -80,16 +71,7 @@ import { UsersApi } from './users-api';
             <mat-checkbox formControlName="requireChange">{{
               t('adminUsers.requireChange')
             }}</mat-checkbox>
-            <app-form-error [error]="error()" [showReference]="false" />
-          </mat-dialog-content>
-          <mat-dialog-actions align="end">
-            <button mat-button type="button" [mat-dialog-close]="false" [disabled]="busy()">
-              {{ t('dialogs.cancel') }}
-            </button>
-            <app-submit-button [busy]="busy()" testId="reset-ok">
-              {{ t('adminUsers.resetPassword') }}
-            </app-submit-button>
-          </mat-dialog-actions>
+          </app-dialog-shell>
         </form>
       }
     </ng-container>
@@ -99,7 +81,6 @@ import { UsersApi } from './users-api';
 })
 export class ResetPasswordDialog {
   private readonly api = inject(UsersApi);
-  private readonly errors = inject(ErrorTexts);
   protected readonly user = inject<AdminUser>(MAT_DIALOG_DATA);
   protected readonly form = inject(NonNullableFormBuilder).group({
     password: [
@@ -108,30 +89,23 @@ export class ResetPasswordDialog {
     ],
     requireChange: [true],
   });
-  protected readonly busy = signal(false);
+  protected readonly reset = action();
   protected readonly done = signal(false);
   protected readonly generated = signal<string | null>(null);
-  protected readonly error = signal<ErrorText | null>(null);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
     const { password, requireChange } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
+    await this.reset.run(async () => {
       const reply = await this.api.resetPassword(this.user.id, {
         ...(password ? { newPassword: password } : {}),
         requireChange,
       });
       this.generated.set(reply.generatedPassword ?? null);
       this.done.set(true);
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    });
   }
 }

@@ -13,9 +13,10 @@ import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { localListPage } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
+import type { Redemption } from '@usher/contracts';
 import type { PortraitRange } from '../../shared/playback/playback-api';
 import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
 import { DeviceTable } from '../../shared/devices/device-table';
@@ -49,7 +50,7 @@ const TABS = ['profile', 'playback', 'redemptions', 'devices'] as const;
     StatusChip,
     ErrorState,
     FormError,
-    ListView,
+    DATA_TABLE,
     PlaybackPortrait,
     DeviceTable,
   ],
@@ -90,6 +91,12 @@ export default class UserDetail {
   protected readonly playbackRange = signal<PortraitRange>({ range: '30d', from: '', to: '' });
   protected readonly mediaChips = MEDIA_CHIPS;
 
+  protected readonly redemptionColumns: Column<Redemption>[] = [
+    { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
+    { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => r.code },
+    { id: 'days', header: 'renewal.history.days', text: (r) => r.days },
+    { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
+  ];
   /** The user's redemptions, paged in memory once the profile is there. */
   protected readonly redemptions = localListPage({
     params: () => (this.user() ? this.id() : undefined),

@@ -3,16 +3,7 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { AdminUser, Role } from '@usher/contracts';
@@ -22,12 +13,14 @@ import {
   USERNAME_PATTERN,
 } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
+import { DialogShell } from '../../shared/dialog-shell';
 import { Notifier } from '../../core/notifier';
-import { FormError } from '../../shared/form-error';
-import { SubmitButton } from '../../shared/submit-button';
 import { PasswordShownOnce } from './password-shown-once';
 import { type CreateUserRequest, type UpdateUserRequest, UsersApi } from './users-api';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { DIALOG_PARTS } from '../../shared/dialog-parts';
 
 export interface UserFormData {
   /** The user being edited; absent when creating. */
@@ -81,21 +74,13 @@ export function createBody(v: {
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     MatOption,
     MatSelect,
     TranslocoDirective,
-    FormError,
-    SubmitButton,
+    DialogShell,
     PasswordShownOnce,
+    ...TEXT_FIELD,
+    ...DIALOG_PARTS,
   ],
   templateUrl: './user-form-dialog.html',
   styleUrl: './dialogs.scss',
@@ -144,36 +129,32 @@ export class UserFormDialog {
   protected readonly never = toSignal(this.form.controls.neverExpires.valueChanges, {
     initialValue: this.form.controls.neverExpires.value,
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly save = action();
   /** After creating: the generated password (or '' when one was typed). */
   protected readonly created = signal<{ username: string; password: string | null } | null>(null);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
     const value = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      if (this.editing) {
-        await this.api.update(this.editing.id, this.updateBody(value));
-        this.notifier.show('adminUsers.saved');
-        this.ref.close(true);
-      } else {
-        const reply = await this.api.create(createBody(value));
-        this.created.set({
-          username: reply.user.username,
-          password: reply.generatedPassword ?? null,
-        });
-      }
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.busy.set(false);
-    }
+    await this.save.run(
+      async () => {
+        if (this.editing) {
+          await this.api.update(this.editing.id, this.updateBody(value));
+          this.notifier.show('adminUsers.saved');
+          this.ref.close(true);
+        } else {
+          const reply = await this.api.create(createBody(value));
+          this.created.set({
+            username: reply.user.username,
+            password: reply.generatedPassword ?? null,
+          });
+        }
+      },
+      { handle: (error) => this.showOnField(error) },
+    );
   }
 
   private updateBody(v: Parameters<typeof createBody>[0]): UpdateUserRequest {
@@ -193,14 +174,14 @@ export class UserFormDialog {
     return body;
   }
 
-  private showError(error: unknown): void {
-    const message = this.errors.describe(error).message;
-    if (error instanceof ApiError && error.code === 'USERNAME_TAKEN') {
-      this.form.controls.username.setErrors({ api: message });
-    } else if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') {
-      this.form.controls.email.setErrors({ api: message });
-    } else {
-      this.error.set(this.errors.describe(error));
-    }
+  /** A name or address already taken shows on its field; anything else on the error line. */
+  private showOnField(error: unknown): boolean {
+    const field =
+      error instanceof ApiError
+        ? { USERNAME_TAKEN: 'username', EMAIL_TAKEN: 'email' }[error.code as string]
+        : undefined;
+    if (field !== 'username' && field !== 'email') return false;
+    this.form.controls[field].setErrors({ api: this.errors.describe(error).message });
+    return true;
   }
 }

@@ -18,6 +18,7 @@ import type {
 } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export type MembershipFilter = MembershipStatus;
 export type UserSort = AdminUserSort;
@@ -83,9 +84,9 @@ const base = '/api/v1/admin/users';
 export class UsersApi {
   private readonly http = inject(HttpClient);
 
-  async list(query: UserQuery): Promise<Page<AdminUser>> {
+  async list(query: UserQuery, abort?: AbortSignal): Promise<Page<AdminUser>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<AdminUser>>(base, { params: params(query) }),
+      this.http.get<Page<AdminUser>>(base, { params: params(query), ...abortWith(abort) }),
     );
     return checkPage('adminUserSchema', reply);
   }

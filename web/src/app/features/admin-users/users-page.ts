@@ -5,7 +5,6 @@ import {
   inject,
   input,
   linkedSignal,
-  signal,
 } from '@angular/core';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
@@ -20,22 +19,24 @@ import {
   MEMBERSHIP_STATUSES,
   ROLES,
 } from '@usher/contracts/values';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
+import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
+import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
-import { type RowAction, RowMenu } from '../../shared/row-menu';
+import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
 import { type BulkAction, type UserQuery, UsersApi } from './users-api';
 
+const ACTIVE: ChipSpec = { tone: 'success', icon: 'login', label: 'adminUsers.activeYes' };
+const INACTIVE: ChipSpec = { tone: 'warning', icon: 'block', label: 'adminUsers.activeNo' };
 /** The filter params "Clear filters" removes (sort and paging stay). */
 const FILTERS = [
   'search',
@@ -136,10 +137,9 @@ export function userQueryFrom(p: {
     RouterLink,
     TranslocoDirective,
     FormError,
-    ListView,
+    DATA_TABLE,
     FilterBar,
     LocalDatePipe,
-    RowMenu,
     StatusChip,
   ],
   templateUrl: './users-page.html',
@@ -150,7 +150,6 @@ export default class UsersPage {
   private readonly api = inject(UsersApi);
   private readonly actions = inject(UserActions);
   private readonly dialog = inject(MatDialog);
-  private readonly errors = inject(ErrorTexts);
   private readonly me = inject(SessionStore).me;
   /** The signed-in admin's own row: no self-deactivation or self-deletion offered. */
   protected readonly selfId = computed(() => this.me()?.id);
@@ -182,15 +181,49 @@ export default class UsersPage {
         page: this.page(),
         pageSize: this.pageSize(),
       }),
-    load: (query) => this.api.list(query),
+    load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => FILTERS.some((name) => q[name] !== ''),
   });
   protected readonly query = this.list.query;
   protected readonly users = this.list.rows;
 
-  /** A refused action (LAST_ADMIN, CANNOT_MODIFY_SELF…), explained above the list. */
-  protected readonly actionError = signal<ErrorText | null>(null);
+  /** A row or bulk action; a refusal (LAST_ADMIN, CANNOT_MODIFY_SELF…) shows above the list. */
+  protected readonly userAction = action();
+  protected readonly columns: Column<AdminUser>[] = [
+    { id: 'check', width: 'check' },
+    { id: 'user', header: 'adminUsers.col.user' },
+    { id: 'role', header: 'adminUsers.col.role', width: 'status', key: (u) => `roles.${u.role}` },
+    {
+      id: 'active',
+      header: 'adminUsers.col.active',
+      width: 'status',
+      chip: (u) => (u.isActive ? ACTIVE : INACTIVE),
+    },
+    { id: 'membership', header: 'adminUsers.col.membership', width: 'status' },
+    { id: 'media', header: 'adminUsers.col.media', width: 'status' },
+    { id: 'messenger', header: 'adminUsers.col.messenger', width: 'icon' },
+    {
+      id: 'lastLogin',
+      header: 'adminUsers.col.lastLogin',
+      width: 'datetime',
+      date: (u) => u.lastLoginAt,
+      time: true,
+    },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      width: 'menu',
+      menu: (u) => ({
+        label: 'adminUsers.actionsFor',
+        params: { name: u.username },
+        actions: this.rowActions(u),
+        testId: `user-actions-${u.username}`,
+      }),
+    },
+  ];
+  protected readonly attrs = (user: AdminUser) => ({ 'data-user': user.username });
   /** The ticked rows; a reload keeps only those still on screen. */
   protected readonly selected = linkedSignal<AdminUser[] | null, ReadonlySet<string>>({
     source: this.users,
@@ -205,8 +238,16 @@ export default class UsersPage {
     const users = this.users() ?? [];
     return users.length > 0 && users.every((u) => this.selected().has(u.id));
   });
-  protected readonly busy = signal(false);
 
+  /** The bulk bar's buttons, in order. */
+  protected readonly bulkActions: readonly BulkAction[] = [
+    'extend',
+    'activate',
+    'deactivate',
+    'media_enable',
+    'media_disable',
+    'delete',
+  ];
   protected readonly filterSpecs = FILTER_FIELDS;
   protected readonly membershipChips = MEMBERSHIP_CHIPS;
   protected readonly mediaChips = MEDIA_CHIPS;
@@ -282,19 +323,17 @@ export default class UsersPage {
   }
 
   /** Runs one row action; refusals show above the list, success reloads it. */
-  private async run(action: (actions: UserActions) => Promise<boolean>): Promise<void> {
-    this.actionError.set(null);
-    try {
-      if (await action(this.actions)) this.list.reload();
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-      this.list.reload();
-    }
+  private async run(work: (actions: UserActions) => Promise<boolean>): Promise<void> {
+    let changed = false;
+    const ok = await this.userAction.run(async () => {
+      changed = await work(this.actions);
+    });
+    if (changed || !ok) this.list.reload();
   }
 
   protected async bulk(action: BulkAction): Promise<void> {
     const ids = [...this.selected()];
-    if (ids.length === 0 || this.busy()) return;
+    if (ids.length === 0 || this.userAction.busy()) return;
     let days: number | undefined;
     if (action === 'extend') {
       days = await this.actions.askDays({
@@ -313,9 +352,7 @@ export default class UsersPage {
       });
       if (!confirmed) return;
     }
-    this.busy.set(true);
-    this.actionError.set(null);
-    try {
+    await this.userAction.run(async () => {
       const { results } = await this.api.bulk(ids, action, days);
       const names = new Map((this.users() ?? []).map((u) => [u.id, u.username]));
       const rows: BulkResultRow[] = results.map((r) => ({
@@ -329,11 +366,7 @@ export default class UsersPage {
         width: 'calc(100vw - 32px)',
       });
       this.selected.set(new Set());
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    });
     this.list.reload();
   }
 }

@@ -3,6 +3,7 @@ import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
 import type { CalendarItem, CalendarWeek, JobRun } from '@usher/contracts';
+import { scriptedDialog } from '../../../testing/dialog';
 import { flushAndRender } from '../../../testing/dom';
 import { aUser, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
@@ -110,14 +111,7 @@ describe('CalendarPage', () => {
   async function render(inputs: Record<string, string> = {}, admin = false) {
     notifier = { show: jest.fn() };
     dialogAnswers = [];
-    const dialog = {
-      open: jest.fn(() => {
-        const answer = dialogAnswers.shift();
-        return {
-          afterClosed: () => ({ subscribe: (o: { next: (v: unknown) => void }) => o.next(answer) }),
-        };
-      }),
-    };
+    const dialog = scriptedDialog(() => dialogAnswers.shift());
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),

@@ -1,18 +1,18 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
-import { MatError, MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, errorSystem } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
 import { RegistrationApi } from './registration-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * `/forgot-password` (60-web.md §4.1). The reply is the same whether or not the address is
@@ -23,17 +23,14 @@ import { RegistrationApi } from './registration-api';
   imports: [
     ReactiveFormsModule,
     MatButton,
-    MatError,
-    MatFormField,
-    MatLabel,
     MatIcon,
-    MatInput,
     RouterLink,
     TranslocoDirective,
     AuthPage,
     FormError,
     SubmitButton,
     FieldErrorPipe,
+    ...TEXT_FIELD,
   ],
   template: `
     <app-auth-page *transloco="let t" [heading]="t('passwordReset.forgotHeading')">
@@ -64,8 +61,8 @@ import { RegistrationApi } from './registration-api';
             />
             <mat-error>{{ form.controls.email | fieldError }}</mat-error>
           </mat-form-field>
-          <app-form-error [error]="error()" testId="forgot-error" />
-          <app-submit-button class="submit" [busy]="busy()" testId="forgot-submit">
+          <app-form-error [error]="act.error()" testId="forgot-error" />
+          <app-submit-button class="submit" [busy]="act.busy()" testId="forgot-submit">
             {{ t('passwordReset.send') }}
           </app-submit-button>
         </form>
@@ -83,33 +80,34 @@ export default class ForgotPassword {
   protected readonly form = inject(NonNullableFormBuilder).group({
     email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   protected readonly sentTo = signal<string | null>(null);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid || this.act.busy()) {
       this.form.markAllAsTouched();
       return;
     }
     const email = this.form.controls.email.value.trim();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      await this.api.forgotPassword(email);
-      this.sentTo.set(email);
-    } catch (error) {
-      const smtpMissing =
-        error instanceof ApiError &&
-        error.code === 'NOT_CONFIGURED' &&
-        errorSystem(error) === 'smtp';
-      this.error.set(
-        smtpMissing
-          ? { message: this.transloco.translate('passwordReset.unavailable'), reference: null }
-          : this.errors.describe(error),
-      );
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        await this.api.forgotPassword(email);
+        this.sentTo.set(email);
+      },
+      {
+        handle: (error) => {
+          const smtpMissing =
+            error instanceof ApiError &&
+            error.code === 'NOT_CONFIGURED' &&
+            errorSystem(error) === 'smtp';
+          this.act.show(
+            smtpMissing
+              ? { message: this.transloco.translate('passwordReset.unavailable'), reference: null }
+              : this.errors.describe(error),
+          );
+          return true;
+        },
+      },
+    );
   }
 }

@@ -1,30 +1,22 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  DestroyRef,
-  computed,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatError, MatFormField, MatHint, MatLabel, MatSuffix } from '@angular/material/form-field';
+import { MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
 import { PASSWORD_MAX_LENGTH, USERNAME_PATTERN } from '@usher/contracts/values';
-import { ApiError, errorSystem, retryAfterSeconds } from '../../core/api/api-error';
+import { ApiError, errorSystem } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
-import { Countdown } from '../../shared/countdown';
+import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
@@ -39,6 +31,7 @@ import {
   type RegisterMode,
 } from './registration-api';
 import { dateFormat } from '../../core/i18n/intl';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
 
@@ -51,13 +44,8 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
   selector: 'app-register',
   imports: [
     ReactiveFormsModule,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatSuffix,
     MatIcon,
-    MatInput,
     MatProgressBar,
     RouterLink,
     TranslocoDirective,
@@ -65,8 +53,10 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     ErrorState,
     FormError,
     SubmitButton,
+    EmailCodeButton,
     FieldErrorPipe,
     PasswordToggle,
+    ...TEXT_FIELD,
   ],
   templateUrl: './register.html',
   styleUrl: './register.scss',
@@ -80,7 +70,6 @@ export default class Register {
   private readonly errors = inject(ErrorTexts);
   private readonly transloco = inject(TranslocoService);
   private readonly language = inject(LanguageSwitch);
-  private readonly destroyRef = inject(DestroyRef);
 
   /** Query param `code`: an invite code from a shared link. */
   readonly code = input<string | undefined>();
@@ -109,12 +98,8 @@ export default class Register {
   );
   protected readonly preview = signal<InviteCodePreview | null>(null);
   protected readonly checking = signal(false);
-  protected readonly sending = signal(false);
-  /** The address the last e-mail code went to (shown as "Code sent to …"). */
-  protected readonly sentTo = signal<string | null>(null);
-  protected readonly resend = new Countdown(this.destroyRef);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly emailCode = emailCodeFlow((email) => this.api.sendCode(email));
+  protected readonly act = action();
   protected readonly showPassword = signal(false);
 
   private readonly emailValue = toSignal(this.form.controls.email.valueChanges, {
@@ -175,49 +160,38 @@ export default class Register {
   protected async sendEmailCode(): Promise<void> {
     const control = this.form.controls.email;
     control.markAsTouched();
-    if (control.invalid || this.sending() || this.resend.remaining() > 0) return;
-    const email = control.value.trim();
-    this.sending.set(true);
-    this.error.set(null);
-    try {
-      const sent = await this.api.sendCode(email);
-      this.sentTo.set(email);
-      this.resend.start(sent.resendAfterSeconds);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-        this.resend.start(retryAfterSeconds(error) ?? 60);
-      }
-      this.showError(error);
-    } finally {
-      this.sending.set(false);
-    }
+    if (control.invalid) return;
+    this.act.clear();
+    await this.emailCode.send(control.value.trim(), (error) => this.showError(error));
   }
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy() || !this.mode()) {
+    if (this.form.invalid || this.act.busy() || !this.mode()) {
       this.form.markAllAsTouched();
       return;
     }
     const { code, username, email, emailCode, password } = this.form.getRawValue();
     const mode = this.mode()!;
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      const reply = await this.api.register({
-        username: username.trim(),
-        email: email.trim(),
-        password,
-        ...(code.trim() ? { code: code.trim().toUpperCase() } : {}),
-        ...(mode.emailVerification ? { emailCode: emailCode.trim() } : {}),
-      });
-      this.session.adopt(reply);
-      this.welcome(reply.user);
-      await this.router.navigateByUrl(OVERVIEW_URL);
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        const reply = await this.api.register({
+          username: username.trim(),
+          email: email.trim(),
+          password,
+          ...(code.trim() ? { code: code.trim().toUpperCase() } : {}),
+          ...(mode.emailVerification ? { emailCode: emailCode.trim() } : {}),
+        });
+        this.session.adopt(reply);
+        this.welcome(reply.user);
+        await this.router.navigateByUrl(OVERVIEW_URL);
+      },
+      {
+        handle: (error) => {
+          this.showError(error);
+          return true;
+        },
+      },
+    );
   }
 
   /** The welcome snackbar names the expiry the new account got (60-web.md §4.1). */
@@ -236,7 +210,7 @@ export default class Register {
     if (error instanceof ApiError && error.code === 'REDEEM_CODE_INVALID') {
       showOnField(this.form.controls.code, this.transloco.translate(codeErrorKey(error)));
     } else {
-      this.error.set(this.errors.describe(error));
+      this.act.show(this.errors.describe(error));
     }
   }
 
@@ -245,7 +219,7 @@ export default class Register {
     const { controls } = this;
     const text = () => this.errors.describe(error).message;
     if (!(error instanceof ApiError)) {
-      this.error.set(this.errors.describe(error));
+      this.act.show(this.errors.describe(error));
       return;
     }
     switch (error.code) {
@@ -266,14 +240,14 @@ export default class Register {
         break;
     }
     if (error.status === 502 && errorSystem(error) === 'media_server') {
-      this.error.set({
+      this.act.show({
         message: this.transloco.translate('register.mediaFailed'),
         reference: null,
       });
     } else if (error.code === 'NOT_CONFIGURED' && errorSystem(error) === 'media_server') {
-      this.error.set({ message: this.transloco.translate('register.notOpen'), reference: null });
+      this.act.show({ message: this.transloco.translate('register.notOpen'), reference: null });
     } else {
-      this.error.set(this.errors.describe(error));
+      this.act.show(this.errors.describe(error));
     }
   }
 

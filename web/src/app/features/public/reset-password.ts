@@ -1,12 +1,11 @@
-import { ChangeDetectionStrategy, Component, effect, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, effect, inject, input } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
@@ -14,23 +13,20 @@ import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
 import { passwordsMatch, showOnField } from './public-forms';
 import { RegistrationApi } from './registration-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /** `/reset-password?email=&code=` (60-web.md §4.1): the e-mailed code sets a new password. */
 @Component({
   selector: 'app-reset-password',
   imports: [
     ReactiveFormsModule,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
     RouterLink,
     TranslocoDirective,
     AuthPage,
     FormError,
     SubmitButton,
     FieldErrorPipe,
+    ...TEXT_FIELD,
   ],
   template: `
     <app-auth-page *transloco="let t" [heading]="t('passwordReset.resetHeading')">
@@ -84,8 +80,8 @@ import { RegistrationApi } from './registration-api';
           />
           <mat-error>{{ form.controls.confirm | fieldError }}</mat-error>
         </mat-form-field>
-        <app-form-error [error]="error()" testId="reset-error" />
-        <app-submit-button class="submit" [busy]="busy()" testId="reset-submit">
+        <app-form-error [error]="act.error()" testId="reset-error" />
+        <app-submit-button class="submit" [busy]="act.busy()" testId="reset-submit">
           {{ t('passwordReset.submit') }}
         </app-submit-button>
       </form>
@@ -121,8 +117,7 @@ export default class ResetPassword {
     },
     { validators: [passwordsMatch] },
   );
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
 
   constructor() {
     effect(() => {
@@ -134,29 +129,31 @@ export default class ResetPassword {
   }
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
+    if (this.form.invalid || this.act.busy()) {
       this.form.markAllAsTouched();
       return;
     }
     const { email, code, password } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      await this.api.resetPassword({
-        email: email.trim(),
-        code: code.trim(),
-        newPassword: password,
-      });
-      this.notifier.show('passwordReset.done');
-      await this.router.navigateByUrl('/login');
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'EMAIL_CODE_INVALID') {
-        showOnField(this.form.controls.code, this.errors.describe(error).message);
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        await this.api.resetPassword({
+          email: email.trim(),
+          code: code.trim(),
+          newPassword: password,
+        });
+        this.notifier.show('passwordReset.done');
+        await this.router.navigateByUrl('/login');
+      },
+      {
+        handle: (error) => {
+          if (error instanceof ApiError && error.code === 'EMAIL_CODE_INVALID') {
+            showOnField(this.form.controls.code, this.errors.describe(error).message);
+          } else {
+            this.act.show(this.errors.describe(error));
+          }
+          return true;
+        },
+      },
+    );
   }
 }

@@ -8,14 +8,14 @@ import {
   signal,
 } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatError, MatFormField, MatLabel, MatSuffix } from '@angular/material/form-field';
+import { MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatAnchor } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { action } from '../../shared/action';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { ssoStartUrl } from '../../core/session/sso';
@@ -23,6 +23,7 @@ import { SiteStore } from '../../core/site/site-store';
 import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /**
  * The sign-in card, used by `/login` and embedded on the home page (60-web.md §4.1).
@@ -33,17 +34,14 @@ import { SubmitButton } from '../../shared/submit-button';
   imports: [
     MatAnchor,
     ReactiveFormsModule,
-    MatError,
-    MatFormField,
-    MatLabel,
     MatSuffix,
     MatIcon,
-    MatInput,
     RouterLink,
     TranslocoDirective,
     FormError,
     SubmitButton,
     PasswordToggle,
+    ...TEXT_FIELD,
   ],
   templateUrl: './sign-in-form.html',
   styleUrl: './sign-in-form.scss',
@@ -72,9 +70,8 @@ export class SignInForm {
     username: ['', [Validators.required, Validators.maxLength(254)]],
     password: ['', [Validators.required, Validators.maxLength(128)]],
   });
-  protected readonly busy = signal(false);
+  protected readonly act = action();
   protected readonly showPassword = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
   /** Seconds until a rate-limited sign-in may be tried again (429 countdown). */
   protected readonly retryIn = signal(0);
   private countdown: ReturnType<typeof setInterval> | undefined;
@@ -84,32 +81,34 @@ export class SignInForm {
   }
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.busy() || this.retryIn() > 0) {
+    if (this.form.invalid || this.act.busy() || this.retryIn() > 0) {
       this.form.markAllAsTouched();
       return;
     }
     const { username, password } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      const user = await this.session.signIn(username.trim(), password);
-      const redirect = safeRedirect(this.redirect());
-      if (user.mustChangePassword) {
-        await this.router.navigate(['/console/account'], {
-          queryParams: { section: 'password', ...(redirect ? { redirect } : {}) },
-        });
-      } else {
-        await this.router.navigateByUrl(redirect ?? OVERVIEW_URL);
-      }
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        const user = await this.session.signIn(username.trim(), password);
+        const redirect = safeRedirect(this.redirect());
+        if (user.mustChangePassword) {
+          await this.router.navigate(['/console/account'], {
+            queryParams: { section: 'password', ...(redirect ? { redirect } : {}) },
+          });
+        } else {
+          await this.router.navigateByUrl(redirect ?? OVERVIEW_URL);
+        }
+      },
+      {
+        handle: (error) => {
+          this.showError(error);
+          return true;
+        },
+      },
+    );
   }
 
   private showError(error: unknown): void {
-    this.error.set(this.errors.describe(error));
+    this.act.show(this.errors.describe(error));
     const wait = error instanceof ApiError ? retryAfterSeconds(error) : null;
     if (error instanceof ApiError && error.code === 'RATE_LIMITED' && wait) {
       this.startCountdown(wait);
@@ -127,7 +126,7 @@ export class SignInForm {
       this.retryIn.set(Math.max(0, left));
       if (left <= 0) {
         clearInterval(this.countdown);
-        this.error.set(null);
+        this.act.clear();
       }
     }, 1000);
   }

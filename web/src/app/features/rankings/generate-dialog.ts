@@ -1,15 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
-import {
-  MAT_DIALOG_DATA,
-  type MatDialog,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogTitle,
-} from '@angular/material/dialog';
+import { MAT_DIALOG_DATA, MatDialogRef, type MatDialog } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
+import { DialogShell } from '../../shared/dialog-shell';
 import type { RankingPeriod } from '@usher/contracts';
 import { firstValueFrom } from 'rxjs';
 
@@ -19,40 +12,25 @@ import { firstValueFrom } from 'rxjs';
  */
 @Component({
   selector: 'app-ranking-generate-dialog',
-  imports: [
-    MatButton,
-    MatCheckbox,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    TranslocoDirective,
-  ],
+  imports: [MatCheckbox, TranslocoDirective, DialogShell],
   template: `
     <ng-container *transloco="let t">
-      <h2 mat-dialog-title>{{ t('rankings.generate.title.' + period) }}</h2>
-      <mat-dialog-content>
-        <p>{{ t('rankings.generate.body') }}</p>
-        <mat-checkbox
-          data-testid="generate-push"
-          [checked]="push()"
-          (change)="push.set($event.checked)"
-          >{{ t('rankings.generate.push') }}</mat-checkbox
+      <form (submit)="confirm($event)" novalidate>
+        <app-dialog-shell
+          [title]="t('rankings.generate.title.' + period)"
+          [submitLabel]="t('rankings.generate.confirm')"
+          submitTestId="generate-ok"
+          [cancelResult]="null"
         >
-      </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" [mat-dialog-close]="null">
-          {{ t('dialogs.cancel') }}
-        </button>
-        <button
-          mat-flat-button
-          type="button"
-          data-testid="generate-ok"
-          [mat-dialog-close]="{ push: push() }"
-        >
-          {{ t('rankings.generate.confirm') }}
-        </button>
-      </mat-dialog-actions>
+          <p>{{ t('rankings.generate.body') }}</p>
+          <mat-checkbox
+            data-testid="generate-push"
+            [checked]="push()"
+            (change)="push.set($event.checked)"
+            >{{ t('rankings.generate.push') }}</mat-checkbox
+          >
+        </app-dialog-shell>
+      </form>
     </ng-container>
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -60,21 +38,24 @@ import { firstValueFrom } from 'rxjs';
 export class GenerateDialog {
   protected readonly period = inject<RankingPeriod>(MAT_DIALOG_DATA);
   protected readonly push = signal(true);
+  private readonly ref = inject<MatDialogRef<GenerateDialog, { push: boolean }>>(MatDialogRef);
+
+  protected confirm(event: Event): void {
+    event.preventDefault();
+    this.ref.close({ push: this.push() });
+  }
 }
 
 export async function askGenerate(
   dialog: MatDialog,
   period: RankingPeriod,
 ): Promise<{ push: boolean } | null> {
-  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(
-    GenerateDialog,
-    {
-      data: period,
-      autoFocus: 'first-tabbable',
-      restoreFocus: true,
-      maxWidth: '560px',
-      width: 'calc(100vw - 32px)',
-    },
-  );
+  const ref = dialog.open<GenerateDialog, RankingPeriod, { push: boolean } | null>(GenerateDialog, {
+    data: period,
+    autoFocus: 'first-tabbable',
+    restoreFocus: true,
+    maxWidth: '560px',
+    width: 'calc(100vw - 32px)',
+  });
   return (await firstValueFrom(ref.afterClosed())) ?? null;
 }

@@ -163,15 +163,13 @@ describe('Renewal payments', () => {
 
     jest.advanceTimersByTime(POLL_FAST_MS);
     await flushAndRender(fixture);
-    http
-      .expectOne(`/api/v1/me/payments/${PAYMENT_ID}`)
-      .flush(
-        payment({
-          status: 'completed',
-          completedAt: '2026-01-01T00:05:00.000Z',
-          newExpiresAt: '2027-01-01T00:05:00.000Z',
-        }),
-      );
+    http.expectOne(`/api/v1/me/payments/${PAYMENT_ID}`).flush(
+      payment({
+        status: 'completed',
+        completedAt: '2026-01-01T00:05:00.000Z',
+        newExpiresAt: '2027-01-01T00:05:00.000Z',
+      }),
+    );
     await flushAndRender(fixture);
     expect(byTestId(root, 'checkout-completed')?.textContent).toContain('2027');
     expect(refresh).toHaveBeenCalled();

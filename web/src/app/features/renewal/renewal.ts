@@ -1,4 +1,5 @@
 import type { ElementRef } from '@angular/core';
+import type { Redemption } from '@usher/contracts';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -17,19 +18,18 @@ import {
   Validators,
 } from '@angular/forms';
 import { MatCard, MatCardContent } from '@angular/material/card';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatTab, MatTabContent, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { ErrorTexts } from '../../core/api/error-text';
+import { type Action, action } from '../../shared/action';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { FormError } from '../../shared/form-error';
 import { PAGE_SIZES, localListPage } from '../../shared/list-page';
-import { ListView } from '../../shared/list-view';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
@@ -38,6 +38,7 @@ import { CheckoutReturn } from './checkout-return';
 import { PaymentHistory } from './payment-history';
 import { PlansTab } from './plans-tab';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 const TABS = ['redeem', 'plans', 'history'] as const;
 type Tab = (typeof TABS)[number];
@@ -66,12 +67,7 @@ export function redeemErrorKey(error: unknown): string | null {
     ReactiveFormsModule,
     MatCard,
     MatCardContent,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatIcon,
-    MatInput,
     MatTab,
     MatTabContent,
     MatTabGroup,
@@ -79,11 +75,12 @@ export function redeemErrorKey(error: unknown): string | null {
     LocalDatePipe,
     StatusChip,
     FormError,
-    ListView,
+    DATA_TABLE,
     SubmitButton,
     CheckoutReturn,
     PaymentHistory,
     PlansTab,
+    ...TEXT_FIELD,
   ],
   templateUrl: './renewal.html',
   styleUrl: './renewal.scss',
@@ -119,11 +116,12 @@ export default class Renewal {
   protected readonly form = inject(NonNullableFormBuilder).group({
     code: ['', [Validators.required, Validators.maxLength(64)]],
   });
-  protected readonly checking = signal(false);
-  protected readonly redeeming = signal(false);
+  protected readonly checking = action();
+  protected readonly redeeming = action();
   protected readonly preview = signal<{ code: string; preview: RedeemPreview } | null>(null);
   protected readonly result = signal<RedeemResult | null>(null);
-  protected readonly error = signal<ErrorText | null>(null);
+  /** The line under the form: the check's or the redemption's refusal. */
+  protected readonly error = computed(() => this.checking.error() ?? this.redeeming.error());
 
   /** The member's redemptions, 10 a page to start with (paging stays out of the URL). */
   protected readonly history = localListPage({
@@ -132,7 +130,21 @@ export default class Renewal {
     pageSize: 10,
     pageSizes: PAGE_SIZES,
   });
-  protected readonly mask = maskedCode;
+  protected readonly historyColumns: Column<Redemption>[] = [
+    { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
+    {
+      id: 'code',
+      header: 'renewal.history.code',
+      cellClass: 'mono',
+      text: (r) => maskedCode(r.code),
+    },
+    {
+      id: 'days',
+      header: 'renewal.history.days',
+      key: (r) => ['renewal.history.plusDays', { days: r.days }],
+    },
+    { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
+  ];
 
   constructor() {
     // A changed code needs a new check before it can be redeemed.
@@ -156,38 +168,36 @@ export default class Renewal {
 
   protected async check(): Promise<void> {
     const code = this.normalised();
-    if (code === null || this.checking()) return;
-    this.checking.set(true);
-    this.error.set(null);
+    if (code === null) return;
+    this.redeeming.clear();
     this.result.set(null);
-    try {
-      this.preview.set({ code, preview: await this.api.validate(code) });
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.checking.set(false);
-    }
+    await this.checking.run(
+      async () => this.preview.set({ code, preview: await this.api.validate(code) }),
+      { handle: (error) => this.explain(this.checking, error) },
+    );
   }
 
   protected async redeem(): Promise<void> {
     const checked = this.preview();
-    if (!checked || this.redeeming()) return;
-    this.redeeming.set(true);
-    this.error.set(null);
-    try {
-      const result = await this.api.redeem(checked.code);
-      this.result.set(result);
-      this.preview.set(null);
-      // resetForm also clears "submitted", so the emptied field shows no "Required" error.
-      this.formDirective()?.resetForm();
-      this.history.reload();
-      await this.session.refreshMe().catch(() => undefined);
-    } catch (error) {
-      this.preview.set(null);
-      this.showError(error);
-    } finally {
-      this.redeeming.set(false);
-    }
+    if (!checked) return;
+    this.checking.clear();
+    await this.redeeming.run(
+      async () => {
+        const result = await this.api.redeem(checked.code);
+        this.result.set(result);
+        this.preview.set(null);
+        // resetForm also clears "submitted", so the emptied field shows no "Required" error.
+        this.formDirective()?.resetForm();
+        this.history.reload();
+        await this.session.refreshMe().catch(() => undefined);
+      },
+      {
+        handle: (error) => {
+          this.preview.set(null);
+          return this.explain(this.redeeming, error);
+        },
+      },
+    );
   }
 
   private normalised(): string | null {
@@ -197,18 +207,20 @@ export default class Renewal {
     return control.value.trim().toUpperCase();
   }
 
-  private showError(error: unknown): void {
+  /** A code's refusal in the redeem form's own words; anything else as usual. */
+  private explain(act: Action, error: unknown): boolean {
     const key = redeemErrorKey(error);
     if (key) {
-      this.error.set({ message: this.transloco.translate(key), reference: null });
+      act.show({ message: this.transloco.translate(key), reference: null });
     } else if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
       const seconds = retryAfterSeconds(error) ?? 60;
-      this.error.set({
+      act.show({
         message: this.transloco.translate('errors.RATE_LIMITED', { seconds }),
         reference: null,
       });
     } else {
-      this.error.set(this.errors.describe(error));
+      act.show(this.errors.describe(error));
     }
+    return true;
   }
 }

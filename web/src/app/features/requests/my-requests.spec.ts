@@ -2,6 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
+import { scriptedDialog } from '../../../testing/dialog';
 import { aUser, errorBody, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
@@ -24,15 +25,10 @@ describe('MyRequests', () => {
     notifier = { show: jest.fn() };
     dialogAnswers = [];
     dialogData = [];
-    const dialog = {
-      open: jest.fn((_component: unknown, config: { data: unknown }) => {
-        dialogData.push(config.data);
-        const answer = dialogAnswers.shift();
-        return {
-          afterClosed: () => ({ subscribe: (o: { next: (v: unknown) => void }) => o.next(answer) }),
-        };
-      }),
-    };
+    const dialog = scriptedDialog((config) => {
+      dialogData.push(config.data);
+      return dialogAnswers.shift();
+    });
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),

@@ -15,9 +15,8 @@ import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
 import { MatChipListbox, MatChipOption } from '@angular/material/chips';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormField, MatHint, MatLabel, MatPrefix } from '@angular/material/form-field';
+import { MatPrefix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
-import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -45,6 +44,7 @@ import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { existingOf, summaryMessage } from './request-errors';
 import { RequestsApi, type SearchType } from './requests-api';
+import { TEXT_FIELD } from '../../shared/form-field';
 
 /** `?type=` values of the toggle; the API calls "all" `multi`. */
 const TYPES = { all: 'multi', movie: 'movie', tv: 'tv' } as const satisfies Record<
@@ -70,12 +70,8 @@ function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
     MatButtonToggleGroup,
     MatChipListbox,
     MatChipOption,
-    MatFormField,
-    MatHint,
-    MatLabel,
     MatPrefix,
     MatIcon,
-    MatInput,
     MatProgressBar,
     RouterLink,
     TranslocoDirective,
@@ -83,6 +79,7 @@ function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
     PosterBadgeView,
     FormError,
     SubmitButton,
+    ...TEXT_FIELD,
   ],
   templateUrl: './new-request.html',
   styleUrl: './new-request.scss',

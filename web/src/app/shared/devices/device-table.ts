@@ -1,17 +1,17 @@
-import { ChangeDetectionStrategy, Component, inject, input, output, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, output } from '@angular/core';
 import { MatDialog } from '@angular/material/dialog';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { Device } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { action } from '../action';
 import { confirmAction } from '../confirm-dialog';
+import { type Column, DATA_TABLE } from '../data-table';
 import { FormError } from '../form-error';
 import type { ListPage } from '../list-page';
-import { ListView } from '../list-view';
 import { LocalDatePipe } from '../local-date';
-import { type RowAction, RowMenu } from '../row-menu';
+import { type RowAction } from '../row-menu';
 import { StatusChip } from '../status-chip';
 import { DevicesApi } from './devices-api';
 
@@ -23,111 +23,61 @@ import { DevicesApi } from './devices-api';
  */
 @Component({
   selector: 'app-device-table',
-  imports: [
-    TranslocoDirective,
-    RouterLink,
-    FormError,
-    ListView,
-    LocalDatePipe,
-    RowMenu,
-    StatusChip,
-  ],
+  imports: [TranslocoDirective, RouterLink, FormError, DATA_TABLE, LocalDatePipe, StatusChip],
   template: `
     <ng-container *transloco="let t">
-      <app-form-error [error]="error()" testId="device-action-error" />
-      <app-list-view
+      <app-form-error [error]="logoutAction.error()" testId="device-action-error" />
+      <app-data-table
         [list]="list()"
+        [columns]="columns()"
+        [rowAttrs]="attrs"
         emptyIcon="devices"
         [emptyMessage]="emptyMessage()"
         [testId]="testId()"
       >
-        <div class="scroll">
-          <table class="list" [attr.data-testid]="testId() + '-table'">
-            <thead>
-              <tr>
-                <th scope="col">{{ t('devices.col.device') }}</th>
-                <th scope="col">{{ t('devices.col.client') }}</th>
-                @if (showUser()) {
-                  <th scope="col">{{ t('devices.col.user') }}</th>
-                }
-                <th scope="col">{{ t('devices.col.lastActivity') }}</th>
-                <th scope="col">{{ t('devices.col.ip') }}</th>
-                <th scope="col">{{ t('devices.col.status') }}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{{ t('common.actions') }}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (row of list().rows(); track row.id) {
-                <tr [attr.data-device]="row.id" [attr.data-client]="row.client">
-                  <td [attr.data-label]="t('devices.col.device')">
-                    <span class="name">{{ row.name }}</span>
-                  </td>
-                  <td [attr.data-label]="t('devices.col.client')">
-                    {{ row.client }}
-                    @if (row.appVersion) {
-                      <span class="muted">{{ row.appVersion }}</span>
-                    }
-                  </td>
-                  @if (showUser()) {
-                    <td [attr.data-label]="t('devices.col.user')">
-                      @if (row.lastUser; as user) {
-                        @if (user.userId) {
-                          <a
-                            [routerLink]="['/admin/users', user.userId]"
-                            [queryParams]="{ tab: 'devices' }"
-                            >{{ user.username ?? user.name }}</a
-                          >
-                        } @else {
-                          {{ user.name }}
-                          <span class="muted">{{ t('devices.notMember') }}</span>
-                        }
-                      } @else {
-                        <span class="muted">{{ t('devices.noUser') }}</span>
-                      }
-                    </td>
-                  }
-                  <td [attr.data-label]="t('devices.col.lastActivity')">
-                    @if (row.lastActivityAt) {
-                      <time [attr.datetime]="row.lastActivityAt">{{
-                        row.lastActivityAt | localDate: 'dateTime'
-                      }}</time>
-                    } @else {
-                      <span class="muted">{{ t('devices.never') }}</span>
-                    }
-                  </td>
-                  <td class="mono ip" [attr.data-label]="t('devices.col.ip')">
-                    {{ row.ip ?? '—' }}
-                  </td>
-                  <td [attr.data-label]="t('devices.col.status')">
-                    @if (row.blacklisted) {
-                      <app-status-chip
-                        tone="error"
-                        icon="block"
-                        [label]="t('devices.blacklisted')"
-                      />
-                    } @else {
-                      <app-status-chip
-                        tone="success"
-                        icon="check_circle"
-                        [label]="t('devices.allowed')"
-                      />
-                    }
-                  </td>
-                  <td>
-                    <app-row-menu
-                      [label]="t('devices.actionsFor', { name: row.name })"
-                      [actions]="actionsOf(row)"
-                      [testId]="'device-menu-' + row.id"
-                    />
-                  </td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        </div>
-      </app-list-view>
+        <ng-template appCell="device" [appCellOf]="list()" let-row>
+          <span class="name">{{ row.name }}</span>
+        </ng-template>
+        <ng-template appCell="client" [appCellOf]="list()" let-row>
+          {{ row.client }}
+          @if (row.appVersion) {
+            <span class="muted">{{ row.appVersion }}</span>
+          }
+        </ng-template>
+        <ng-template appCell="user" [appCellOf]="list()" let-row>
+          @if (row.lastUser; as user) {
+            @if (user.userId) {
+              <a [routerLink]="['/admin/users', user.userId]" [queryParams]="{ tab: 'devices' }">{{
+                user.username ?? user.name
+              }}</a>
+            } @else {
+              {{ user.name }}
+              <span class="muted">{{ t('devices.notMember') }}</span>
+            }
+          } @else {
+            <span class="muted">{{ t('devices.noUser') }}</span>
+          }
+        </ng-template>
+        <ng-template appCell="lastActivity" [appCellOf]="list()" let-row>
+          @if (row.lastActivityAt) {
+            <time [attr.datetime]="row.lastActivityAt">{{
+              row.lastActivityAt | localDate: 'dateTime'
+            }}</time>
+          } @else {
+            <span class="muted">{{ t('devices.never') }}</span>
+          }
+        </ng-template>
+        <ng-template appCell="ip" [appCellOf]="list()" let-row>
+          <span class="ip">{{ row.ip ?? '—' }}</span>
+        </ng-template>
+        <ng-template appCell="status" [appCellOf]="list()" let-row>
+          @if (row.blacklisted) {
+            <app-status-chip tone="error" icon="block" [label]="t('devices.blacklisted')" />
+          } @else {
+            <app-status-chip tone="success" icon="check_circle" [label]="t('devices.allowed')" />
+          }
+        </ng-template>
+      </app-data-table>
     </ng-container>
   `,
   styleUrl: './device-table.scss',
@@ -137,7 +87,6 @@ export class DeviceTable {
   private readonly api = inject(DevicesApi);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
 
   readonly list = input.required<ListPage<Device>>();
   /** Already translated: the sentence of a list without devices. */
@@ -148,7 +97,30 @@ export class DeviceTable {
   /** A device was signed out, or was gone already: the owner reloads what depends on it. */
   readonly changed = output();
 
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly logoutAction = action();
+  protected readonly columns = computed<Column<Device>[]>(() => [
+    { id: 'device', header: 'devices.col.device' },
+    { id: 'client', header: 'devices.col.client' },
+    ...(this.showUser() ? [{ id: 'user', header: 'devices.col.user' }] : []),
+    { id: 'lastActivity', header: 'devices.col.lastActivity' },
+    { id: 'ip', header: 'devices.col.ip', cellClass: 'mono' },
+    { id: 'status', header: 'devices.col.status' },
+    {
+      id: 'menu',
+      header: 'common.actions',
+      hideHeader: true,
+      menu: (d) => ({
+        label: 'devices.actionsFor',
+        params: { name: d.name },
+        actions: this.actionsOf(d),
+        testId: `device-menu-${d.id}`,
+      }),
+    },
+  ]);
+  protected readonly attrs = (device: Device) => ({
+    'data-device': device.id,
+    'data-client': device.client,
+  });
 
   protected actionsOf(device: Device): RowAction[] {
     return [
@@ -170,17 +142,15 @@ export class DeviceTable {
       destructive: true,
     });
     if (!confirmed) return;
-    this.error.set(null);
-    try {
-      await this.api.logout(device);
-      this.notifier.show('devices.loggedOut', { name: device.name });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'DEVICE_NOT_FOUND') {
-        this.notifier.show('devices.alreadyGone', { name: device.name });
-      } else {
-        this.error.set(this.errors.describe(error));
-      }
-    }
+    await this.logoutAction.run(() => this.api.logout(device), {
+      done: 'devices.loggedOut',
+      params: { name: device.name },
+      handle: (error) => {
+        const gone = error instanceof ApiError && error.code === 'DEVICE_NOT_FOUND';
+        if (gone) this.notifier.show('devices.alreadyGone', { name: device.name });
+        return gone;
+      },
+    });
     this.list().reload();
     this.changed.emit();
   }

@@ -11,6 +11,7 @@ import type {
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 /** `GET /admin/devices` filters (20-api.md §6 "Devices"); empty strings are left out. */
 export interface DeviceQuery {
@@ -46,9 +47,10 @@ export class DevicesApi {
 
   async list(
     query: Partial<DeviceQuery> & { page: number; pageSize: number },
+    abort?: AbortSignal,
   ): Promise<Page<Device>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<Device>>(BASE, { params: params(query) }),
+      this.http.get<Page<Device>>(BASE, { params: params(query), ...abortWith(abort) }),
     );
     return checkPage('deviceSchema', reply);
   }

@@ -10,6 +10,7 @@ import type {
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 /**
  * The contract's `PLAYBACK_RANGES` and `PROFILE_SORTS`, repeated here because a value import
@@ -78,20 +79,25 @@ export class PlaybackApi {
     return checkReply('playbackProfileSchema', reply);
   }
 
-  async history(query: HistoryQuery & { userId?: string }): Promise<Page<PlaybackRecord>> {
+  async history(
+    query: HistoryQuery & { userId?: string },
+    abort?: AbortSignal,
+  ): Promise<Page<PlaybackRecord>> {
     const reply = await firstValueFrom(
       this.http.get<Page<PlaybackRecord>>('/api/v1/admin/playback/history', {
         params: params(query),
+        ...abortWith(abort),
       }),
     );
     return checkPage('playbackRecordSchema', reply);
   }
 
-  async profiles(query: ProfilesQuery): Promise<PlaybackProfilesPage> {
+  async profiles(query: ProfilesQuery, abort?: AbortSignal): Promise<PlaybackProfilesPage> {
     const q = query.range === 'custom' ? query : { ...query, from: '', to: '' };
     const reply = await firstValueFrom(
       this.http.get<PlaybackProfilesPage>('/api/v1/admin/playback/profiles', {
         params: params(q),
+        ...abortWith(abort),
       }),
     );
     return checkReply('playbackProfilesPageSchema', reply);

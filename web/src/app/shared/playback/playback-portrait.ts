@@ -9,8 +9,6 @@ import {
 } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
-import { MatFormField, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { PlaybackProfile, PlaybackRange } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
@@ -33,6 +31,7 @@ import {
   rangeProblem,
   weekdayNames,
 } from './playback-format';
+import { TEXT_FIELD } from '../form-field';
 
 const isRange = (value: string | undefined): value is PlaybackRange =>
   (PLAYBACK_RANGES as readonly string[]).includes(value ?? '');
@@ -54,13 +53,11 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
     MatButton,
     MatButtonToggle,
     MatButtonToggleGroup,
-    MatFormField,
-    MatInput,
-    MatLabel,
     PosterCard,
     PosterRail,
     PluginNotice,
     TranslocoDirective,
+    ...TEXT_FIELD,
   ],
   templateUrl: './playback-portrait.html',
   styleUrl: './playback-portrait.scss',

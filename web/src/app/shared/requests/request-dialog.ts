@@ -1,19 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MAT_DIALOG_DATA,
-  type MatDialog,
-  MatDialogActions,
-  MatDialogClose,
-  MatDialogContent,
-  MatDialogRef,
-  MatDialogTitle,
-} from '@angular/material/dialog';
-import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatInput } from '@angular/material/input';
+import { MAT_DIALOG_DATA, type MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { firstValueFrom } from 'rxjs';
 import { TitleBackdrop, type TitleArt } from './title-backdrop';
+import { TEXT_FIELD } from '../form-field';
+import { DIALOG_PARTS } from '../dialog-parts';
 
 /** What a request dialog says; texts are translation keys, `detail` is shown as given. */
 export interface RequestDialogData {
@@ -35,20 +27,7 @@ const MAX_TEXT = 500;
 /** Confirmations and one-field prompts of the request pages. */
 @Component({
   selector: 'app-request-dialog',
-  imports: [
-    MatButton,
-    MatDialogActions,
-    MatDialogClose,
-    MatDialogContent,
-    MatDialogTitle,
-    MatError,
-    MatFormField,
-    MatHint,
-    MatLabel,
-    MatInput,
-    TranslocoDirective,
-    TitleBackdrop,
-  ],
+  imports: [MatButton, TranslocoDirective, TitleBackdrop, ...TEXT_FIELD, ...DIALOG_PARTS],
   template: `
     <ng-container *transloco="let t">
       @if (data.art; as art) {

@@ -8,13 +8,11 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import { users } from '../users/table.js';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** One live 6-digit code per user for binding a Telegram account (10-data.md §2). */
 export const messengerBindCodes = pgTable(

@@ -8,13 +8,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import { users } from '../users/table.js';
 
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 /** A calendar day as TMDB gives it, kept as `YYYY-MM-DD` (read in the business timezone). */
 const day = (name: string) => date(name, { mode: 'string' });
 

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { check, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 
 /**
  * Per-library cache of the quality scan (10-data.md `media_quality_reports`); the `all` view is

@@ -8,15 +8,13 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import type { IngestProgress } from '@usher/contracts';
 import { users } from '../users/table.js';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** One stored manual-search hit (10-data.md `automation_candidates`). */
 export interface StoredCandidate {

@@ -7,14 +7,13 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import { PLAN_CURRENCIES } from '@usher/contracts/values';
 import { users } from '../users/table.js';
 
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
 /** What members can buy (10-data.md §3). Never hard-deleted: withdrawn = `is_active=false`. */

@@ -7,13 +7,12 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import { users } from '../users/table.js';
 
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 /** A calendar day in the business timezone, kept as `YYYY-MM-DD` (never converted to an instant). */
 const day = (name: string) => date(name, { mode: 'string' });
 

@@ -1,18 +1,7 @@
 import { sql } from 'drizzle-orm';
-import {
-  char,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { char, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 import { users } from '../users/table.js';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** Codes that grant membership days at registration or renewal (10-data.md §2). */
 export const redeemCodes = pgTable(

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { check, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { instant } from '../columns.js';
 
 /**
  * Normalised TMDB answers (10-data.md §8), keyed by path + query + language, e.g.

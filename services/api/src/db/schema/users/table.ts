@@ -7,12 +7,10 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { instant } from '../columns.js';
 
 /** Members and admins (10-data.md §2). */
 export const users = pgTable(

@@ -14,7 +14,7 @@ import {
 } from '@usher/contracts';
 import { defineRoute, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
-import { toMediaRequest } from '../dto.js';
+import { toCreateReply } from '../dto.js';
 import {
   claimAction,
   createAction,
@@ -51,13 +51,7 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
       handler: async (c, { body, meta }) => {
         const { messengerId, languageCode, ...input } = body;
         const result = await createForMessenger(ctx, messengerId, languageCode, input, meta);
-        return c.json(
-          {
-            outcome: result.outcome,
-            request: toMediaRequest({ row: result.row, reviewerName: null }),
-          },
-          201,
-        );
+        return c.json(toCreateReply(result), 201);
       },
     }),
     defineRoute({

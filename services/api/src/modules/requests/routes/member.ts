@@ -11,7 +11,7 @@ import {
 } from '@usher/contracts';
 import { defineRoute, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
-import { toMediaRequest } from '../dto.js';
+import { toCreateReply } from '../dto.js';
 import { cancelRequest } from '../review.js';
 import { checkExisting, createOwn, listOwn, resubmitOwn } from '../service.js';
 
@@ -55,13 +55,7 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
       ],
       handler: async (c, { body, auth, meta }) => {
         const result = await createOwn(ctx, auth.userId, body, meta);
-        return c.json(
-          {
-            outcome: result.outcome,
-            request: toMediaRequest({ row: result.row, reviewerName: null }),
-          },
-          201,
-        );
+        return c.json(toCreateReply(result), 201);
       },
     }),
     defineRoute({
@@ -83,13 +77,7 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
       ],
       handler: async (c, { params, body, auth, meta }) => {
         const result = await resubmitOwn(ctx, auth.userId, params.id, body, meta);
-        return c.json(
-          {
-            outcome: result.outcome,
-            request: toMediaRequest({ row: result.row, reviewerName: null }),
-          },
-          201,
-        );
+        return c.json(toCreateReply(result), 201);
       },
     }),
     defineRoute({

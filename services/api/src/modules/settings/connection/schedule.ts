@@ -1,3 +1,4 @@
+import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { SettingCheck } from '@usher/contracts';
 import { Cron } from 'croner';
 import {
@@ -21,27 +22,15 @@ export const CRON_KEYS = [
   'RANKING_WEEKLY_CRON',
   'CLEANUP_CRON',
   'REMINDER_CRON',
+  'BACKUP_CRON',
 ] as const;
 const RANKING_KEYS = new Set(['RANKING_DAILY_CRON', 'RANKING_WEEKLY_CRON']);
 const PREVIEW_RUNS = 3;
 
 /** `2025-03-01 20:00 Sat` in `timeZone`. */
 function formatIn(timeZone: string, at: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      weekday: 'short',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.weekday}`;
+  const clock = wallClock(at, timeZone);
+  return `${formatWallClock(clock)} ${clock.weekday}`;
 }
 
 /** The next fire times of one expression; an unparsable one fails. */
@@ -72,6 +61,11 @@ async function previews(ctx: TestContext) {
   const checks: SettingCheck[] = [];
   for (const key of CRON_KEYS) {
     const expression = await settings.getString(key);
+    if (expression.trim() === '') {
+      // An empty key is "off" (BACKUP_CRON's default), not an unparsable expression.
+      checks.push(await runCheck('preview', ctx, async () => ok(`${key} is empty: off`)));
+      continue;
+    }
     let note = RANKING_KEYS.has(key) && !rankings ? '; rankings are off' : '';
     if (ctx.jobs) {
       const users = ctx.jobs.filter((j) => j.scheduleSetting === key).map((j) => j.name);

@@ -1,0 +1,5 @@
+import type { Routes } from '@angular/router';
+
+export default [
+  { path: '', title: 'adminBackups.title', loadComponent: () => import('./backups-page') },
+] satisfies Routes;

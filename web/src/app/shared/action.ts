@@ -1,0 +1,75 @@
+import { type Signal, inject, signal } from '@angular/core';
+import { ErrorTexts, type ErrorText } from '../core/api/error-text';
+import { Notifier } from '../core/notifier';
+
+/** How one run of an action ends, beyond busy and the error. */
+export interface RunOptions {
+  /** Translation key of the snackbar shown when the work succeeds. */
+  done?: string;
+  params?: Record<string, unknown>;
+  /**
+   * Takes over a failure the caller shows elsewhere (a code on its field, a dialog of its own):
+   * returns true when it did, and the error line then stays empty.
+   */
+  handle?: (error: unknown) => boolean;
+  /** Runs once the work has ended, whether it succeeded or not (reload what it changed). */
+  after?: () => void;
+}
+
+/**
+ * The state of a button's, card's or dialog's action (60-web.md §1 "An action shows a spinner in
+ * its own button"): whether it is running, and its failure as the shared error body's message
+ * and reference (`ErrorTexts`), shown by `app-form-error`.
+ */
+export interface Action {
+  readonly busy: Signal<boolean>;
+  readonly error: Signal<ErrorText | null>;
+  /**
+   * Runs `work` unless this action is already running: clears the error, sets busy, and on
+   * success shows `done`; a failure becomes `error`. Resolves whether the work succeeded.
+   */
+  run(work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
+  /** Shows a failure that did not come from `run` (a check before the call). */
+  fail(error: unknown): void;
+  /** Shows the page's own wording for a failure (a `handle` that explains it better). */
+  show(text: ErrorText): void;
+  /** Empties the error line (the form was changed, the dialog reopened). */
+  clear(): void;
+}
+
+/** An `Action` for a component; call it in a field initialiser (it injects). */
+export function action(): Action {
+  const errors = inject(ErrorTexts);
+  const notifier = inject(Notifier);
+  const busy = signal(false);
+  const error = signal<ErrorText | null>(null);
+  return {
+    busy: busy.asReadonly(),
+    error: error.asReadonly(),
+    async run(work, options = {}) {
+      if (busy()) return false;
+      busy.set(true);
+      error.set(null);
+      let ok = false;
+      try {
+        await work();
+        ok = true;
+      } catch (failure) {
+        // Every refusal of the API (and a dropped connection) ends here: it is the action's
+        // outcome to show, not a bug to report, so it is not rethrown.
+        if (!options.handle?.(failure)) error.set(errors.describe(failure));
+      } finally {
+        busy.set(false);
+      }
+      if (ok && options.done) {
+        if (options.params) notifier.show(options.done, options.params);
+        else notifier.show(options.done);
+      }
+      options.after?.();
+      return ok;
+    },
+    fail: (failure) => error.set(errors.describe(failure)),
+    show: (text) => error.set(text),
+    clear: () => error.set(null),
+  };
+}
