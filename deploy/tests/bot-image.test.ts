@@ -94,6 +94,14 @@ describeSmoke('Bot image, container-equivalent smoke', () => {
     fake = await startFakeTelegramProcess(tmp);
 
     const db = await PGlite.create();
+    // The API owns the bot's lease table (its migration 0011); the bot waits for it and never
+    // creates it, so the database here has it as a migrated one would.
+    await db.exec(
+      readFileSync(join(ROOT, 'services/api/drizzle/0011_bot_leases.sql'), 'utf8').replaceAll(
+        '--> statement-breakpoint',
+        '',
+      ),
+    );
     const pgServer = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 10 });
     await pgServer.start();
     databaseUrl = `postgres://postgres@${pgServer.getServerConn()}/postgres`;

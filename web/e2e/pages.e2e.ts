@@ -37,6 +37,12 @@ const PUBLIC: Visit[] = [
   { name: 'login', path: '/login', ready: '[data-testid="sign-in"]' },
   { name: 'register', path: '/register', ready: 'h1' },
   { name: 'forgot-password', path: '/forgot-password', ready: 'h1' },
+  // Where a reminder mail's "stop these e-mails" link lands; opening it changes nothing.
+  {
+    name: 'unsubscribe',
+    path: '/unsubscribe?token=01900000-0000-7000-8000-000000000001.email.sample',
+    ready: '[data-testid="unsubscribe-submit"]',
+  },
 ];
 const MEMBER_PAGES: Visit[] = [
   { name: 'overview', path: '/console/overview', ready: 'main h1' },

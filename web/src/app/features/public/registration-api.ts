@@ -1,6 +1,12 @@
 import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
-import type { EmailCodeSent, LoginResponse, RegisterMode, RegisterRequest } from '@usher/contracts';
+import type {
+  EmailCodeSent,
+  LoginResponse,
+  RegisterMode,
+  RegisterRequest,
+  UnsubscribeReply,
+} from '@usher/contracts';
 
 export type { RegisterMode };
 import { firstValueFrom } from 'rxjs';
@@ -51,6 +57,16 @@ export class RegistrationApi {
 
   async resetPassword(body: { email: string; code: string; newPassword: string }): Promise<void> {
     await firstValueFrom(this.http.post('/api/v1/auth/password/reset', body));
+  }
+
+  /** `POST /public/unsubscribe?token=`: stops reminder mails with a mail's signed link. */
+  async unsubscribe(token: string): Promise<UnsubscribeReply> {
+    const reply = await firstValueFrom(
+      this.http.post<UnsubscribeReply>('/api/v1/public/unsubscribe', null, {
+        params: { token },
+      }),
+    );
+    return checkReply('unsubscribeReplySchema', reply);
   }
 }
 

@@ -41,4 +41,10 @@ export default [
     canActivate: [guestGuard],
     loadComponent: () => import('./reset-password'),
   },
+  {
+    // Signed in or not: the link in a reminder mail works either way.
+    path: 'unsubscribe',
+    title: 'unsubscribe.title',
+    loadComponent: () => import('./unsubscribe'),
+  },
 ] satisfies Routes;
