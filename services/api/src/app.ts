@@ -43,6 +43,7 @@ import { paymentRoutes, paymentsJobs } from './modules/payments/index.js';
 import { accountRoutes } from './modules/accounts/index.js';
 import { userRoutes } from './modules/users/index.js';
 import { authRoutes } from './modules/auth/index.js';
+import { ssoRoutes } from './modules/sso/index.js';
 import { jobRoutes } from './modules/jobs/index.js';
 import type { Integrations, ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/index.js';
@@ -89,6 +90,8 @@ export interface AppDeps {
   connectionTestDeadlineMs?: number;
   /** How long a checkout waits for Stripe (default 25 s); tests shorten it. */
   checkoutDeadlineMs?: number;
+  /** Bound of one request's work at the identity provider (default 8 s); tests shorten it. */
+  ssoDeadlineMs?: number;
 }
 
 export interface UsherApp {
@@ -193,6 +196,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...systemRoutes(context, () => routes),
     ...publicRoutes(context),
     ...authRoutes(context),
+    ...ssoRoutes(context, { deadlineMs: deps.ssoDeadlineMs }),
     ...jobRoutes(context),
     ...backupRoutes(context),
     ...auditRoutes(context),

@@ -20,3 +20,4 @@ export * from './devices.js';
 export * from './calendar.js';
 export * from './rankings.js';
 export * from './lifecycle.js';
+export * from './sso.js';

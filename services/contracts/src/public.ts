@@ -14,6 +14,16 @@ export const publicSiteSchema = z
     /** Whether the bootstrap admin still has to sign in and change the first password. */
     setupPending: z.boolean(),
     tmdbImageBase: safeString(),
+    /** Single sign-on as the sign-in page shows it (docs/sso.md). */
+    sso: z.object({
+      /** Whether "Sign in with …" is offered (switched on and configured). */
+      enabled: z.boolean(),
+      label: safeString(),
+      /** Whether `/login` goes straight to the provider (`?local=1` shows the form). */
+      autoRedirect: z.boolean(),
+      /** Whether password sign-in is offered to everyone (false: bootstrap admin only). */
+      passwordLogin: z.boolean(),
+    }),
   })
   .meta({ id: 'PublicSite' });
 export type PublicSite = z.infer<typeof publicSiteSchema>;

@@ -213,6 +213,7 @@ export const SETTING_GROUPS = [
   'messenger',
   'schedule',
   'lifecycle',
+  'sso',
   'deployment',
 ] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
@@ -270,6 +271,8 @@ export const ERROR_STATUS = {
   WEBHOOK_SIGNATURE_INVALID: 400,
   WEBHOOK_PAYLOAD_INVALID: 400,
   SETTING_INVALID: 400,
+  /** The single sign-on could not be completed: state, code or ID token refused (details.reason). */
+  SSO_STATE_INVALID: 400,
   UNAUTHENTICATED: 401,
   TOKEN_INVALID: 401,
   TOKEN_REVOKED: 401,
@@ -280,7 +283,13 @@ export const ERROR_STATUS = {
   PASSWORD_CHANGE_REQUIRED: 403,
   NOT_AN_APPROVER: 403,
   ACCOUNT_DISABLED: 403,
+  /** No account is linked to this sign-in and new accounts are not created (docs/sso.md). */
+  SSO_REGISTRATION_CLOSED: 403,
+  /** `OIDC_PASSWORD_LOGIN=false`: only the bootstrap admin still signs in with a password. */
+  PASSWORD_LOGIN_DISABLED: 403,
   NOT_FOUND: 404,
+  SSO_DISABLED: 404,
+  IDENTITY_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   MEDIA_USER_NOT_FOUND: 404,
   REDEEM_CODE_NOT_FOUND: 404,
@@ -318,6 +327,8 @@ export const ERROR_STATUS = {
   EMAIL_TAKEN: 409,
   MESSENGER_ALREADY_BOUND: 409,
   MESSENGER_ID_IN_USE: 409,
+  /** The provider account is already linked to another Usher account. */
+  SSO_IDENTITY_TAKEN: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CURRENT_PASSWORD_INVALID: 422,
@@ -351,6 +362,8 @@ export const ERROR_STATUS = {
   SETTING_UNKNOWN_KEY: 422,
   /** A test or save moves a secret's destination without the secret (details.keys). */
   SECRET_REENTRY_REQUIRED: 422,
+  /** Unlinking would leave the account without any way to sign in. */
+  LAST_SIGN_IN_METHOD: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_UNAVAILABLE: 502,
@@ -358,6 +371,8 @@ export const ERROR_STATUS = {
   NOT_CONFIGURED: 503,
   NOT_SUPPORTED: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** The identity provider did not answer (down, slow, broken discovery). */
+  SSO_UNAVAILABLE: 503,
   /** The database cannot be reached (outage, restart): retry after `Retry-After`. */
   DATABASE_UNAVAILABLE: 503,
 } as const;

@@ -102,6 +102,9 @@ export type {
   SmtpSecurity,
 } from './smtp/index.js';
 
+// OpenID Provider on the certified `oidc-provider` package, and a tiny browser that signs in at it.
+export * from './oidc/index.js';
+
 // The demo world (`npm run demo`): one deterministic seed told consistently to every fake.
 export * from './demo/index.js';
 

@@ -14,6 +14,23 @@ const checkReminderTemplate = (value: unknown) =>
   unknownPlaceholder(String(value), REMINDER_PLACEHOLDERS);
 const REMINDER_HELP = 'Plain text; {username}, {siteName}, {daysLeft}, {expiresAt}, {renewUrl}';
 
+/** The issuer as typed (a trailing slash is part of it): absolute http(s), no query or fragment. */
+function checkIssuer(value: unknown): string | null {
+  const text = String(value);
+  if (text === '') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute http:// or https:// URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use http:// or https://';
+  if (url.username || url.password || url.search || url.hash || /[?#]/.test(text)) {
+    return 'must not contain user info, a query or a fragment';
+  }
+  return null;
+}
+
 const CRON = <const K extends string>(key: K, def: string, label: string, description: string) =>
   ({
     key,
@@ -834,6 +851,133 @@ const DEFINITIONS = [
     multiline: true,
     maxLength: 2000,
     check: checkReminderTemplate,
+  },
+  // Single sign-on (docs/sso.md)
+  {
+    key: 'OIDC_ENABLED',
+    group: 'sso',
+    type: 'boolean',
+    label: 'Single sign-on',
+    description: 'Offer "Sign in with …" through an OpenID Connect provider',
+    default: false,
+  },
+  {
+    key: 'OIDC_ISSUER_URL',
+    group: 'sso',
+    type: 'string',
+    label: 'Issuer',
+    description:
+      'The provider\'s issuer exactly as it writes "iss", trailing slash included (Authentik: https://auth.example.org/application/o/<slug>/)',
+    default: '',
+    maxLength: 2048,
+    check: checkIssuer,
+  },
+  {
+    key: 'OIDC_DISCOVERY_URL',
+    group: 'sso',
+    type: 'url',
+    label: 'Discovery document',
+    description:
+      'Optional: the address of the discovery document when it is not <issuer>/.well-known/openid-configuration',
+    default: '',
+  },
+  {
+    key: 'OIDC_CLIENT_ID',
+    group: 'sso',
+    type: 'string',
+    label: 'Client ID',
+    description: 'The client registered for Usher at the provider',
+    default: '',
+    maxLength: 255,
+  },
+  {
+    key: 'OIDC_CLIENT_SECRET',
+    group: 'sso',
+    type: 'secret',
+    label: 'Client secret',
+    description: 'Empty for a public client (PKCE only)',
+    default: '',
+    sensitive: true,
+    boundTo: ['OIDC_ISSUER_URL', 'OIDC_DISCOVERY_URL'],
+    maxLength: 1024,
+  },
+  {
+    key: 'OIDC_SCOPES',
+    group: 'sso',
+    type: 'string',
+    label: 'Scopes',
+    description: 'Space-separated; must include openid (add groups where the provider needs it)',
+    default: 'openid profile email',
+    maxLength: 500,
+    check: (v) =>
+      String(v).split(/\s+/).includes('openid') && /^[\x21\x23-\x5b\x5d-\x7e ]+$/.test(String(v))
+        ? null
+        : 'must be space-separated scope names including openid',
+  },
+  {
+    key: 'OIDC_BUTTON_LABEL',
+    group: 'sso',
+    type: 'string',
+    label: 'Button label',
+    description: 'Shown on the sign-in page, e.g. "Sign in with Authentik"',
+    default: 'Sign in with SSO',
+    minLength: 1,
+    maxLength: 60,
+  },
+  {
+    key: 'OIDC_AUTO_REDIRECT',
+    group: 'sso',
+    type: 'boolean',
+    label: 'Go straight to the provider',
+    description: 'The sign-in page redirects at once; /login?local=1 still shows the password form',
+    default: false,
+  },
+  {
+    key: 'OIDC_ALLOW_REGISTRATION',
+    group: 'sso',
+    type: 'boolean',
+    label: 'Create accounts on first sign-in',
+    description: 'New members follow the registration mode: in invite mode they enter a code once',
+    default: true,
+  },
+  {
+    key: 'OIDC_GROUPS_CLAIM',
+    group: 'sso',
+    type: 'string',
+    label: 'Groups claim',
+    description: "Claim of the ID token or userinfo that lists the person's groups",
+    default: 'groups',
+    minLength: 1,
+    maxLength: 100,
+  },
+  {
+    key: 'OIDC_ADMIN_GROUPS',
+    group: 'sso',
+    type: 'list',
+    label: 'Admin groups',
+    description: 'Members of any of these groups become administrators when they sign in',
+    default: [] as string[],
+    pattern: /^\S(.{0,253}\S)?$/,
+    patternHint: 'group names as the provider sends them',
+    maxItems: 20,
+  },
+  {
+    key: 'OIDC_PASSWORD_LOGIN',
+    group: 'sso',
+    type: 'boolean',
+    label: 'Password sign-in',
+    description:
+      'Off: while single sign-on works, only the bootstrap admin keeps a password (break-glass)',
+    default: true,
+  },
+  {
+    key: 'OIDC_LINK_BY_VERIFIED_EMAIL',
+    group: 'sso',
+    type: 'boolean',
+    label: 'Link by verified e-mail',
+    description:
+      'A first sign-in whose address the provider verified joins the account with that address',
+    default: false,
   },
 ] as const satisfies readonly SettingDefinition[];
 

@@ -19,6 +19,7 @@ import { parseInput } from './validate.js';
 
 const READ_ONLY_KEYS = new Set([
   'MEDIA_SERVER_WEBHOOK_URL',
+  'OIDC_REDIRECT_URI',
   'DATABASE_URL',
   'DATABASE_PASSWORD',
   'JWT_SECRET',
@@ -133,14 +134,28 @@ export class SettingsService {
     );
   }
 
+  /** The redirect URI to register at the identity provider (docs/sso.md), read-only. */
+  private async redirectUriItem(): Promise<SettingItem> {
+    const base = (await this.store.getString('PUBLIC_WEB_URL')).replace(/\/+$/, '');
+    return readOnlyItem(
+      'sso',
+      'OIDC_REDIRECT_URI',
+      'Redirect URI',
+      base ? `${base}/api/v1/auth/oidc/callback` : '',
+      'Register this address at the provider; it follows the public web address',
+    );
+  }
+
   async list() {
     const items = await this.store.items();
     const webhook = await this.webhookUrlItem();
+    const redirectUri = await this.redirectUriItem();
     const undecryptable = await this.store.undecryptable();
     const groups = SETTING_GROUPS.map((group) => {
       const own =
         group === 'deployment' ? this.deploymentItems() : items.filter((i) => i.group === group);
       if (group === 'media_server') own.splice(5, 0, webhook);
+      if (group === 'sso') own.splice(1, 0, redirectUri);
       return {
         group,
         label: GROUP_LABELS[group],

@@ -73,6 +73,7 @@ export const GROUP_LABELS: Record<SettingGroup, string> = {
   messenger: 'Messenger bot',
   schedule: 'Schedules',
   lifecycle: 'Membership lifecycle',
+  sso: 'Single sign-on',
   deployment: 'Deployment (read-only)',
 };
 
@@ -85,4 +86,5 @@ export const TESTABLE_GROUPS: ReadonlySet<SettingGroup> = new Set([
   'payment',
   'messenger',
   'schedule',
+  'sso',
 ]);

@@ -40,6 +40,8 @@ describe(`GET /api/v1/public/site (${ENGINE})`, () => {
       version: '9.9.9-test',
       setupPending: true,
       tmdbImageBase: 'https://image.tmdb.org/t/p',
+      // Single sign-on is off until switched on (tests/sso).
+      sso: { enabled: false, label: 'Sign in with SSO', autoRedirect: false, passwordLogin: true },
     });
     await database.handle.db
       .update(users)

@@ -24,6 +24,7 @@ describe('secret bindings (registry)', () => {
       'AUTOMATION_API_KEY',
       'AUTOMATION_SERIES_API_KEY',
       'SMTP_PASSWORD',
+      'OIDC_CLIENT_SECRET',
     ]);
   });
 

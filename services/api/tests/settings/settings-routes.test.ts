@@ -57,6 +57,7 @@ describe(`settings center routes (${ENGINE})`, () => {
       'messenger',
       'schedule',
       'lifecycle',
+      'sso',
       'deployment',
     ]);
     expect(item(body, 'SITE_NAME')).toMatchObject({

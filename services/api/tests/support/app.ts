@@ -34,6 +34,7 @@ export function createTestApp(
     mediaAccess?: () => Promise<MediaAccessWriter>;
     connectionTestDeadlineMs?: number;
     checkoutDeadlineMs?: number;
+    ssoDeadlineMs?: number;
   } = {},
 ): TestApp {
   const logs = memoryLogger();
@@ -52,6 +53,7 @@ export function createTestApp(
     mediaAccess: options.mediaAccess,
     connectionTestDeadlineMs: options.connectionTestDeadlineMs,
     checkoutDeadlineMs: options.checkoutDeadlineMs,
+    ssoDeadlineMs: options.ssoDeadlineMs,
   });
   return {
     ...built,

@@ -133,6 +133,12 @@ export function describeDemo(input: BannerInput): string {
     `  SMTP       ${fakes.smtp.url}  (mail is printed here as it arrives)`,
     `  Telegram   ${fakes.telegram.url}  bot token ${fakes.telegram.token}; ` +
       `control: GET ${fakes.telegram.url}/__fake/calls`,
+    ...(fakes.oidc
+      ? [
+          `  SSO        ${fakes.oidc.issuer}  (oidc-provider) alice / alice-password (new ` +
+            'member), ada / ada-password (admin by group)',
+        ]
+      : []),
     '',
     ...botLines(input),
     'Ctrl-C stops everything.',

@@ -17,6 +17,7 @@ import type { FakeStripe } from '../stripe/server.js';
 import { startFakeTelegram } from '../telegram/server.js';
 import type { FakeTelegram } from '../telegram/server.js';
 import { startFakeTmdb } from '../tmdb/server.js';
+import { startFakeOidcProvider, type FakeOidcProvider } from '../oidc/provider.js';
 import type { FakeTmdb } from '../tmdb/server.js';
 import { loadWorldIntoMediaServer } from './media.js';
 import type { LoadedWorld } from './media.js';
@@ -47,6 +48,8 @@ export interface DemoFakes {
   stripe: FakeStripe;
   smtp: FakeSmtp;
   telegram: FakeTelegram;
+  /** The identity provider for single sign-on (docs/sso.md); only when `usherUrl` is known. */
+  oidc: FakeOidcProvider | null;
   /** For the Usher API: runtime settings through their env fallbacks, plus STRIPE_API_BASE. */
   env: Record<string, string>;
   /** For a Usher bot pointed at the fake Bot API. */
@@ -63,6 +66,7 @@ function credentials(seed: number) {
     tmdbKey: hex('tmdb-key'),
     moviePilotPassword: `mp-${hex('moviepilot').slice(0, 16)}`,
     smtpPassword: `smtp-${hex('smtp').slice(0, 16)}`,
+    oidcSecret: `oidc-${hex('oidc-client')}`,
     stripeKey: `sk_test_demo${hex('stripe-key')}`,
     stripeWebhook: `whsec_demo${hex('stripe-webhook')}`,
     botToken: `7${String(seed).padStart(9, '0').slice(-9)}:AAdemo${hex('bot').slice(0, 29)}`,
@@ -129,6 +133,23 @@ export async function startDemoFakes(options: DemoFakesOptions = {}): Promise<De
     telegram.seedChat({ id: DEMO_ADMIN_CHAT_ID, type: 'supergroup', title: 'Usher Admins' });
     telegram.seedChat({ id: DEMO_GROUP_CHAT_ID, type: 'supergroup', title: 'Movie Night Club' });
 
+    // Single sign-on against a real OpenID Provider, laid out like Authentik (docs/sso.md).
+    let oidc: FakeOidcProvider | null = null;
+    if (usher) {
+      const provider = await startFakeOidcProvider({
+        issuerPath: '/application/o/usher/',
+        clients: [
+          {
+            clientId: 'usher',
+            clientSecret: cred.oidcSecret,
+            redirectUris: [`${usher}/api/v1/auth/oidc/callback`],
+          },
+        ],
+      });
+      oidc = provider;
+      track({ close: () => provider.stop() });
+    }
+
     if (usher) {
       // New items added through the control API reach Usher like a real server's webhook.
       const hook = `${usher}/api/v1/webhooks/media-server`;
@@ -168,6 +189,17 @@ export async function startDemoFakes(options: DemoFakesOptions = {}): Promise<De
       MESSENGER_ADMIN_CHAT_ID: String(DEMO_ADMIN_CHAT_ID),
       MESSENGER_GROUP_CHAT_ID: String(DEMO_GROUP_CHAT_ID),
       ...(usher ? { PUBLIC_WEB_URL: usher } : {}),
+      ...(oidc
+        ? {
+            OIDC_ENABLED: 'true',
+            OIDC_ISSUER_URL: oidc.issuer,
+            OIDC_CLIENT_ID: 'usher',
+            OIDC_CLIENT_SECRET: cred.oidcSecret,
+            OIDC_SCOPES: 'openid profile email groups',
+            OIDC_BUTTON_LABEL: 'Sign in with the demo IdP',
+            OIDC_ADMIN_GROUPS: 'usher-admins',
+          }
+        : {}),
     };
     const botEnv = { MESSENGER_API_ROOT: telegram.url, MESSENGER_BOT_TOKEN: telegram.token };
     return {
@@ -179,6 +211,7 @@ export async function startDemoFakes(options: DemoFakesOptions = {}): Promise<De
       stripe,
       smtp,
       telegram,
+      oidc,
       env,
       botEnv,
       close,

@@ -16,3 +16,4 @@ export * from './rankings/table.js';
 export * from './calendar/table.js';
 export * from './lifecycle/table.js';
 export * from './bot-leases/table.js';
+export * from './identities/table.js';

@@ -3,3 +3,6 @@
 export { mediaServerAcceptsPassword } from './login-fallback.js';
 export { applyNewPassword, type PasswordWrite } from './passwords.js';
 export { accountRoutes } from './routes.js';
+export { registerWithIdentity, type NewIdentity } from './register.js';
+export { createAccountLimiters } from './limits.js';
+export { assertDomainAllowed, readRegistrationSettings } from './settings.js';

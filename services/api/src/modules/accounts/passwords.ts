@@ -58,6 +58,7 @@ export async function applyNewPassword(
       .update(users)
       .set({
         passwordHash,
+        hasPassword: true,
         mustChangePassword: write.mustChangePassword,
         tokenVersion: sql`${users.tokenVersion} + 1`,
         updatedAt: now,

@@ -7,6 +7,7 @@ import {
   type RegisterRequest,
   type RegisterResponse,
 } from '@usher/contracts';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit-log/audit.js';
@@ -37,6 +38,8 @@ import {
   readRegistrationSettings,
 } from './settings.js';
 import { withTransaction } from '../../db/transaction.js';
+import type { Tx } from '../../db/client.js';
+import { readSsoSettings } from '../../integrations/oidc/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -97,8 +100,16 @@ interface Plan {
   emailCode: EmailCodeRow | null;
 }
 
-/** §8.1 steps 1–3: every check, without writing anything (a wrong email code is counted). */
-async function planRegistration(ctx: ModuleContext, input: RegisterRequest): Promise<Plan> {
+/**
+ * §8.1 steps 1–3: every check, without writing anything (a wrong email code is counted).
+ * `emailVerified`: the address was verified by the identity provider (single sign-on), which
+ * stands in for the emailed code.
+ */
+async function planRegistration(
+  ctx: ModuleContext,
+  input: RegisterRequest,
+  emailVerified = false,
+): Promise<Plan> {
   const s = await readRegistrationSettings(ctx.settings.store);
   const email = input.email.toLowerCase();
   const now = ctx.now();
@@ -106,14 +117,15 @@ async function planRegistration(ctx: ModuleContext, input: RegisterRequest): Pro
     throw new AppError('REGISTRATION_CODE_REQUIRED', 'An invite code is required to sign up');
   }
   assertDomainAllowed(email, s.allowedDomains);
-  if (s.emailVerification && !input.emailCode) {
+  const needsEmailCode = s.emailVerification && !emailVerified;
+  if (needsEmailCode && !input.emailCode) {
     throw new AppError('EMAIL_CODE_REQUIRED', 'Enter the code we emailed to you');
   }
   await assertUsernameAvailable(ctx, input.username);
   await assertEmailFree(ctx, email);
   // An invalid code is refused, never ignored (open mode included).
   const code = input.code ? await findUsableCode(ctx.db, input.code, now) : null;
-  const emailCode = s.emailVerification
+  const emailCode = needsEmailCode
     ? await checkEmailCode(ctx.db, { purpose: 'register', email, code: input.emailCode!, now })
     : null;
   const days = code ? code.days : s.trialDays;
@@ -135,6 +147,7 @@ async function insertMember(
   media: { mediaUserId: string; disabled: boolean },
   passwordHash: string,
   meta: RequestMeta,
+  identity?: NewIdentity,
 ): Promise<UserRow> {
   const now = ctx.now();
   const id = uuidv7();
@@ -148,6 +161,7 @@ async function insertMember(
         username: input.username,
         email: plan.email,
         passwordHash,
+        hasPassword: !identity,
         role: 'user',
         expiresAt: plan.expiresAt,
         mediaUserId: media.mediaUserId,
@@ -182,10 +196,12 @@ async function insertMember(
         codeId: plan.code?.id ?? null,
         mediaUserId: media.mediaUserId,
         mediaDisabled: media.disabled,
+        ...(identity ? { via: 'sso', issuer: identity.issuer } : {}),
       },
       ip: meta.ip,
       requestId: meta.requestId,
     });
+    if (identity) await identity.insert(tx, row!);
     return row!;
   });
 }
@@ -223,6 +239,14 @@ export async function register(
 ): Promise<RegisterResponse> {
   const ip = meta.ip ?? 'unknown';
   await limiter.reserve(ip); // every attempt counts (20-api.md §1.6: attempts / h), atomically
+  const sso = await readSsoSettings(ctx.settings.store);
+  if (sso.active && !sso.passwordLoginSetting) {
+    // Accounts come from the identity provider: a password account could never sign in.
+    throw new AppError(
+      'PASSWORD_LOGIN_DISABLED',
+      'Sign up with single sign-on; passwords are switched off here',
+    );
+  }
 
   const plan = await planRegistration(ctx, input);
   const now = ctx.now();
@@ -248,6 +272,47 @@ export async function register(
     now,
   );
   return { token, expiresAt: expiresAt.toISOString(), user: toUser(row, now) };
+}
+
+/** The provider sign-in a single-sign-on registration links, inserted in the same transaction. */
+export interface NewIdentity {
+  issuer: string;
+  insert(tx: Tx, user: UserRow): Promise<void>;
+}
+
+/**
+ * A member created by a first single sign-on (docs/sso.md): §8.1 as for `register`, with a
+ * random password nobody sees (`has_password=false`; the media account needs one) and the
+ * provider identity linked in the same transaction. `emailVerified`: the provider verified it.
+ */
+export async function registerWithIdentity(
+  ctx: ModuleContext,
+  limiter: StoredLimiter,
+  input: { username: string; email: string; code?: string; emailVerified: boolean },
+  identity: NewIdentity,
+  meta: RequestMeta,
+): Promise<UserRow> {
+  await limiter.reserve(meta.ip ?? 'unknown');
+  const password = randomBytes(24).toString('base64url');
+  const request: RegisterRequest = {
+    username: input.username,
+    password,
+    email: input.email,
+    ...(input.code ? { code: input.code } : {}),
+  };
+  const plan = await planRegistration(ctx, request, input.emailVerified);
+  const disabled = plan.expiresAt.getTime() <= ctx.now().getTime();
+  const passwordHash = await hashPassword(password);
+  const media = await provisionMediaUser(ctx, { username: input.username, password, disabled });
+  let row: UserRow;
+  try {
+    row = await insertMember(ctx, request, plan, media, passwordHash, meta, identity);
+  } catch (err) {
+    await compensate(ctx, media.mediaUserId);
+    throw insertFailure(ctx, err);
+  }
+  notifyRegistration(ctx, row, plan.registeredVia, meta.requestId);
+  return row;
 }
 
 /** N: registration (20-api.md §1.7) — self-registrations only, fire-and-forget after commit. */

@@ -21,7 +21,12 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['auth'],
       request: { body: loginRequestSchema },
       responses: { 200: { description: 'Signed in', schema: loginResponseSchema } },
-      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+      errors: [
+        'INVALID_CREDENTIALS',
+        'ACCOUNT_DISABLED',
+        'PASSWORD_LOGIN_DISABLED',
+        'RATE_LIMITED',
+      ],
       handler: async (c, { body, meta }) => c.json(await login(ctx, body, meta)),
     }),
     defineRoute({

@@ -8,6 +8,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { withTransaction } from '../../db/transaction.js';
+import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
 
 const actorOf = (row: UserRow) => ({
   type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
@@ -72,6 +73,14 @@ export async function login(
   await ctx.limiters.loginAccount.reset(accountKey);
   if (!row.isActive) {
     throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
+  }
+  // Single sign-on only (`OIDC_PASSWORD_LOGIN=false`): told after a correct password, like a
+  // disabled account, so the answer reveals nothing to someone guessing.
+  if (!passwordLoginAllowed(await readSsoSettings(ctx.settings.store), row)) {
+    throw new AppError(
+      'PASSWORD_LOGIN_DISABLED',
+      'Sign in with single sign-on; passwords are switched off here',
+    );
   }
 
   const now = ctx.now();

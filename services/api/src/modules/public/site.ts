@@ -4,6 +4,7 @@ import { queryRows } from '../../db/sql.js';
 import type { SettingKey } from '../../settings-store/definitions.js';
 import type { SettingsStore } from '../../settings-store/store.js';
 import { paymentsEnabled } from '../payments/index.js';
+import { readSsoSettings } from '../../integrations/oidc/index.js';
 
 export interface PublicSite {
   siteName: string;
@@ -14,6 +15,7 @@ export interface PublicSite {
   version: string;
   setupPending: boolean;
   tmdbImageBase: string;
+  sso: { enabled: boolean; label: string; autoRedirect: boolean; passwordLogin: boolean };
 }
 
 /** What public pages need (20-api.md §4), from the settings center. */
@@ -41,5 +43,17 @@ export async function readPublicSite(
     version,
     setupPending: setup?.pending ?? false,
     tmdbImageBase: await get('TMDB_IMAGE_BASE'),
+    sso: await siteSso(store),
+  };
+}
+
+/** What the sign-in page needs to offer single sign-on (docs/sso.md). */
+async function siteSso(store: SettingsStore): Promise<PublicSite['sso']> {
+  const s = await readSsoSettings(store);
+  return {
+    enabled: s.active,
+    label: s.label,
+    autoRedirect: s.active && s.autoRedirect,
+    passwordLogin: !s.active || s.passwordLoginSetting,
   };
 }

@@ -249,6 +249,7 @@ export async function resetPassword(
       .update(users)
       .set({
         passwordHash,
+        hasPassword: true,
         mustChangePassword: input.requireChange,
         tokenVersion: sql`${users.tokenVersion} + 1`,
         updatedAt: ctx.now(),

@@ -5,6 +5,8 @@ import type {
   Locale,
   LoginRequest,
   LoginResponse,
+  SsoExchangeRequest,
+  SsoExchangeResponse,
   TokenResponse,
   User,
 } from '@usher/contracts';
@@ -20,6 +22,14 @@ export class AuthApi {
   async login(body: LoginRequest): Promise<LoginResponse> {
     const reply = await firstValueFrom(this.http.post<LoginResponse>('/api/v1/auth/login', body));
     return checkReply('loginResponseSchema', reply);
+  }
+
+  /** `POST /auth/oidc/exchange`: the one-time code of a single sign-on for a session. */
+  async exchangeSso(body: SsoExchangeRequest): Promise<SsoExchangeResponse> {
+    const reply = await firstValueFrom(
+      this.http.post<SsoExchangeResponse>('/api/v1/auth/oidc/exchange', body),
+    );
+    return checkReply('ssoExchangeResponseSchema', reply);
   }
 
   async logout(allDevices: boolean): Promise<void> {

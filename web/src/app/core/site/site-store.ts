@@ -17,6 +17,7 @@ export const SITE_DEFAULTS: PublicSite = {
   version: '',
   setupPending: false,
   tmdbImageBase: 'https://image.tmdb.org/t/p',
+  sso: { enabled: false, label: '', autoRedirect: false, passwordLogin: true },
 };
 
 @Injectable({ providedIn: 'root' })

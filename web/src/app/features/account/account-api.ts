@@ -1,6 +1,13 @@
 import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
-import type { AdminUser, BindCode, EmailCodeSent, User } from '@usher/contracts';
+import type {
+  AdminUser,
+  BindCode,
+  EmailCodeSent,
+  SsoLinkResponse,
+  User,
+  UserIdentitiesResponse,
+} from '@usher/contracts';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
 
@@ -48,6 +55,26 @@ export class AccountApi {
       this.http.post<BindCode>('/api/v1/me/messenger/bind-code', {}),
     );
     return checkReply('bindCodeSchema', reply);
+  }
+
+  /** `GET /me/identities`: the provider sign-ins linked to the account (docs/sso.md). */
+  async identities(): Promise<UserIdentitiesResponse> {
+    const reply = await firstValueFrom(
+      this.http.get<UserIdentitiesResponse>('/api/v1/me/identities'),
+    );
+    return checkReply('userIdentitiesResponseSchema', reply);
+  }
+
+  /** `POST /me/identities/link`: the provider address to open (the API set its cookie). */
+  async startLink(): Promise<SsoLinkResponse> {
+    const reply = await firstValueFrom(
+      this.http.post<SsoLinkResponse>('/api/v1/me/identities/link', {}),
+    );
+    return checkReply('ssoLinkResponseSchema', reply);
+  }
+
+  async unlinkIdentity(id: string): Promise<void> {
+    await firstValueFrom(this.http.delete(`/api/v1/me/identities/${encodeURIComponent(id)}`));
   }
 
   async unbind(): Promise<void> {

@@ -15,6 +15,7 @@ import { MediaCard } from './media-card';
 import { MessengerCard } from './messenger-card';
 import { PasswordCard } from './password-card';
 import { ProfileCard } from './profile-card';
+import { SsoCard } from './sso-card';
 
 /**
  * `/console/account?section=`. During the forced first-login change it shows only the password
@@ -30,6 +31,7 @@ import { ProfileCard } from './profile-card';
     MessengerCard,
     PasswordCard,
     ProfileCard,
+    SsoCard,
   ],
   template: `
     <ng-container *transloco="let t">
@@ -47,6 +49,7 @@ import { ProfileCard } from './profile-card';
         <app-email-card id="email" />
         <app-messenger-card id="messenger" />
         <app-media-card id="media-server" />
+        <app-sso-card id="sso" [outcome]="sso()" [failure]="ssoError()" />
       }
     </ng-container>
   `,
@@ -78,6 +81,9 @@ export default class Account {
   private readonly injector = inject(Injector);
   /** Query param `section`: the card to scroll to (`password`, `email`, `media-server`…). */
   readonly section = input<string | undefined>();
+  /** Query params `sso` / `ssoError`: the outcome of linking a provider sign-in. */
+  readonly sso = input<string | undefined>();
+  readonly ssoError = input<string | undefined>();
   /** Query param `redirect`: where to continue after the forced change. */
   readonly redirect = input<string | undefined>();
   protected readonly forced = inject(SessionStore).mustChangePassword;

@@ -17,6 +17,13 @@ export default [
     loadComponent: () => import('./login'),
   },
   {
+    // Where single sign-on lands (docs/sso.md): exchanges the one-time code for a session.
+    path: 'login/sso',
+    title: 'ssoLanding.title',
+    canActivate: [guestGuard],
+    loadComponent: () => import('./sso-landing'),
+  },
+  {
     path: 'register',
     title: 'register.title',
     canActivate: [guestGuard],

@@ -2,6 +2,7 @@ import {
   ChangeDetectionStrategy,
   Component,
   DestroyRef,
+  computed,
   inject,
   input,
   signal,
@@ -9,6 +10,7 @@ import {
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
+import { MatAnchor } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
@@ -16,6 +18,7 @@ import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
+import { ssoStartUrl } from '../../core/session/sso';
 import { SiteStore } from '../../core/site/site-store';
 import { FormError } from '../../shared/form-error';
 import { PasswordToggle } from '../../shared/password-toggle';
@@ -29,6 +32,7 @@ import { TEXT_FIELD } from '../../shared/form-field';
 @Component({
   selector: 'app-sign-in-form',
   imports: [
+    MatAnchor,
     ReactiveFormsModule,
     MatSuffix,
     MatIcon,
@@ -54,6 +58,13 @@ export class SignInForm {
   readonly headingKey = input('login.heading');
   /** Whether the card's heading is the page's `h1` (on `/login`) rather than an `h2`. */
   readonly primaryHeading = input(false);
+  /** `/login?local=1`: the password form even where single sign-on replaced it (break-glass). */
+  readonly local = input(false);
+
+  /** "Sign in with …" (docs/sso.md): a page load of the API's start route. */
+  protected readonly ssoUrl = computed(() => ssoStartUrl(this.redirect()));
+  /** The password form, unless single sign-on replaced it and `local` was not asked for. */
+  protected readonly passwordForm = computed(() => this.site().sso.passwordLogin || this.local());
 
   protected readonly form = inject(NonNullableFormBuilder).group({
     username: ['', [Validators.required, Validators.maxLength(254)]],

@@ -20,6 +20,11 @@ export const users = pgTable(
     username: text('username').notNull(),
     email: text('email'),
     passwordHash: text('password_hash').notNull(),
+    /**
+     * Whether the owner knows the password: false for accounts created by a single sign-on,
+     * whose hash is of a random secret nobody saw, until a password is set (docs/sso.md).
+     */
+    hasPassword: boolean('has_password').notNull().default(true),
     role: text('role').notNull().default('user'),
     isActive: boolean('is_active').notNull().default(true),
     mustChangePassword: boolean('must_change_password').notNull().default(false),

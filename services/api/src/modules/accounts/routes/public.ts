@@ -57,6 +57,7 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
         201: { description: 'Registered and signed in', schema: registerResponseSchema },
       },
       errors: [
+        'PASSWORD_LOGIN_DISABLED',
         'USERNAME_TAKEN',
         'EMAIL_TAKEN',
         'REGISTRATION_CODE_REQUIRED',

@@ -20,6 +20,7 @@ import { testMessenger } from './messenger.js';
 import { testMetadata } from './metadata.js';
 import { testPayment } from './payment.js';
 import { testSchedule } from './schedule.js';
+import { testSso } from './sso.js';
 
 /** Every group's bound per check except the media server's own (30-settings.md §6). */
 export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
@@ -35,6 +36,7 @@ const TESTS: Partial<Record<SettingGroup, GroupTest>> = {
   payment: testPayment,
   messenger: testMessenger,
   schedule: testSchedule,
+  sso: testSso,
 };
 
 export interface ConnectionTestDeps {

@@ -1,0 +1,212 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  type OnInit,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MatCard,
+  MatCardActions,
+  MatCardContent,
+  MatCardHeader,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { MatIcon } from '@angular/material/icon';
+import { Router } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { UserIdentitiesResponse, UserIdentity } from '@usher/contracts';
+import { ApiError } from '../../core/api/api-error';
+import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
+import { Notifier } from '../../core/notifier';
+import { browserLocation } from '../../core/session/sso';
+import { SiteStore } from '../../core/site/site-store';
+import { confirmAction } from '../../shared/confirm-dialog';
+import { FormError } from '../../shared/form-error';
+import { LocalDatePipe } from '../../shared/local-date';
+import { SubmitButton } from '../../shared/submit-button';
+import { AccountApi } from './account-api';
+
+/**
+ * Linked sign-ins (docs/sso.md): the identity-provider accounts that open this account, with
+ * Link (a trip to the provider and back) and Unlink (refused for the last way to sign in).
+ * Shown only while single sign-on is on (a linked sign-in is of no use otherwise).
+ */
+@Component({
+  selector: 'app-sso-card',
+  imports: [
+    MatButton,
+    MatCard,
+    MatCardActions,
+    MatCardContent,
+    MatCardHeader,
+    MatCardTitle,
+    MatIcon,
+    TranslocoDirective,
+    FormError,
+    LocalDatePipe,
+    SubmitButton,
+  ],
+  template: `
+    @if (shown()) {
+      <mat-card appearance="outlined" *transloco="let t" data-testid="sso-card">
+        <mat-card-header>
+          <mat-card-title
+            ><h2>{{ t('accountCenter.sso.title') }}</h2></mat-card-title
+          >
+        </mat-card-header>
+        <mat-card-content>
+          @for (identity of state()!.data; track identity.id) {
+            <div class="identity" data-testid="sso-identity">
+              <mat-icon aria-hidden="true" svgIcon="link" />
+              <div class="what">
+                <span class="issuer">{{ host(identity) }}</span>
+                <span class="hint">
+                  {{ identity.email ?? '' }}
+                  {{ t('accountCenter.sso.linkedOn', { date: identity.createdAt | localDate }) }}
+                </span>
+              </div>
+              <button
+                mat-stroked-button
+                type="button"
+                [disabled]="busy()"
+                (click)="unlink(identity)"
+                data-testid="sso-unlink"
+              >
+                {{ t('accountCenter.sso.unlink') }}
+              </button>
+            </div>
+          } @empty {
+            <p class="explain">{{ t('accountCenter.sso.none') }}</p>
+          }
+          @if (!state()!.passwordLogin || !state()!.hasPassword) {
+            <p class="hint">{{ t('accountCenter.sso.noPassword') }}</p>
+          }
+          <app-form-error [error]="error()" testId="sso-card-error" />
+        </mat-card-content>
+        @if (state()!.canLink) {
+          <mat-card-actions>
+            <app-submit-button type="button" [busy]="busy()" (click)="link()" testId="sso-link">
+              {{ t('accountCenter.sso.link') }}
+            </app-submit-button>
+          </mat-card-actions>
+        }
+      </mat-card>
+    }
+  `,
+  styleUrl: './cards.scss',
+  styles: `
+    .identity {
+      display: flex;
+      align-items: center;
+      gap: 12px;
+      padding: 8px 0;
+      border-bottom: 1px solid var(--mat-sys-outline-variant);
+    }
+    .what {
+      display: flex;
+      flex-direction: column;
+      flex: 1;
+      min-width: 0;
+      overflow-wrap: anywhere;
+    }
+    .issuer {
+      font: var(--mat-sys-title-small);
+    }
+  `,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class SsoCard implements OnInit {
+  private readonly api = inject(AccountApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly notifier = inject(Notifier);
+  private readonly errors = inject(ErrorTexts);
+  private readonly site = inject(SiteStore).site;
+  private readonly router = inject(Router);
+  /** Query param `sso` (`linked`) after the trip to the provider. */
+  readonly outcome = input<string | undefined>();
+  /** Query param `ssoError`: the API error code of a failed link. */
+  readonly failure = input<string | undefined>();
+
+  protected readonly state = signal<UserIdentitiesResponse | null>(null);
+  protected readonly busy = signal(false);
+  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly shown = computed(() => {
+    const state = this.state();
+    return state !== null && (state.canLink || state.data.length > 0);
+  });
+
+  ngOnInit(): void {
+    if (!this.site().sso.enabled) return;
+    const failure = this.failure();
+    if (failure && /^[A-Z_]{3,40}$/.test(failure)) {
+      this.error.set(this.errors.describe(new ApiError(400, failure, '', null, undefined)));
+    } else if (this.outcome() === 'linked') {
+      this.notifier.show('accountCenter.sso.linked');
+    }
+    if (failure || this.outcome()) {
+      // Said once: a reload of the page must not announce the link again.
+      void this.router.navigate([], {
+        queryParams: { sso: null, ssoError: null },
+        queryParamsHandling: 'merge',
+        replaceUrl: true,
+      });
+    }
+    void this.load();
+  }
+
+  /** The provider's host name: what a person recognises ("auth.example.org"). */
+  protected host(identity: UserIdentity): string {
+    try {
+      return new URL(identity.issuer).host;
+    } catch {
+      return identity.issuer;
+    }
+  }
+
+  protected async link(): Promise<void> {
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      const { authorizationUrl } = await this.api.startLink();
+      browserLocation.assign(authorizationUrl);
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+      this.busy.set(false);
+    }
+  }
+
+  protected async unlink(identity: UserIdentity): Promise<void> {
+    const confirmed = await confirmAction(this.dialog, {
+      titleKey: 'accountCenter.sso.unlinkTitle',
+      consequenceKeys: ['accountCenter.sso.unlinkConsequence'],
+      params: { provider: this.host(identity) },
+      confirmKey: 'accountCenter.sso.unlink',
+      destructive: true,
+    });
+    if (!confirmed) return;
+    this.busy.set(true);
+    this.error.set(null);
+    try {
+      await this.api.unlinkIdentity(identity.id);
+      this.notifier.show('accountCenter.sso.unlinked');
+      await this.load();
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.state.set(await this.api.identities());
+    } catch (error) {
+      this.error.set(this.errors.describe(error));
+    }
+  }
+}
