@@ -214,6 +214,14 @@ export async function fillNewerTables(db: Database): Promise<void> {
     // 0011: the bot's polling lease (the bot writes it; the API only creates the table).
     sql`insert into bot_leases (name, owner_id, expires_at, acquired_at, renewed_at)
         values ('messenger_polling', 'bot-replica-1', now() + interval '30 seconds', now(), now())`,
+    // 0012: single sign-on — linked identities and the one-time hand-off codes.
+    sql`insert into user_identities (id, user_id, issuer, subject, email, last_used_at)
+        select gen_random_uuid(), id, 'https://id.example/application/o/usher/', 'sub-' || username,
+          username || '@id.example', case when username like '%2' then now() end
+        from users where role = 'user' order by username limit 30`,
+    sql`insert into sso_handoffs (id, code_hash, kind, user_id, payload, expires_at)
+        select gen_random_uuid(), md5(username), 'login', id, '{}'::jsonb, now() + interval '1 minute'
+        from users where role = 'user' order by username limit 3`,
   ];
   for (const statement of newer) await db.execute(statement);
 }
