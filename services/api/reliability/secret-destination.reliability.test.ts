@@ -9,8 +9,11 @@ import { startRecordingListener, type RecordingListener } from '../tests/support
 import { recordFigures } from './figures.js';
 import { reliabilityEnv, secretFindings, type ReliabilityEnv } from './harness.js';
 
-/** Secrets the harness leaves unset (servarr keys): given here so the attack has a target. */
+/** Secrets the harness leaves unset (servarr keys, SSO): given here so the attack has a target. */
 const EXTRA = {
+  OIDC_ISSUER_URL: 'https://id.example/application/o/usher/',
+  OIDC_CLIENT_ID: 'usher',
+  OIDC_CLIENT_SECRET: 'MarkerOidcSecret7f3a9c1e5d2b',
   AUTOMATION_API_KEY: 'MarkerRadarrKey7f3a9c1e5d2b',
   AUTOMATION_SERIES_API_KEY: 'MarkerSonarrKey7f3a9c1e5d2b',
   SMTP_HOST: '127.0.0.1',
