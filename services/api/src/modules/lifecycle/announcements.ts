@@ -8,11 +8,10 @@ import type {
   AnnouncementCreated,
   AnnouncementsPage,
   LifecycleChannel,
-  Locale,
   MemberAnnouncements,
   PaginationQuery,
 } from '@usher/contracts';
-import { BULK_MESSAGES_PER_SECOND, LOCALES } from '@usher/contracts';
+import { BULK_MESSAGES_PER_SECOND } from '@usher/contracts';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as uuidv7 } from 'uuid';
@@ -40,7 +39,7 @@ import {
   type DeliveryResult,
 } from './claims.js';
 import { noticeMail, readReminderTexts, type Notice } from './messages.js';
-import { MEMBER_FIELDS, openChannels, skipReason } from './reminders.js';
+import { localeOf, MEMBER_FIELDS, openChannels, skipReason } from './reminders.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
 
 export const ANNOUNCEMENTS_JOB = 'announcements';
@@ -171,9 +170,6 @@ export interface AnnouncementSummary {
   skipped: number;
   unconfigured: number;
 }
-
-const localeOf = (value: string | null): Locale =>
-  (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
 
 /** One pass over one announcement's recipients; the failures it left (tried again later). */
 async function deliverOne(

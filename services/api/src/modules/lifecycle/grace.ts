@@ -4,7 +4,6 @@
 // the Usher account or its history — through the retry queue like every media-server write. A
 // renewal in between moves the membership end, so the warning no longer matches and the account
 // stays (the renewal has re-enabled it already).
-import { LOCALES, type Locale } from '@usher/contracts';
 import { and, asc, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
@@ -13,7 +12,13 @@ import { withTransaction } from '../../db/transaction.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { deletionNotice, readReminderTexts } from './messages.js';
-import { MEMBER_FIELDS, openChannels, sendToMember, type Candidate } from './reminders.js';
+import {
+  localeOf,
+  MEMBER_FIELDS,
+  openChannels,
+  sendToMember,
+  type Candidate,
+} from './reminders.js';
 
 export const GRACE_JOB = 'media_account_cleanup';
 /** Hourly at minute 45: off the minutes of `expiry_check` and `expiry_reminders`. */
@@ -29,9 +34,6 @@ type GraceContext = Pick<
   ModuleContext,
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config' | 'logger'
 >;
-
-const localeOf = (value: string | null): Locale =>
-  (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
 
 export interface GraceSummary {
   [key: string]: number;

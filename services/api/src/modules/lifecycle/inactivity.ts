@@ -3,7 +3,6 @@
 // later unless they played in between or an admin exempted them. Playback comes from the
 // Playback Reporting plugin: without it the job does nothing — a missing plugin is never taken
 // for a community that stopped watching.
-import { LOCALES, type Locale } from '@usher/contracts';
 import { and, asc, eq, gt, isNotNull, lte, or, isNull } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { inactivityWatch, users } from '../../db/schema/index.js';
@@ -15,7 +14,13 @@ import { lastPlaysSql } from '../../integrations/media-server/playback-sql.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { inactivityNotice, readReminderTexts } from './messages.js';
-import { MEMBER_FIELDS, openChannels, sendToMember, type Candidate } from './reminders.js';
+import {
+  localeOf,
+  MEMBER_FIELDS,
+  openChannels,
+  sendToMember,
+  type Candidate,
+} from './reminders.js';
 
 export const INACTIVITY_JOB = 'inactivity_watch';
 /** Daily at 04:15: after the night's plays are in, off the other jobs' minutes. */
@@ -30,9 +35,6 @@ type InactivityContext = Pick<
   ModuleContext,
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config' | 'logger' | 'accessSync'
 >;
-
-const localeOf = (value: string | null): Locale =>
-  (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
 
 interface Watched extends Candidate {
   mediaUserId: string;

@@ -77,7 +77,8 @@ export function dueThreshold(expiresAt: Date, now: Date, days: readonly number[]
   return open.length ? Math.min(...open) : null;
 }
 
-const localeOf = (value: string | null): Locale =>
+/** A member's stored language, or English. */
+export const localeOf = (value: string | null): Locale =>
   (LOCALES as readonly string[]).includes(value ?? '') ? (value as Locale) : 'en';
 
 /**
