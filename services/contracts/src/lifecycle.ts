@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
-import { LIFECYCLE_CHANNELS, LOCALES } from './values.js';
+import {
+  ANNOUNCEMENT_AUDIENCES,
+  ANNOUNCEMENT_CHANNELS,
+  LIFECYCLE_CHANNELS,
+  LOCALES,
+  NOTICE_KINDS,
+  NOTICE_STATUSES,
+} from './values.js';
 
 /**
  * Admin tools of the membership lifecycle (docs/lifecycle.md): the preview of a reminder and
@@ -56,13 +63,6 @@ export type LifecycleTestReply = z.infer<typeof lifecycleTestReplySchema>;
 // ---------------------------------------------------------------------------------------------
 // Notices: what the lifecycle jobs sent, skipped or failed (docs/lifecycle.md)
 
-export const NOTICE_KINDS = [
-  'expiry_reminder',
-  'announcement',
-  'deletion_warning',
-  'inactivity_warning',
-] as const;
-export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
 
 /** One notice on one channel: a row of `member_notices`. */
 export const noticeSchema = z
@@ -152,8 +152,6 @@ export type UnsubscribeReply = z.infer<typeof unsubscribeReplySchema>;
 // ---------------------------------------------------------------------------------------------
 // Announcements: the operator's voice to the community
 
-export const ANNOUNCEMENT_AUDIENCES = ['all', 'active', 'expiring', 'expired'] as const;
-export const ANNOUNCEMENT_CHANNELS = ['email', 'messenger'] as const;
 
 /** `POST /admin/announcements`: shown in the console to every recipient, sent on `channels`. */
 export const announcementCreateSchema = z

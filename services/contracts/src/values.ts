@@ -174,6 +174,20 @@ export const MEMBER_NOTICE_KINDS = [
   'test',
 ] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
+/** Kinds and states of a row of the notices log (`member_notices`, docs/lifecycle.md). */
+export const NOTICE_KINDS = [
+  'expiry_reminder',
+  'announcement',
+  'deletion_warning',
+  'inactivity_warning',
+] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
+export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
+/** Who an announcement goes to, and the channels besides the console. */
+export const ANNOUNCEMENT_AUDIENCES = ['all', 'active', 'expiring', 'expired'] as const;
+export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
+export const ANNOUNCEMENT_CHANNELS = ['email', 'messenger'] as const;
 export const SUBSCRIPTION_EVENTS = [
   'created',
   'auto_approved',

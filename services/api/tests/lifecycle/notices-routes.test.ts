@@ -84,6 +84,20 @@ describe(`lifecycle notices, preferences and unsubscribe (${ENGINE})`, () => {
       ]);
     });
 
+    it('should answer the same view at GET /admin/lifecycle/preview (the issue\'s name)', async () => {
+      await member(8);
+      await member(2);
+      const upcoming = await admin('/api/v1/admin/lifecycle/upcoming?days=14');
+      const preview = await admin('/api/v1/admin/lifecycle/preview?days=14');
+      expect(preview.status).toBe(200);
+      expect((preview.body as { total: number }).total).toBe(5);
+      expect(preview.body).toEqual(upcoming.body);
+      expect((await admin('/api/v1/admin/lifecycle/preview?days=61')).status).toBe(400);
+      const m = await member(3);
+      const res = await call('GET', '/api/v1/admin/lifecycle/preview', { token: m.token });
+      expect(res.status).toBe(403);
+    });
+
     it('should refuse a window out of range and a member token', async () => {
       expect((await admin('/api/v1/admin/lifecycle/upcoming?days=0')).status).toBe(400);
       expect((await admin('/api/v1/admin/lifecycle/upcoming?days=61')).status).toBe(400);

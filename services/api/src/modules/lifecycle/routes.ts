@@ -139,6 +139,20 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       },
       handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
     }),
+    // The issue's name for the same view (`GET …/preview?days=14`); `POST …/preview` renders a
+    // template instead. Both paths stay: the page calls this one, scripts may use either.
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/lifecycle/preview',
+      auth: 'admin',
+      summary: 'The reminders coming up (the same view as /admin/lifecycle/upcoming)',
+      tags: ['settings'],
+      request: { query: lifecycleUpcomingQuerySchema },
+      responses: {
+        200: { description: 'Soonest first', schema: lifecycleUpcomingPageSchema },
+      },
+      handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
+    }),
     defineRoute({
       method: 'get',
       path: '/api/v1/admin/notices',
