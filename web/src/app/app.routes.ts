@@ -43,6 +43,7 @@ export const routes: Routes = [
           },
           { path: 'plans', loadChildren: () => import('./features/admin-plans/routes') },
           { path: 'payments', loadChildren: () => import('./features/admin-payments/routes') },
+          { path: 'lifecycle', loadChildren: () => import('./features/admin-lifecycle/routes') },
           {
             path: 'media-quality',
             loadChildren: () => import('./features/admin-media-quality/routes'),

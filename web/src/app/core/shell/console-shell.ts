@@ -37,6 +37,9 @@ import { ThemeMenu } from './theme-menu';
 /** Below this width the navigation is a drawer, from it on it is docked (60-web.md §6.2). */
 const COMPACT = '(max-width: 959.98px)';
 
+/** Pages that tell an expired member about the end themselves, with their own Renew. */
+const OWN_EXPIRY_NOTICE = ['/console/renewal', '/console/overview'];
+
 /** The frame of every `/console` and `/admin` page (60-web.md §1 "Shell"). */
 @Component({
   selector: 'app-console-shell',
@@ -94,10 +97,11 @@ export default class ConsoleShell {
   );
   /**
    * The expired banner, except on the renewal page: that page explains it itself, and a second
-   * red banner with a "Renew" link to the page already open only repeated it (issue 14).
+   * red banner with a "Renew" link to the page already open only repeated it (issue 14). Nor on
+   * the overview, whose hero is that banner with its one Renew (issue 29).
    */
   protected readonly expiredBanner = computed(() =>
-    this.path() === '/console/renewal' ? null : this.expiredOn(),
+    OWN_EXPIRY_NOTICE.includes(this.path()) ? null : this.expiredOn(),
   );
   /** Counts on admin entries (pending requests…), refreshed as admin pages open (issue 14). */
   protected readonly counts = inject(AdminCounts);

@@ -32,6 +32,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'nav.redeemCodes', icon: 'redeem', link: '/admin/redeem-codes' },
   { key: 'nav.plans', icon: 'sell', link: '/admin/plans' },
   { key: 'nav.payments', icon: 'payments', link: '/admin/payments' },
+  { key: 'lifecycle.nav', icon: 'campaign', link: '/admin/lifecycle' },
   {
     key: 'adminRequests.title',
     icon: 'fact_check',

@@ -4,12 +4,14 @@ import type {
   AdminUser,
   BindCode,
   EmailCodeSent,
+  NotificationPreferences,
   SsoLinkResponse,
   User,
   UserIdentitiesResponse,
 } from '@usher/contracts';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
+import { abortWith } from '../../core/api/context';
 
 export type { BindCode };
 
@@ -101,5 +103,20 @@ export class AccountApi {
 
   async unbindMediaUser(): Promise<void> {
     await firstValueFrom(this.http.delete('/api/v1/admin/current/media-binding'));
+  }
+
+  /** Whether reminders and announcements reach the member by mail and by the bot. */
+  async notifications(abort?: AbortSignal): Promise<NotificationPreferences> {
+    const reply = await firstValueFrom(
+      this.http.get<NotificationPreferences>('/api/v1/me/notifications', abortWith(abort)),
+    );
+    return checkReply('notificationPreferencesSchema', reply);
+  }
+
+  async saveNotifications(body: NotificationPreferences): Promise<NotificationPreferences> {
+    const reply = await firstValueFrom(
+      this.http.put<NotificationPreferences>('/api/v1/me/notifications', body),
+    );
+    return checkReply('notificationPreferencesSchema', reply);
   }
 }

@@ -13,6 +13,7 @@ import { SessionStore } from '../../core/session/session-store';
 import { EmailCard } from './email-card';
 import { MediaCard } from './media-card';
 import { MessengerCard } from './messenger-card';
+import { NotificationsCard } from './notifications-card';
 import { PasswordCard } from './password-card';
 import { ProfileCard } from './profile-card';
 import { SsoCard } from './sso-card';
@@ -29,6 +30,7 @@ import { SsoCard } from './sso-card';
     EmailCard,
     MediaCard,
     MessengerCard,
+    NotificationsCard,
     PasswordCard,
     ProfileCard,
     SsoCard,
@@ -48,6 +50,7 @@ import { SsoCard } from './sso-card';
       @if (!forced()) {
         <app-email-card id="email" />
         <app-messenger-card id="messenger" />
+        <app-notifications-card id="notifications" />
         <app-media-card id="media-server" />
         <app-sso-card id="sso" [outcome]="sso()" [failure]="ssoError()" />
       }

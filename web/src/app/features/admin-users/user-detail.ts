@@ -21,6 +21,8 @@ import type { PortraitRange } from '../../shared/playback/playback-api';
 import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
 import { DeviceTable } from '../../shared/devices/device-table';
 import { DevicesApi } from '../../shared/devices/devices-api';
+import { NoticeTable } from '../../shared/notices/notice-table';
+import { NoticesApi } from '../../shared/notices/notices-api';
 import { UserActions } from './user-actions';
 import { type AdminUserDetail, UsersApi } from './users-api';
 
@@ -29,11 +31,14 @@ const REDEMPTIONS_PAGE_SIZE = 10;
 /** Devices a page on the Devices tab. */
 const DEVICES_PAGE_SIZE = 10;
 
-const TABS = ['profile', 'playback', 'redemptions', 'devices'] as const;
+/** Notices a page on the Notices tab. */
+const NOTICES_PAGE_SIZE = 10;
+
+const TABS = ['profile', 'playback', 'redemptions', 'devices', 'notices'] as const;
 
 /**
  * `/admin/users/:id?tab=` (60-web.md §4.3): header with counts, the profile with every action,
- * the user's redemptions and devices. Playback, payments and audit tabs come with their APIs.
+ * the user's playback, redemptions, devices and the notices the lifecycle sent them (issue 29).
  */
 @Component({
   selector: 'app-user-detail',
@@ -53,6 +58,7 @@ const TABS = ['profile', 'playback', 'redemptions', 'devices'] as const;
     DATA_TABLE,
     PlaybackPortrait,
     DeviceTable,
+    NoticeTable,
   ],
   templateUrl: './user-detail.html',
   styleUrl: './user-detail.scss',
@@ -61,6 +67,7 @@ const TABS = ['profile', 'playback', 'redemptions', 'devices'] as const;
 export default class UserDetail {
   private readonly api = inject(UsersApi);
   private readonly devicesApi = inject(DevicesApi);
+  private readonly noticesApi = inject(NoticesApi);
   private readonly actions = inject(UserActions);
   private readonly router = inject(Router);
   private readonly errors = inject(ErrorTexts);
@@ -109,6 +116,14 @@ export default class UserDetail {
     params: () => (this.user() && TABS[this.tabIndex()] === 'devices' ? this.id() : undefined),
     load: (userId, page, pageSize) => this.devicesApi.list({ userId, page, pageSize }),
     pageSize: DEVICES_PAGE_SIZE,
+  });
+
+  /** What the lifecycle sent the member, skipped or failed; read only while the tab is open. */
+  protected readonly notices = localListPage({
+    params: () => (this.user() && TABS[this.tabIndex()] === 'notices' ? this.id() : undefined),
+    load: (userId, page, pageSize, abort) =>
+      this.noticesApi.list({ userId, page, pageSize }, abort),
+    pageSize: NOTICES_PAGE_SIZE,
   });
 
   /** Loads the profile and its redemptions again (Retry, or after an action). */

@@ -4,7 +4,6 @@ import { MatAnchor, MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatExpansionModule } from '@angular/material/expansion';
 import { MatIcon } from '@angular/material/icon';
-import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
@@ -30,7 +29,6 @@ import { MediaHomeApi } from './media-home-api';
     MatCardTitle,
     MatExpansionModule,
     MatIcon,
-    RouterLink,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,

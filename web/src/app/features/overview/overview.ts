@@ -17,7 +17,9 @@ import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { REQUEST_STATUS_VIEW } from '../../shared/requests/request-status';
 import { StatusChip } from '../../shared/status-chip';
 import { MediaLibrary } from './media-library';
+import { MemberAnnouncementsCard } from './announcements';
 import { MediaServerCard } from './media-server-card';
+import { RenewHero, renewHeroState } from './renew-hero';
 import { SetupChecklist } from './setup-checklist';
 
 /** A record loaded this recently (at app start, say) is shown as is, without another `GET /me`. */
@@ -43,6 +45,8 @@ export const ME_MAX_AGE_MS = 10_000;
     StatusChip,
     MediaLibrary,
     MediaServerCard,
+    MemberAnnouncementsCard,
+    RenewHero,
     SetupChecklist,
   ],
   templateUrl: './overview.html',
@@ -60,6 +64,11 @@ export default class Overview {
   protected readonly showDaysLeft = computed(() => {
     const m = this.membership();
     return m?.state === 'active' && m.daysLeft !== null && m.daysLeft <= DAYS_LEFT_WARNING;
+  });
+  /** Whether the hero at the top carries the Renew (then the membership card does not). */
+  protected readonly renewHero = computed(() => {
+    const me = this.me();
+    return me ? renewHeroState(me) !== null : false;
   });
   /** Renewing makes sense for any membership with an end date (issue 14: "what now?"). */
   protected readonly renewable = computed(() => {

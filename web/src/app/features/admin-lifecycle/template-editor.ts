@@ -1,0 +1,192 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  type ElementRef,
+  computed,
+  effect,
+  inject,
+  input,
+  linkedSignal,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
+import { MatIcon } from '@angular/material/icon';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { LifecyclePreviewRequest, SettingItem } from '@usher/contracts';
+import type { LifecycleChannel, Locale } from '@usher/contracts/values';
+import { apiResource } from '../../core/api/api-resource';
+import { action } from '../../shared/action';
+import { TEXT_FIELD } from '../../shared/form-field';
+import { FormError } from '../../shared/form-error';
+import { CHANNEL_ICONS } from '../../shared/notices/notice-table';
+import { ErrorState } from '../../shared/page-state';
+import { SubmitButton } from '../../shared/submit-button';
+import { SettingsApi } from '../admin-settings';
+import { LifecycleApi } from './lifecycle-api';
+
+/** The placeholders a reminder may use (docs/lifecycle.md "Texts"). */
+export const PLACEHOLDERS = ['username', 'siteName', 'daysLeft', 'expiresAt', 'renewUrl'] as const;
+/** How long typing must pause before the preview is asked for. */
+export const PREVIEW_DELAY_MS = 400;
+const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
+const TEST_CHANNELS: readonly LifecycleChannel[] = ['email', 'messenger', 'webhook'];
+
+/** A reminder's subject and text in one language. */
+export interface Template {
+  subject: string;
+  text: string;
+}
+type Templates = Record<Locale, Template>;
+
+/** The setting keys of a language's subject and text. */
+export function templateKeys(locale: Locale): { subject: string; text: string } {
+  const suffix = locale === 'en' ? 'EN' : 'ZH_CN';
+  return { subject: `REMINDER_SUBJECT_${suffix}`, text: `REMINDER_TEMPLATE_${suffix}` };
+}
+
+function valueOf(items: readonly SettingItem[], key: string): string {
+  const item = items.find((i) => i.key === key);
+  const value = item?.value ?? item?.default;
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The reminder's texts per language (settings `REMINDER_SUBJECT_*` / `REMINDER_TEMPLATE_*`):
+ * the placeholders as buttons that insert themselves, a live preview rendered by the API with
+ * the admin as the sample member (an unknown placeholder shows the API's refusal there), Save,
+ * and "send me a test" on each channel — which sends the saved text, so it asks for a save first.
+ */
+@Component({
+  selector: 'app-template-editor',
+  imports: [
+    MatButton,
+    MatButtonToggle,
+    MatButtonToggleGroup,
+    MatIcon,
+    RouterLink,
+    TranslocoDirective,
+    FormError,
+    ErrorState,
+    SubmitButton,
+    ...TEXT_FIELD,
+  ],
+  templateUrl: './template-editor.html',
+  styleUrl: './template-editor.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export class TemplateEditor {
+  private readonly settingsApi = inject(SettingsApi);
+  private readonly api = inject(LifecycleApi);
+  /** False while the tab is hidden: nothing loads. */
+  readonly active = input(true);
+
+  protected readonly locales = LOCALES;
+  protected readonly placeholders = PLACEHOLDERS;
+  protected readonly channels = TEST_CHANNELS;
+  protected readonly channelIcons = CHANNEL_ICONS;
+  protected readonly locale = signal<Locale>('en');
+
+  private readonly settings = apiResource({
+    params: () => (this.active() ? true : undefined),
+    load: () => this.settingsApi.list(),
+  });
+  /** The saved texts, as the settings list has them (a default until an admin saves one). */
+  private readonly saved = computed<Templates | null>(() => {
+    const group = this.settings.value()?.groups.find((g) => g.group === 'lifecycle');
+    if (!group) return null;
+    const read = (locale: Locale) => ({
+      subject: valueOf(group.items, templateKeys(locale).subject),
+      text: valueOf(group.items, templateKeys(locale).text),
+    });
+    return { en: read('en'), 'zh-CN': read('zh-CN') };
+  });
+  protected readonly drafts = linkedSignal<Templates | null>(() => this.saved());
+  protected readonly loadError = this.settings.error;
+  protected readonly current = computed(() => this.drafts()?.[this.locale()] ?? null);
+  protected readonly dirty = computed(() => {
+    const saved = this.saved();
+    const drafts = this.drafts();
+    return (
+      !!saved &&
+      !!drafts &&
+      LOCALES.some(
+        (l) => saved[l].subject !== drafts[l].subject || saved[l].text !== drafts[l].text,
+      )
+    );
+  });
+
+  /** The draft the preview shows, set once typing pauses. */
+  private readonly previewDraft = signal<LifecyclePreviewRequest | undefined>(undefined);
+  protected readonly preview = apiResource({
+    params: () => this.previewDraft(),
+    load: (draft, abort) => this.api.preview(draft, abort),
+  });
+
+  protected readonly saving = action();
+  protected readonly testing = action();
+  protected readonly testingChannel = signal<LifecycleChannel | null>(null);
+  private readonly textArea = viewChild<ElementRef<HTMLTextAreaElement>>('body');
+
+  constructor() {
+    effect((onCleanup) => {
+      const current = this.current();
+      const locale = this.locale();
+      if (!current) return;
+      const timer = setTimeout(
+        () => this.previewDraft.set({ locale, subject: current.subject, text: current.text }),
+        PREVIEW_DELAY_MS,
+      );
+      onCleanup(() => clearTimeout(timer));
+    });
+  }
+
+  protected edit(field: keyof Template, value: string): void {
+    const locale = this.locale();
+    this.drafts.update((all) =>
+      all ? { ...all, [locale]: { ...all[locale], [field]: value } } : all,
+    );
+    this.saving.clear();
+  }
+
+  /** Puts `{name}` where the cursor is in the message (at its end when it was never focused). */
+  protected insert(name: string): void {
+    const text = this.current()?.text ?? '';
+    const area = this.textArea()?.nativeElement;
+    const token = `{${name}}`;
+    const start = area ? area.selectionStart : text.length;
+    const end = area ? area.selectionEnd : text.length;
+    this.edit('text', text.slice(0, start) + token + text.slice(end));
+    if (area) {
+      queueMicrotask(() => {
+        area.focus();
+        area.setSelectionRange(start + token.length, start + token.length);
+      });
+    }
+  }
+
+  protected save(): Promise<boolean> {
+    const drafts = this.drafts();
+    if (!drafts) return Promise.resolve(false);
+    const values: Record<string, string> = {};
+    for (const locale of LOCALES) {
+      const keys = templateKeys(locale);
+      values[keys.subject] = drafts[locale].subject;
+      values[keys.text] = drafts[locale].text;
+    }
+    return this.saving.run(() => this.settingsApi.update('lifecycle', values), {
+      done: 'lifecycle.templates.saved',
+      after: () => this.settings.reload(),
+    });
+  }
+
+  protected sendTest(channel: LifecycleChannel): Promise<boolean> {
+    this.testingChannel.set(channel);
+    return this.testing.run(() => this.api.test({ channel, locale: this.locale() }), {
+      done: `lifecycle.templates.testSent.${channel}`,
+      after: () => this.testingChannel.set(null),
+    });
+  }
+}
