@@ -63,7 +63,6 @@ export type LifecycleTestReply = z.infer<typeof lifecycleTestReplySchema>;
 // ---------------------------------------------------------------------------------------------
 // Notices: what the lifecycle jobs sent, skipped or failed (docs/lifecycle.md)
 
-
 /** One notice on one channel: a row of `member_notices`. */
 export const noticeSchema = z
   .object({
@@ -151,7 +150,6 @@ export type UnsubscribeReply = z.infer<typeof unsubscribeReplySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Announcements: the operator's voice to the community
-
 
 /** `POST /admin/announcements`: shown in the console to every recipient, sent on `channels`. */
 export const announcementCreateSchema = z

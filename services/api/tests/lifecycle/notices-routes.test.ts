@@ -84,7 +84,7 @@ describe(`lifecycle notices, preferences and unsubscribe (${ENGINE})`, () => {
       ]);
     });
 
-    it('should answer the same view at GET /admin/lifecycle/preview (the issue\'s name)', async () => {
+    it("should answer the same view at GET /admin/lifecycle/preview (the issue's name)", async () => {
       await member(8);
       await member(2);
       const upcoming = await admin('/api/v1/admin/lifecycle/upcoming?days=14');

@@ -50,7 +50,12 @@ describe('Account', () => {
     await fixture.whenStable();
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => {
+    // The notifications card reads the preferences (its own spec: notifications-card.spec.ts).
+    for (const r of http.match('/api/v1/me/notifications'))
+      r.flush({ email: true, messenger: true });
+    http.verify();
+  });
 
   it('should show the profile summary and the password card', async () => {
     const root = await render(aUser({ username: 'alice', role: 'user' }));

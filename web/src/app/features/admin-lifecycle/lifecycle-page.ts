@@ -127,8 +127,17 @@ export default class LifecyclePage {
       time: true,
     },
     { id: 'title', header: 'lifecycle.col.title', width: 'wide' },
-    { id: 'audience', header: 'lifecycle.col.audience', key: (a) => `lifecycle.audience.${a.audience}` },
-    { id: 'recipients', header: 'lifecycle.col.recipients', width: 'num', text: (a) => a.recipients },
+    {
+      id: 'audience',
+      header: 'lifecycle.col.audience',
+      key: (a) => `lifecycle.audience.${a.audience}`,
+    },
+    {
+      id: 'recipients',
+      header: 'lifecycle.col.recipients',
+      width: 'num',
+      text: (a) => a.recipients,
+    },
     { id: 'read', header: 'lifecycle.col.read', width: 'num', text: (a) => a.read },
     { id: 'delivery', header: 'lifecycle.col.delivery' },
     {
@@ -163,11 +172,13 @@ export default class LifecyclePage {
         autoFocus: 'first-tabbable',
       })
       .afterClosed()
-      .subscribe((created) => {
-        if (!created) return;
-        this.posted.set(created);
-        this.notifier.show('lifecycle.announce.posted', { n: created.recipients });
-        this.announcements.reload();
+      .subscribe({
+        next: (created) => {
+          if (!created) return;
+          this.posted.set(created);
+          this.notifier.show('lifecycle.announce.posted', { n: created.recipients });
+          this.announcements.reload();
+        },
       });
   }
 }

@@ -24,7 +24,7 @@ import { FormError } from '../../shared/form-error';
 import { CHANNEL_ICONS } from '../../shared/notices/notice-table';
 import { ErrorState } from '../../shared/page-state';
 import { SubmitButton } from '../../shared/submit-button';
-import { SettingsApi } from '../admin-settings';
+import { SettingsApi, fieldErrors } from '../admin-settings';
 import { LifecycleApi } from './lifecycle-api';
 
 /** The placeholders a reminder may use (docs/lifecycle.md "Texts"). */
@@ -125,6 +125,11 @@ export class TemplateEditor {
     load: (draft, abort) => this.api.preview(draft, abort),
   });
 
+  /** Why the preview was refused: the API's reason per field (an unknown placeholder). */
+  protected readonly previewProblem = computed(() => {
+    const reasons = fieldErrors(this.preview.failure());
+    return reasons ? Object.values(reasons).join(' ') : (this.preview.error()?.message ?? null);
+  });
   protected readonly saving = action();
   protected readonly testing = action();
   protected readonly testingChannel = signal<LifecycleChannel | null>(null);
@@ -178,6 +183,12 @@ export class TemplateEditor {
     }
     return this.saving.run(() => this.settingsApi.update('lifecycle', values), {
       done: 'lifecycle.templates.saved',
+      handle: (error) => {
+        const reasons = fieldErrors(error);
+        if (reasons)
+          this.saving.show({ message: Object.values(reasons).join(' '), reference: null });
+        return reasons !== null;
+      },
       after: () => this.settings.reload(),
     });
   }

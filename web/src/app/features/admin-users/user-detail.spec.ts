@@ -1,5 +1,5 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
+import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import type { AdminUser } from '@usher/contracts';
 import { aUser, storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
@@ -29,13 +29,16 @@ function aMember(overrides: Partial<AdminUser> = {}): AdminUser {
 describe('UserDetail header and actions', () => {
   jest.setTimeout(30_000);
 
-  async function render(user: AdminUser) {
+  let fixture: ComponentFixture<UserDetail>;
+
+  async function render(user: AdminUser, tab?: string) {
     storeSession();
     TestBed.configureTestingModule({ providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS] });
     TestBed.inject(SessionStore).me.set(aUser({ id: ADMIN_ID, role: 'admin' }));
     const http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(UserDetail);
+    fixture = TestBed.createComponent(UserDetail);
     fixture.componentRef.setInput('id', user.id);
+    if (tab) fixture.componentRef.setInput('tab', tab);
     await fixture.whenStable();
     http.expectOne(`/api/v1/admin/users/${user.id}`).flush({
       ...user,
@@ -43,12 +46,15 @@ describe('UserDetail header and actions', () => {
     });
     await flushAndRender(fixture);
     // The profile tab's side lists are not what this is about.
-    for (const req of http.match(() => true)) {
+    for (const req of http.match((r) => r.url !== '/api/v1/admin/notices')) {
       req.flush({ data: [], total: 0, page: 1, pageSize: 10 });
     }
     await flushAndRender(fixture);
     return fixture.nativeElement as HTMLElement;
   }
+
+  /** The HTTP controller of the current test, for a tab's own list. */
+  const http = () => TestBed.inject(HttpTestingController);
 
   it('should name the user, role and e-mail, and label each status chip', async () => {
     const root = await render(aMember());
@@ -74,5 +80,47 @@ describe('UserDetail header and actions', () => {
     expect(danger.textContent).toContain('cannot be undone');
     expect(danger.querySelector('button')!.textContent).toContain('Delete');
     for (const group of groups) expect(group.textContent).not.toContain('Delete');
+  });
+
+  it('should list what the lifecycle sent the member on the Notices tab (issue 29)', async () => {
+    const root = await render(aMember(), 'notices');
+    const list = http().expectOne((r) => r.url === '/api/v1/admin/notices');
+    expect(list.request.params.get('userId')).toBe(USER_ID);
+    list.flush({
+      data: [
+        {
+          id: '01936f6e-8a7b-7c3d-9e4f-0000000000e1',
+          userId: USER_ID,
+          username: 'iris',
+          kind: 'expiry_reminder',
+          channel: 'messenger',
+          status: 'skipped',
+          attempts: 0,
+          detail: 'not linked to the bot',
+          expiresAt: '2030-05-01T00:00:00.000Z',
+          days: 3,
+          createdAt: '2030-04-28T00:15:00.000Z',
+          updatedAt: '2030-04-28T00:15:00.000Z',
+        },
+      ],
+      total: 1,
+      page: 1,
+      pageSize: 10,
+    });
+    await flushAndRender(fixture);
+    const row = root.querySelector('[data-notice]')!;
+    expect(row.getAttribute('data-status')).toBe('skipped');
+    expect(row.textContent).toContain('Renewal reminder');
+    expect(row.textContent).toContain('Telegram');
+    expect(row.textContent).toContain('not linked to the bot');
+    // The member's own page has no member column.
+    expect(
+      root.querySelector('[data-testid="user-notices-table"] a[href^="/admin/users"]'),
+    ).toBeNull();
+  });
+
+  it('should not read the notices until their tab is open', async () => {
+    await render(aMember());
+    http().expectNone((r) => r.url === '/api/v1/admin/notices');
   });
 });

@@ -25,6 +25,7 @@ describe('Overview', () => {
     for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
       r.flush({ state: 'not_configured', items: [] });
     }
+    for (const r of http.match('/api/v1/me/announcements')) r.flush({ data: [], unread: 0 });
   }
 
   async function render(expiresInDays: number | null) {
@@ -60,6 +61,22 @@ describe('Overview', () => {
     expect(recent.textContent).toContain('Winter Harbour');
     expect(recent.textContent).toContain('Approved');
     expect(recent.querySelector('a[href="/console/requests/new"]')).not.toBeNull();
+    // 5 days before the end the hero at the top carries the Renew, the card does not repeat it.
+    const renew = root.querySelector('[data-testid="hero-renew"]')!;
+    expect(renew.getAttribute('href')).toBe('/console/renewal?from=overview');
+    expect(root.querySelector('[data-testid="overview-renew-membership"]')).toBeNull();
+    http.verify();
+  });
+
+  it('should offer renewal on the membership card while the end is more than 14 days away', async () => {
+    const { fixture, http, root } = await render(30);
+    http
+      .expectOne((r) => r.url === '/api/v1/media-requests')
+      .flush({ data: [], total: 0, page: 1, pageSize: 3 });
+    answerMedia(http);
+    await settle();
+    await fixture.whenStable();
+    expect(root.querySelector('[data-testid="renew-hero"]')).toBeNull();
     const renew = root.querySelector('[data-testid="overview-renew-membership"]')!;
     expect(renew.getAttribute('href')).toBe('/console/renewal');
     http.verify();

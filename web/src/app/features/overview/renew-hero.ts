@@ -25,7 +25,11 @@ export function renewHeroState(user: User, now: Date = new Date()): RenewHeroSta
   const left = m.expiresAt.getTime() - now.getTime();
   if (left > RENEW_WINDOW_DAYS * DAY_MS) return null;
   // Whole days, rounded up as the reminders count them ({daysLeft}): 30 hours left is 2 days.
-  return { kind: 'expiring', daysLeft: Math.max(1, Math.ceil(left / DAY_MS)), expiresAt: m.expiresAt };
+  return {
+    kind: 'expiring',
+    daysLeft: Math.max(1, Math.ceil(left / DAY_MS)),
+    expiresAt: m.expiresAt,
+  };
 }
 
 /**

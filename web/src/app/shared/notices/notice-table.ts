@@ -85,7 +85,13 @@ export class NoticeTable {
   readonly testId = input('notices');
 
   protected readonly columns = computed<Column<Notice>[]>(() => [
-    { id: 'when', header: 'notices.col.when', width: 'datetime', date: (n) => n.updatedAt, time: true },
+    {
+      id: 'when',
+      header: 'notices.col.when',
+      width: 'datetime',
+      date: (n) => n.updatedAt,
+      time: true,
+    },
     ...(this.showMember() ? [{ id: 'member', header: 'notices.col.member' }] : []),
     { id: 'what', header: 'notices.col.what' },
     { id: 'channel', header: 'notices.col.channel', width: '12%' as const },
