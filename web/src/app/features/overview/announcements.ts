@@ -79,7 +79,6 @@ import { LocalDatePipe } from '../../shared/local-date';
     }
     .date {
       font: var(--mat-sys-body-small);
-      opacity: 0.8;
     }
     .body {
       margin-top: 6px;
