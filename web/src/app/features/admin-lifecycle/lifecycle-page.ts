@@ -130,6 +130,7 @@ export default class LifecyclePage {
     {
       id: 'audience',
       header: 'lifecycle.col.audience',
+      width: '12%',
       key: (a) => `lifecycle.audience.${a.audience}`,
     },
     {
@@ -139,7 +140,7 @@ export default class LifecyclePage {
       text: (a) => a.recipients,
     },
     { id: 'read', header: 'lifecycle.col.read', width: 'num', text: (a) => a.read },
-    { id: 'delivery', header: 'lifecycle.col.delivery' },
+    { id: 'delivery', header: 'lifecycle.col.delivery', width: '22%' },
     {
       id: 'status',
       header: 'lifecycle.col.status',
