@@ -127,32 +127,22 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       errors: ['REMINDER_CHANNEL_UNAVAILABLE', 'NOT_CONFIGURED', 'UPSTREAM_UNAVAILABLE'],
       handler: async (c, { body, auth }) => c.json(await sendTestReminder(ctx, auth.userId, body)),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/lifecycle/upcoming',
-      auth: 'admin',
-      summary: 'The reminders coming up: who gets which, when, on which channel',
-      tags: ['settings'],
-      request: { query: lifecycleUpcomingQuerySchema },
-      responses: {
-        200: { description: 'Soonest first', schema: lifecycleUpcomingPageSchema },
-      },
-      handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
-    }),
-    // The issue's name for the same view (`GET …/preview?days=14`); `POST …/preview` renders a
-    // template instead. Both paths stay: the page calls this one, scripts may use either.
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/lifecycle/preview',
-      auth: 'admin',
-      summary: 'The reminders coming up (the same view as /admin/lifecycle/upcoming)',
-      tags: ['settings'],
-      request: { query: lifecycleUpcomingQuerySchema },
-      responses: {
-        200: { description: 'Soonest first', schema: lifecycleUpcomingPageSchema },
-      },
-      handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
-    }),
+    // `…/upcoming`, and the issue's name for the same view (`GET …/preview?days=14`; `POST
+    // …/preview` renders a template instead). Both stay: the web page calls `preview`.
+    ...['upcoming', 'preview'].map((name) =>
+      defineRoute({
+        method: 'get',
+        path: `/api/v1/admin/lifecycle/${name}`,
+        auth: 'admin',
+        summary: 'The reminders coming up: who gets which, when, on which channel',
+        tags: ['settings'],
+        request: { query: lifecycleUpcomingQuerySchema },
+        responses: {
+          200: { description: 'Soonest first', schema: lifecycleUpcomingPageSchema },
+        },
+        handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
+      }),
+    ),
     defineRoute({
       method: 'get',
       path: '/api/v1/admin/notices',

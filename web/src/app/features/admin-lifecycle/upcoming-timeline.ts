@@ -1,5 +1,4 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
-import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { UpcomingReminder } from '@usher/contracts';
@@ -9,6 +8,7 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { LocalDatePipe } from '../../shared/local-date';
 import { CHANNEL_ICONS } from '../../shared/notices/notice-table';
 import { EmptyState, ErrorState } from '../../shared/page-state';
+import { StatusChip, type Tone } from '../../shared/status-chip';
 import { LifecycleApi } from './lifecycle-api';
 
 /** The window the timeline shows (the issue's "next 14 days"). */
@@ -50,7 +50,7 @@ export function groupByDay(items: readonly UpcomingReminder[], now: Date): Timel
 }
 
 /** Tones of a channel's outcome on the timeline. */
-const CHANNEL_TONES: Record<string, string> = {
+const CHANNEL_TONES: Record<string, Tone> = {
   pending: 'info',
   sending: 'info',
   sent: 'success',
@@ -65,7 +65,7 @@ const CHANNEL_TONES: Record<string, string> = {
  */
 @Component({
   selector: 'app-upcoming-timeline',
-  imports: [MatIcon, RouterLink, TranslocoDirective, LocalDatePipe, EmptyState, ErrorState],
+  imports: [RouterLink, TranslocoDirective, LocalDatePipe, EmptyState, ErrorState, StatusChip],
   template: `
     <ng-container *transloco="let t">
       @if (upcoming.error(); as error) {
@@ -102,16 +102,19 @@ const CHANNEL_TONES: Record<string, string> = {
                     <ul class="channels" [attr.aria-label]="t('lifecycle.upcoming.channels')">
                       @for (c of item.channels; track c.channel) {
                         <li
-                          [class]="'channel tone-' + tone(c.status)"
                           [attr.data-channel]="c.channel"
                           [attr.data-status]="c.status"
                           [attr.title]="c.detail"
                         >
-                          <mat-icon aria-hidden="true" [svgIcon]="icon(c.channel)" />
-                          <span
-                            >{{ t('notices.channel.' + c.channel) }}:
-                            {{ t('lifecycle.upcoming.status.' + c.status) }}</span
-                          >
+                          <app-status-chip
+                            [tone]="tone(c.status)"
+                            [icon]="icon(c.channel)"
+                            [label]="
+                              t('notices.channel.' + c.channel) +
+                              ': ' +
+                              t('lifecycle.upcoming.status.' + c.status)
+                            "
+                          />
                           @if (c.detail) {
                             <span class="visually-hidden">({{ c.detail }})</span>
                           }
@@ -158,7 +161,7 @@ export class UpcomingTimeline {
     }).format(date);
   }
 
-  protected tone(status: string): string {
+  protected tone(status: string): Tone {
     return CHANNEL_TONES[status] ?? 'neutral';
   }
 

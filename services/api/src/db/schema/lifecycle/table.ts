@@ -18,23 +18,21 @@ const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'd
 /**
  * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, an
  * operator's announcement, or the warning before an expired member's media account is deleted.
- */
-export const NOTICE_KINDS = [
-  'expiry_reminder',
-  'announcement',
-  'deletion_warning',
-  'inactivity_warning',
-] as const;
-export type NoticeKind = (typeof NOTICE_KINDS)[number];
-export const NOTICE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
-export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
-/**
  * `sending` while a run delivers it; then `sent`, `failed` (tried again by the next run, three
  * tries in all) or `skipped` (the channel could not reach the member: no address, not linked,
- * opted out, or the channel not configured — recorded, never tried again).
+ * opted out, or the channel not configured — recorded, never tried again). Shared with the web
+ * through the contracts.
  */
-export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
-export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
+export {
+  ANNOUNCEMENT_AUDIENCES,
+  type AnnouncementAudience,
+  NOTICE_KINDS,
+  NOTICE_STATUSES,
+  type NoticeKind,
+  type NoticeStatus,
+} from '@usher/contracts/values';
+export const NOTICE_CHANNELS = ['email', 'messenger', 'webhook'] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
 /** Tries of one notice on one channel before it stays `failed`. */
 export const NOTICE_MAX_ATTEMPTS = 3;
 
@@ -86,9 +84,6 @@ export const memberNotices = pgTable(
 
 export type MemberNoticeRow = typeof memberNotices.$inferSelect;
 
-/** Who an announcement is for, decided when it is posted (docs/lifecycle.md). */
-export const ANNOUNCEMENT_AUDIENCES = ['all', 'active', 'expiring', 'expired'] as const;
-export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
 /** The channels an announcement goes out on besides the console, where every recipient sees it. */
 export type AnnouncementChannel = 'email' | 'messenger';
 
