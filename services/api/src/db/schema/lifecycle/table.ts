@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { AnnouncementAudience, NoticeKind, NoticeStatus } from '@usher/contracts/values';
 import { users } from '../users/table.js';
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
