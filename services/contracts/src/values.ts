@@ -180,6 +180,7 @@ export const NOTICE_KINDS = [
   'announcement',
   'deletion_warning',
   'inactivity_warning',
+  'sharing_suspension',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;

@@ -6,7 +6,8 @@ import { json, noContent } from './http.js';
 import type { Reply } from './http.js';
 import { itemDto } from './item-dto.js';
 import { seedMediaLibrary } from './seed.js';
-import { addItem, addLibrary, addUser, normaliseId } from './state.js';
+import { addItem, addLibrary, addLiveSession, addUser, normaliseId } from './state.js';
+import { sessionDto } from './sessions.js';
 import type { FakeItem, MediaState } from './types.js';
 import { userDto } from './users.js';
 import { emitItemAdded } from './webhooks.js';
@@ -38,6 +39,15 @@ const UserInput = z.object({
   password: z.string().default(''),
   admin: z.boolean().optional(),
   disabled: z.boolean().optional(),
+});
+
+const LiveSessionInputSchema = z.object({
+  userId: z.string().min(1),
+  deviceId: z.string().min(1),
+  remoteEndPoint: z.string().min(1),
+  deviceName: z.string().optional(),
+  client: z.string().optional(),
+  itemId: z.string().optional(),
 });
 
 const WebhookInput = z.object({
@@ -209,6 +219,16 @@ export async function handleControl(
       }
       case 'POST /__fake/items':
         return await addItemAndNotify(state, body);
+      case 'POST /__fake/sessions': {
+        const input = LiveSessionInputSchema.parse(body);
+        const userId = normaliseId(state, input.userId) ?? input.userId;
+        if (!state.users.has(userId)) return json(400, { error: 'unknown userId' });
+        const itemId = input.itemId ? (normaliseId(state, input.itemId) ?? undefined) : undefined;
+        const session = addLiveSession(state, { ...input, userId, ...(itemId ? { itemId } : {}) });
+        return json(201, sessionDto(state, session));
+      }
+      case 'GET /__fake/session-commands':
+        return json(200, state.sessionCommands);
       case 'PUT /__fake/webhook':
         Object.assign(state.webhook, WebhookInput.parse(body));
         return noContent();

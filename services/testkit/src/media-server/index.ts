@@ -7,13 +7,14 @@ export type { SeedOptions, SeededLibrary, SeededSeries } from './seed.js';
 export {
   addItem,
   addLibrary,
+  addLiveSession,
   addUser,
   createMediaState,
   dashed,
   modeFor,
   parseGuid,
 } from './state.js';
-export type { MediaStateOptions, NewItemInput, NewUserInput } from './state.js';
+export type { LiveSessionInput, MediaStateOptions, NewItemInput, NewUserInput } from './state.js';
 export { defaultPolicy } from './policy.js';
 export { pluginDate, PlaybackStore } from './playback-store.js';
 export type { CustomQueryReply, PlaybackRow } from './playback-store.js';
@@ -39,5 +40,6 @@ export type {
   MediaServerMode,
   MediaState,
   RequestLogEntry,
+  SessionCommand,
   VideoSpec,
 } from './types.js';

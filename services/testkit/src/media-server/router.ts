@@ -5,6 +5,7 @@ import { imageRoutes } from './images.js';
 import { itemRoutes } from './items.js';
 import { playbackRoutes } from './playback.js';
 import { playingRoutes } from './playing.js';
+import { remoteControlRoutes } from './remote-control.js';
 import { sessionRoutes } from './sessions.js';
 import { systemRoutes } from './system.js';
 import type { MediaState } from './types.js';
@@ -33,6 +34,7 @@ const TABLE: CompiledRoute[] = [
   ...userRoutes,
   ...sessionRoutes,
   ...playingRoutes,
+  ...remoteControlRoutes,
   ...itemRoutes,
   ...imageRoutes,
   ...playbackRoutes,

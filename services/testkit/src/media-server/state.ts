@@ -5,6 +5,8 @@ import { PlaybackStore } from './playback-store.js';
 import { defaultPolicy } from './policy.js';
 import type {
   CollectionType,
+  FakeDevice,
+  FakeSession,
   FakeItem,
   FakeLibrary,
   FakeUser,
@@ -51,6 +53,7 @@ export function createMediaState(opts: MediaStateOptions): MediaState {
     items: new Map(),
     devices: new Map(),
     sessions: new Map(),
+    sessionCommands: [],
     playback: new PlaybackStore(opts.flavour),
     faults: { delayMs: 0, rules: [] },
     requests: [],
@@ -202,4 +205,60 @@ export function endDeviceToken(state: MediaState, deviceKey: string): void {
   for (const [id, s] of state.sessions) if (s.deviceKey === deviceKey) state.sessions.delete(id);
   if (state.flavour === 'jellyfin') state.devices.delete(deviceKey);
   else delete device.token;
+}
+
+export interface LiveSessionInput {
+  userId: string;
+  /** The client's DeviceId; the same id again reuses the device, as a reconnecting app does. */
+  deviceId: string;
+  /** What the server shows as `RemoteEndPoint`: an IPv4 or IPv6 address. */
+  remoteEndPoint: string;
+  deviceName?: string;
+  client?: string;
+  appVersion?: string;
+  /** The item playing; none leaves the session idle (no NowPlayingItem). */
+  itemId?: string;
+}
+
+/**
+ * Places a live session as if a client on `remoteEndPoint` had signed in and started playing:
+ * the device (one per DeviceId and user), its token and a session. A client reconnecting with
+ * the same DeviceId gets a new token and session, and its device keeps its ids.
+ */
+export function addLiveSession(state: MediaState, input: LiveSessionInput): FakeSession {
+  const key = `${input.userId}:${input.deviceId}`;
+  if (state.devices.get(key)?.token) endDeviceToken(state, key);
+  const prior = state.devices.get(key);
+  const device: FakeDevice = {
+    key,
+    deviceId: input.deviceId,
+    internalId: prior?.internalId ?? ++state.counters.device,
+    name: input.deviceName ?? input.deviceId,
+    appName: input.client ?? 'Emby Web',
+    appVersion: input.appVersion ?? '4.8.0',
+    userId: input.userId,
+    token: randomToken(),
+    dateLastActivity: state.now(),
+    ipAddress: input.remoteEndPoint,
+  };
+  state.devices.set(key, device);
+  const session: FakeSession = {
+    id: hexId(`session:${key}:${device.token}`),
+    deviceKey: key,
+    userId: input.userId,
+    lastActivity: state.now(),
+    remoteEndPoint: input.remoteEndPoint,
+    ...(input.itemId
+      ? {
+          playing: {
+            itemId: input.itemId,
+            positionTicks: 0,
+            isPaused: false,
+            playMethod: 'DirectPlay' as const,
+          },
+        }
+      : {}),
+  };
+  state.sessions.set(session.id, session);
+  return session;
 }

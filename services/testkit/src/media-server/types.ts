@@ -138,6 +138,18 @@ export interface FakeSession {
   playing?: NowPlaying;
 }
 
+/** A message or playstate command sent to a client's session (`remote-control.ts`). */
+export interface SessionCommand {
+  at: Date;
+  sessionId: string;
+  userId: string;
+  /** `Message`, or the playstate command (`Stop`, `Pause`, …). */
+  command: string;
+  text?: string;
+  header?: string;
+  timeoutMs?: number;
+}
+
 export interface FaultRule {
   /** Substring (case-insensitive) or RegExp matched against the route path (no prefix). */
   path?: string | RegExp;
@@ -210,6 +222,8 @@ export interface MediaState {
   items: Map<string, FakeItem>;
   devices: Map<string, FakeDevice>;
   sessions: Map<string, FakeSession>;
+  /** Messages and playstate commands sent to sessions, oldest first. */
+  sessionCommands: SessionCommand[];
   playback: PlaybackStore;
   faults: FaultState;
   requests: RequestLogEntry[];

@@ -17,3 +17,4 @@ export * from './calendar/table.js';
 export * from './lifecycle/table.js';
 export * from './bot-leases/table.js';
 export * from './identities/table.js';
+export * from './sharing/table.js';

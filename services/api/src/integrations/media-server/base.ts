@@ -20,6 +20,7 @@ import type {
   PlaybackResult,
   PolicyPatch,
   ServerInfo,
+  SessionMessage,
 } from './port.js';
 import { normaliseId, PRODUCT_NAMES } from './port.js';
 import { readServerInfo } from './server-info.js';
@@ -73,6 +74,8 @@ export abstract class BaseMediaServer implements MediaServer {
   protected abstract missingFilter(): Record<string, boolean>;
   protected abstract sessionsQuery(): Record<string, number>;
   protected abstract sessionDeviceKey(dto: z.infer<typeof SessionSchema>): string | undefined;
+  /** Where the message travels: Emby's query (`Text`, `Header`, `TimeoutMs`), Jellyfin's body. */
+  protected abstract messagePayload(message: SessionMessage): Pick<Call, 'query' | 'json'>;
 
   probe(): Promise<ServerInfo> {
     return readServerInfo(this.client, this.otherProductProbe());
@@ -184,6 +187,29 @@ export abstract class BaseMediaServer implements MediaServer {
     const call: Call = { op: 'list_sessions', path: '/Sessions', query: this.sessionsQuery() };
     const sessions = await this.client.json(call, z.array(SessionSchema));
     return sessions.map((s) => toMediaSession(s, this.sessionDeviceKey(s)));
+  }
+
+  async sendSessionMessage(sessionId: string, message: SessionMessage): Promise<boolean> {
+    const reply = await this.client.send({
+      op: 'session_message',
+      method: 'POST',
+      path: `/Sessions/${seg(sessionId)}/Message`,
+      ...this.messagePayload(message),
+      pass: [404],
+    });
+    return reply.status !== 404;
+  }
+
+  async stopPlayback(sessionId: string): Promise<boolean> {
+    const reply = await this.client.send({
+      op: 'session_stop',
+      method: 'POST',
+      path: `/Sessions/${seg(sessionId)}/Playing/Stop`,
+      // Emby documents a PlaystateRequest body as required; Jellyfin takes none and ignores one.
+      ...(this.kind === 'emby' ? { json: { Command: 'Stop' } } : {}),
+      pass: [404],
+    });
+    return reply.status !== 404;
   }
 
   /**

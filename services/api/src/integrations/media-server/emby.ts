@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { BaseMediaServer } from './base.js';
 import { noSuchUser, seg, type Call } from './client.js';
-import type { MediaDevice, MediaItem, MediaUser } from './port.js';
+import type { MediaDevice, MediaItem, MediaUser, SessionMessage } from './port.js';
 import { normaliseId } from './port.js';
 import {
   defined,
@@ -102,6 +102,13 @@ export class EmbyMediaServer extends BaseMediaServer {
 
   protected sessionsQuery(): Record<string, number> {
     return {};
+  }
+
+  /** Emby binds the message from the query; `Text` and `Header` are required there. */
+  protected messagePayload(message: SessionMessage): Pick<Call, 'query' | 'json'> {
+    return {
+      query: { Text: message.text, Header: message.header, TimeoutMs: message.timeoutMs },
+    };
   }
 
   /** Emby's `InternalDeviceId` is the `/Devices` list Id that sign-out takes. */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BaseMediaServer } from './base.js';
 import { noSuchUser, type Call } from './client.js';
-import type { MediaDevice, MediaItem, MediaUser } from './port.js';
+import type { MediaDevice, MediaItem, MediaUser, SessionMessage } from './port.js';
 import { isGuid, normaliseId } from './port.js';
 import {
   defined,
@@ -88,6 +88,17 @@ export class JellyfinMediaServer extends BaseMediaServer {
 
   protected sessionsQuery(): Record<string, number> {
     return { ActiveWithinSeconds: ACTIVE_WITHIN_SECONDS };
+  }
+
+  /** Jellyfin takes a `MessageCommand` body (`Text` required; `Header`, `TimeoutMs`). */
+  protected messagePayload(message: SessionMessage): Pick<Call, 'query' | 'json'> {
+    return {
+      json: {
+        Header: message.header,
+        Text: message.text,
+        ...(message.timeoutMs === undefined ? {} : { TimeoutMs: message.timeoutMs }),
+      },
+    };
   }
 
   /** On Jellyfin the client's DeviceId is also the `/Devices` Id. */

@@ -181,6 +181,14 @@ export interface PlaybackResult {
   rows: string[][];
 }
 
+/** A message shown on a client (`POST /Sessions/{id}/Message`). */
+export interface SessionMessage {
+  header: string;
+  text: string;
+  /** How long the client shows it; absent = until the viewer dismisses it. */
+  timeoutMs?: number;
+}
+
 export interface MediaServer {
   readonly kind: MediaServerKind;
   /** `MEDIA_SERVER_TIMEZONE`: the zone the Playback Reporting plugin writes local times in. */
@@ -199,6 +207,10 @@ export interface MediaServer {
   deleteUser(userId: string): Promise<void>;
   listUsers(): Promise<MediaUser[]>;
   listSessions(): Promise<MediaSession[]>;
+  /** Shows a message on the session's client; false when the session no longer exists (404). */
+  sendSessionMessage(sessionId: string, message: SessionMessage): Promise<boolean>;
+  /** Tells the session's client to stop playing; false when the session no longer exists (404). */
+  stopPlayback(sessionId: string): Promise<boolean>;
   listDevices(userId?: string): Promise<MediaDevice[]>;
   logoutDevice(deviceKey: string): Promise<void>;
   itemCounts(userId?: string): Promise<ItemCounts>;

@@ -74,7 +74,7 @@ export const memberNotices = pgTable(
     index('member_notices_user_idx').on(t.userId, t.createdAt),
     check(
       'member_notices_kind_ck',
-      sql`${t.kind} in ('expiry_reminder', 'announcement', 'deletion_warning', 'inactivity_warning')`,
+      sql`${t.kind} in ('expiry_reminder', 'announcement', 'deletion_warning', 'inactivity_warning', 'sharing_suspension')`,
     ),
     check('member_notices_channel_ck', sql`${t.channel} in ('email', 'messenger', 'webhook')`),
     check('member_notices_status_ck', sql`${t.status} in ('sending', 'sent', 'failed', 'skipped')`),

@@ -29,6 +29,8 @@ export const plans = pgTable(
     currency: text('currency').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
+    /** Streams at once a member of this plan may play (docs/sharing.md); null = `SHARING_MAX_STREAMS`. */
+    maxStreams: integer('max_streams'),
     createdAt: instant('created_at').notNull().defaultNow(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
@@ -37,6 +39,7 @@ export const plans = pgTable(
     check('plans_name_len_ck', sql`char_length(${t.name}) between 1 and 60`),
     check('plans_description_len_ck', sql`char_length(${t.description}) <= 500`),
     check('plans_days_ck', sql`${t.days} between 1 and 3650`),
+    check('plans_max_streams_ck', sql`${t.maxStreams} is null or ${t.maxStreams} between 1 and 100`),
     check('plans_price_ck', sql`${t.price} between 1 and 99999999`),
     check('plans_currency_ck', sql`${t.currency} in (${quoted(PLAN_CURRENCIES)})`),
   ],

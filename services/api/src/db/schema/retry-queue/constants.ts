@@ -8,6 +8,7 @@ export const RETRY_ORIGINS = [
   'policy_apply',
   'grace_delete',
   'inactivity',
+  'sharing',
 ] as const;
 
 export type RetryOrigin = (typeof RETRY_ORIGINS)[number];

@@ -35,7 +35,7 @@ export const mediaServerRetryQueue = pgTable(
     ),
     check(
       'media_retry_origin_ck',
-      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply', 'grace_delete', 'inactivity')`,
+      sql`${t.origin} in ('register_cleanup', 'renewal', 'expiry', 'admin_access', 'user_delete', 'policy_apply', 'grace_delete', 'inactivity', 'sharing')`,
     ),
     check('media_retry_status_ck', sql`${t.status} in ('pending', 'done', 'gave_up')`),
     check(

@@ -42,6 +42,10 @@ export const users = pgTable(
     notifyMessenger: boolean('notify_messenger').notNull().default(true),
     /** Never switched off for inactivity (`INACTIVITY_DISABLE_DAYS`), by an admin's choice. */
     inactivityExempt: boolean('inactivity_exempt').notNull().default(false),
+    /** Never judged by the sharing watch (docs/sharing.md), by an admin's choice. */
+    sharingExempt: boolean('sharing_exempt').notNull().default(false),
+    /** Media access off until then for account sharing (`SHARING_SUSPEND_HOURS`); access sync restores it. */
+    sharingSuspendedUntil: instant('sharing_suspended_until'),
     lastLoginAt: instant('last_login_at'),
     createdAt: instant('created_at').notNull().defaultNow(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
@@ -61,6 +65,9 @@ export const users = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.role} = 'user' and ${t.mediaDisabled} = false`),
     index('users_created_at_idx').on(t.createdAt.desc()),
+    index('users_sharing_suspended_idx')
+      .on(t.sharingSuspendedUntil)
+      .where(sql`${t.sharingSuspendedUntil} is not null`),
     // Admin user search is a substring match (`ilike '%…%'`, users/queries.ts): trigram indexes
     // answer it without a sequential scan (issue 21). Needs pg_trgm (migration 0006).
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
