@@ -38,6 +38,7 @@ import {
   type MediaAccessWriter,
 } from './modules/membership/index.js';
 import { lifecycleJobs, lifecycleRoutes } from './modules/lifecycle/index.js';
+import { sharingJobs, sharingRoutes } from './modules/sharing/index.js';
 import { redeemRoutes } from './modules/redeem/index.js';
 import { paymentRoutes, paymentsJobs } from './modules/payments/index.js';
 import { accountRoutes } from './modules/accounts/index.js';
@@ -108,6 +109,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
   return [
     ...membershipJobs(context),
     ...lifecycleJobs(context),
+    ...sharingJobs(context),
     cleanupJob(context),
     backupJob(context),
     ...paymentsJobs(context),
@@ -216,6 +218,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...accountRoutes(context),
     ...userRoutes(context),
     ...lifecycleRoutes(context),
+    ...sharingRoutes(context),
   );
   // Saving a `rearm` key (30-settings.md §1) re-arms the timers: at once on the writing replica,
   // within the settings refresh interval on the others.

@@ -21,3 +21,4 @@ export * from './calendar.js';
 export * from './rankings.js';
 export * from './lifecycle.js';
 export * from './sso.js';
+export * from './sharing.js';

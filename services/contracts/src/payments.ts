@@ -22,6 +22,8 @@ export const planSchema = z
     currency: z.enum(PLAN_CURRENCIES),
     isActive: z.boolean(),
     sortOrder: z.number().int(),
+    /** Streams at once for members of this plan (docs/sharing.md); null = `SHARING_MAX_STREAMS`. */
+    maxStreams: z.number().int().nullable(),
     createdAt: isoInstant,
   })
   .meta({ id: 'Plan' });
@@ -46,6 +48,7 @@ const planFields = {
   currency: z.enum(PLAN_CURRENCIES),
   sortOrder: z.number().int().min(-1_000_000).max(1_000_000),
   isActive: z.boolean(),
+  maxStreams: z.number().int().min(1).max(100).nullable(),
 };
 
 export const createPlanSchema = z
@@ -54,6 +57,7 @@ export const createPlanSchema = z
     description: planFields.description.default(''),
     sortOrder: planFields.sortOrder.default(0),
     isActive: planFields.isActive.default(true),
+    maxStreams: planFields.maxStreams.default(null),
   })
   .superRefine((plan, ctx) => {
     const issue = priceIssue(plan.price, plan.currency);
@@ -70,6 +74,7 @@ export const updatePlanSchema = z
     currency: planFields.currency.optional(),
     sortOrder: planFields.sortOrder.optional(),
     isActive: planFields.isActive.optional(),
+    maxStreams: planFields.maxStreams.optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, { message: 'Nothing to change' });
 export type UpdatePlan = z.infer<typeof updatePlanSchema>;

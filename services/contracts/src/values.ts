@@ -171,6 +171,7 @@ export const MEMBER_NOTICE_KINDS = [
   'announcement',
   'deletion_warning',
   'inactivity_warning',
+  'sharing_suspension',
   'test',
 ] as const;
 export type MemberNoticeKind = (typeof MEMBER_NOTICE_KINDS)[number];
@@ -216,6 +217,14 @@ export const DELIVERY_STATUSES = [
   'skipped',
 ] as const;
 
+// ---- Account sharing (docs/sharing.md) ----
+export const SHARING_RULES = ['streams', 'networks', 'devices', 'travel'] as const;
+export type SharingRuleName = (typeof SHARING_RULES)[number];
+export const SHARING_ACTIONS = ['notify', 'message', 'stop', 'suspend'] as const;
+export type SharingActionName = (typeof SHARING_ACTIONS)[number];
+export const SHARING_EVENT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
+export type SharingEventStatusName = (typeof SHARING_EVENT_STATUSES)[number];
+
 // ---- Settings (30-settings.md) ----
 
 export const SETTING_GROUPS = [
@@ -228,6 +237,7 @@ export const SETTING_GROUPS = [
   'messenger',
   'schedule',
   'lifecycle',
+  'sharing',
   'sso',
   'deployment',
 ] as const;
@@ -327,9 +337,12 @@ export const ERROR_STATUS = {
   QUALITY_GROUP_NOT_FOUND: 404,
   RANKING_NOT_FOUND: 404,
   SERIES_NOT_TRACKED: 404,
+  SHARING_EVENT_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   JOB_RUNNING: 409,
+  /** The sharing event was already actioned or dismissed (docs/sharing.md). */
+  SHARING_EVENT_CLOSED: 409,
   BLACKLIST_ENTRY_EXISTS: 409,
   SCAN_IN_PROGRESS: 409,
   REDEEM_CODE_ALREADY_USED: 409,

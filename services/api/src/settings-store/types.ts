@@ -73,6 +73,7 @@ export const GROUP_LABELS: Record<SettingGroup, string> = {
   messenger: 'Messenger bot',
   schedule: 'Schedules',
   lifecycle: 'Membership lifecycle',
+  sharing: 'Account sharing',
   sso: 'Single sign-on',
   deployment: 'Deployment (read-only)',
 };

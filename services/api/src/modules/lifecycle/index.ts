@@ -12,6 +12,7 @@ export { REMINDERS_JOB, dueThreshold, runReminders } from './reminders.js';
 export { ANNOUNCEMENTS_JOB, runAnnouncements } from './announcements.js';
 export { GRACE_JOB, runGrace } from './grace.js';
 export { INACTIVITY_JOB, runInactivity } from './inactivity.js';
+export { sendSharingSuspensionNotice } from './sharing-notice.js';
 
 /**
  * The lifecycle jobs: `expiry_reminders` on `REMINDER_CRON`, `announcements` every minute,

@@ -212,3 +212,56 @@ export function inactivityNotice(
     text: fillPlaceholders(template.text, values),
   };
 }
+
+const SHARING_SUSPENSION_TEXTS: Record<Locale, { subject: string; text: string }> = {
+  en: {
+    subject: '{siteName}: your access is paused until {until}',
+    text:
+      'Hi {username},\n\nyour {siteName} account played from more places or devices at once than ' +
+      'your membership allows ({reason}). Your media access is paused until {until} and comes ' +
+      'back by itself then.\n\nIf this was you, sorry for the trouble — an admin can see what ' +
+      'was detected and lift the pause.',
+  },
+  'zh-CN': {
+    subject: '{siteName}：你的观看权限暂停至 {until}',
+    text:
+      '{username}，你好：\n\n你的 {siteName} 账号同时在超出会员允许范围的地点或设备上播放（{reason}）。' +
+      '你的媒体访问权限暂停至 {until}，届时会自动恢复。\n\n如果这些都是你本人，抱歉打扰——' +
+      '管理员可以查看检测记录并解除暂停。',
+  },
+};
+
+/** Why a member was suspended, in their language (the rule that fired). */
+const SHARING_REASONS: Record<Locale, Record<string, string>> = {
+  en: {
+    streams: 'too many streams at once',
+    networks: 'too many networks',
+    devices: 'too many devices',
+    travel: 'places too far apart in too little time',
+  },
+  'zh-CN': {
+    streams: '同时播放的串流过多',
+    networks: '使用的网络过多',
+    devices: '使用的设备过多',
+    travel: '短时间内出现在相距过远的地点',
+  },
+};
+
+/** The notice of a suspension for account sharing (docs/sharing.md; fixed texts, both languages). */
+export function sharingSuspensionNotice(
+  texts: ReminderTexts,
+  facts: { username: string; rule: string; until: Date; locale: Locale },
+): Notice {
+  const values = {
+    username: facts.username,
+    siteName: texts.siteName,
+    until: formatInstant(facts.until, texts.timezone),
+    reason: SHARING_REASONS[facts.locale][facts.rule] ?? facts.rule,
+  };
+  const template = SHARING_SUSPENSION_TEXTS[facts.locale];
+  return {
+    locale: facts.locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}

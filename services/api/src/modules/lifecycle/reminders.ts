@@ -177,7 +177,7 @@ export function skipReason(
 
 /** What a notice is called towards the bot and the webhook. */
 export interface NoticeNames {
-  notice: 'membership_reminder' | 'deletion_warning' | 'inactivity_warning';
+  notice: 'membership_reminder' | 'deletion_warning' | 'inactivity_warning' | 'sharing_suspension';
   event: WebhookEvent['event'];
 }
 const REMINDER_NAMES: NoticeNames = { notice: 'membership_reminder', event: 'membership.reminder' };

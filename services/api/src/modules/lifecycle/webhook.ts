@@ -13,6 +13,7 @@ export interface WebhookEvent {
     | 'membership.reminder'
     | 'membership.deletion_warning'
     | 'membership.inactivity_warning'
+    | 'membership.sharing_suspension'
     | 'test';
   userId: string;
   username: string;

@@ -49,9 +49,14 @@ export async function withMediaLock<T>(
   });
 }
 
-/** The state the member's media account must have: off when expired or switched off by an admin. */
+/**
+ * The state the member's media account must have: off when expired, switched off by an admin, or
+ * suspended for account sharing until a time still ahead (docs/sharing.md).
+ */
 export function desiredDisabled(row: UserRow, now: Date): boolean {
-  return isExpired(row, now) || row.mediaAccessDisabled;
+  const suspended =
+    row.sharingSuspendedUntil !== null && row.sharingSuspendedUntil.getTime() > now.getTime();
+  return isExpired(row, now) || row.mediaAccessDisabled || suspended;
 }
 
 /** Usher manages the media accounts of linked members only (never an admin's). */

@@ -5,6 +5,7 @@ import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
+import { endSharingSuspensions } from './suspensions.js';
 
 export const EXPIRY_JOB = 'expiry_check';
 /** 30-settings.md §4.8 `EXPIRY_CHECK_CRON` default: hourly. */
@@ -56,6 +57,8 @@ export async function runExpiryCheck(
     }
     throw err;
   }
+  // Suspensions for account sharing whose time is up (docs/sharing.md): access comes back.
+  const suspensionsEnded = await endSharingSuspensions(ctx);
   const { ids, waiting } = await dueMembers(ctx);
   const summary = { checked: ids.length, disabled: 0, queued: 0, unchanged: 0, waiting };
   for (const id of ids) {
@@ -66,6 +69,7 @@ export async function runExpiryCheck(
     else summary.unchanged += 1;
   }
   if (summary.disabled || summary.queued) run.logger.info(summary, 'expired members disabled');
+  if (suspensionsEnded > 0) return { summary: { ...summary, suspensionsEnded } };
   return ids.length === 0 && waiting === 0 ? { status: 'skipped', summary } : { summary };
 }
 

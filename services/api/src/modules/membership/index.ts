@@ -44,3 +44,4 @@ export {
   type Extension,
 } from './renewal.js';
 export { isExpired, mediaState } from './state.js';
+export { endSharingSuspensions } from './suspensions.js';

@@ -24,6 +24,7 @@ export function toPlan(row: PlanRow): Plan {
     currency: row.currency as Plan['currency'],
     isActive: row.isActive,
     sortOrder: row.sortOrder,
+    maxStreams: row.maxStreams,
     createdAt: row.createdAt.toISOString(),
   };
 }

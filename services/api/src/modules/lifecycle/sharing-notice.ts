@@ -1,0 +1,50 @@
+// The member's notice of a suspension for account sharing (docs/sharing.md): by mail and bot, in
+// the member's language, claimed once per suspension like every other notice (`member_notices`).
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema/index.js';
+import type { ModuleContext } from '../context.js';
+import { readReminderTexts, sharingSuspensionNotice } from './messages.js';
+import {
+  localeOf,
+  MEMBER_FIELDS,
+  openChannels,
+  sendToMember,
+  type ChannelOutcome,
+} from './reminders.js';
+
+type NoticeContext = Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'>;
+
+/** Tells the member their access is paused until `until` and why; `ref` names the event. */
+export async function sendSharingSuspensionNotice(
+  ctx: NoticeContext,
+  input: { userId: string; rule: string; until: Date; ref: string },
+): Promise<ChannelOutcome[]> {
+  const [row] = await ctx.db
+    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  if (!row) return [];
+  const now = ctx.now();
+  const member = { ...row, expiresAt: row.expiresAt ?? now };
+  const texts = await readReminderTexts(ctx.settings.store);
+  const notice = sharingSuspensionNotice(texts, {
+    username: member.username,
+    rule: input.rule,
+    until: input.until,
+    locale: localeOf(member.locale),
+  });
+  const open = await openChannels(ctx, ['email', 'messenger']);
+  return sendToMember(
+    ctx,
+    open,
+    member,
+    notice,
+    texts,
+    { kind: 'sharing_suspension', ref: input.ref },
+    {
+      daysLeft: 0,
+      names: { notice: 'sharing_suspension', event: 'membership.sharing_suspension' },
+      now,
+    },
+  );
+}
