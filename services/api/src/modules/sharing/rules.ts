@@ -77,6 +77,8 @@ export interface Finding {
  */
 export const SAME_PLACE_KM = 100;
 const HOUR_MS = 3_600_000;
+/** The speed shown for streams in two places at once (no time between them). */
+export const MAX_SPEED_KMH = 1_000_000;
 
 function sessionOf(s: Seen, offending: Set<string>): EvidenceSession {
   return {
@@ -173,11 +175,13 @@ export function judge(window: Seen[], limits: Limits): Finding[] {
 
   const travel = fastestTravel(seen, live);
   if (travel && travel.speedKmh > limits.travelKmh) {
-    const f = finding('travel', [travel.from, travel.to], new Set([travel.to.id]), limits.travelKmh, Math.round(travel.speedKmh));
+    // Streams at the same time in two places: the speed is unbounded; shown as the cap.
+    const speed = Math.round(Math.min(travel.speedKmh, MAX_SPEED_KMH));
+    const f = finding('travel', [travel.from, travel.to], new Set([travel.to.id]), limits.travelKmh, speed);
     f.evidence.travel = {
       distanceKm: Math.round(travel.distanceKm),
       hours: Math.round(travel.hours * 100) / 100,
-      speedKmh: Number.isFinite(travel.speedKmh) ? Math.round(travel.speedKmh) : -1,
+      speedKmh: speed,
     };
     findings.push(f);
   }
@@ -209,7 +213,9 @@ function fastestTravel(seen: Seen[], live: Seen[]) {
   for (const to of live) {
     if (to.latitude === null || to.longitude === null) continue;
     for (const from of seen) {
-      if (from === to || from.network === to.network) continue;
+      // One device cannot be in two places: its "travel" is the database placing a new
+      // address (mobile data, a VPN) elsewhere, not sharing.
+      if (from === to || from.network === to.network || from.deviceId === to.deviceId) continue;
       if (from.latitude === null || from.longitude === null) continue;
       if (from.startedAt.getTime() > to.startedAt.getTime()) continue;
       const km = distanceKm(
