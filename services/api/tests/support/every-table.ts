@@ -222,6 +222,39 @@ export async function fillNewerTables(db: Database): Promise<void> {
     sql`insert into sso_handoffs (id, code_hash, kind, user_id, payload, expires_at)
         select gen_random_uuid(), md5(username), 'login', id, '{}'::jsonb, now() + interval '1 minute'
         from users where role = 'user' order by username limit 3`,
+    // 0013: account sharing — observations (public, IPv6 /64 and home), events with evidence,
+    // an exempt member, a suspension, and a plan's stream limit.
+    sql`insert into sharing_observations (id, user_id, session_id, device_id, device_name, client,
+          address, network, home, city, country, latitude, longitude, item_name, started_at,
+          last_seen_at, ended_at)
+        select gen_random_uuid(), id, md5('session' || username), 'device-' || username,
+          E'Wohnzimmer «TV» 📺', 'Emby Web',
+          case when username like '%3' then '2a01:4f8:c17:1a2b::10' else '85.214.132.117' end,
+          case when username like '%3' then '2a01:4f8:c17:1a2b::/64' else '85.214.132.117' end,
+          false, 'Berlin (Charlottenburg-Wilmersdorf)', 'DE', 52.5234, 13.3224, E'Film\nline',
+          now() - interval '1 hour', now(), case when username like '%4' then now() end
+        from users where role = 'user' order by username limit 30`,
+    sql`insert into sharing_observations (id, user_id, session_id, device_id, address, network,
+          home, started_at, last_seen_at)
+        select gen_random_uuid(), id, 's-home', 'device-home', '192.168.1.10', 'home', true,
+          now() - interval '2 hours', now()
+        from users where role = 'user' order by username limit 5`,
+    sql`insert into sharing_events (id, user_id, rule, cooldown_hour, detected_at, evidence, action,
+          status, action_taken, actioned_at, action_error, dismissed_at, note)
+        select gen_random_uuid(), id, (array['streams','networks','devices','travel'])[1 + (rn % 4)],
+          date_trunc('hour', now()), now(),
+          '{"limit":1,"count":2,"sessions":[],"networks":["85.214.132.117"],"devices":[],"places":[]}'::jsonb,
+          'stop', (array['open','actioned','dismissed'])[1 + (rn % 3)],
+          case when rn % 3 = 1 then 'stop' end, case when rn % 3 = 1 then now() end,
+          case when rn % 5 = 0 then E'Emby refused «x»' end,
+          case when rn % 3 = 2 then now() end, case when rn % 3 = 2 then E'trip\nabroad' end
+        from (select id, row_number() over (order by username) rn from users where role = 'user') u
+        where rn <= 12`,
+    sql`update users set sharing_exempt = true
+        where id in (select id from users where role = 'user' order by username limit 2)`,
+    sql`update users set sharing_suspended_until = now() + interval '5 hours'
+        where id in (select id from users where role = 'user' order by username desc limit 2)`,
+    sql`update plans set max_streams = 2 where id in (select id from plans limit 1)`,
   ];
   for (const statement of newer) await db.execute(statement);
 }
