@@ -57,6 +57,7 @@ describe(`settings center routes (${ENGINE})`, () => {
       'messenger',
       'schedule',
       'lifecycle',
+      'sharing',
       'sso',
       'deployment',
     ]);

@@ -29,7 +29,10 @@ async function exercise(adapter: MediaServer, fake: FakeMediaServer): Promise<vo
   await adapter.updatePolicy(dave.id, { allLibraries: false, libraryIds: [libs[0]?.id ?? ''] });
   await adapter.deleteUser(dave.id);
   await adapter.listUsers();
-  await adapter.listSessions();
+  const sessions = await adapter.listSessions();
+  const playing = sessions.find((s) => s.nowPlaying) ?? sessions[0];
+  await adapter.sendSessionMessage(playing?.id ?? '', { header: 'Usher', text: 'Hi', timeoutMs: 5000 });
+  await adapter.stopPlayback(playing?.id ?? '');
   const devices = await adapter.listDevices(alice);
   await adapter.logoutDevice(devices[0]?.key ?? '');
   await adapter.logoutDevice('no-such-device');

@@ -39,6 +39,32 @@ describe('media-server adapters: sessions and devices', () => {
     expect(alice?.deviceKey).toBe(mode === 'emby' ? String(device?.internalId) : 'alice-firefox');
   });
 
+  it.each(MODES)('should send a %s session a message and stop its playback', async (mode) => {
+    const { adapter, fake } = await boot(mode);
+    const alice = (await adapter.listSessions()).find((s) => s.deviceId === 'alice-firefox')!;
+    fake.clearRequests();
+    const message = { header: 'Account sharing', text: 'Too many streams', timeoutMs: 15000 };
+    expect(await adapter.sendSessionMessage(alice.id, message)).toBe(true);
+    const [sent] = fake.requests('/Message');
+    if (mode === 'emby') {
+      // Emby binds the message from the query.
+      expect(sent?.query).toEqual({
+        Text: 'Too many streams',
+        Header: 'Account sharing',
+        TimeoutMs: '15000',
+      });
+    } else {
+      expect(sent?.body).toEqual({ Header: 'Account sharing', Text: 'Too many streams', TimeoutMs: 15000 });
+    }
+    expect(await adapter.stopPlayback(alice.id)).toBe(true);
+    expect(fake.state.sessionCommands.map((c) => c.command)).toEqual(['Message', 'Stop']);
+    const after = (await adapter.listSessions()).find((s) => s.id === alice.id);
+    expect(after?.nowPlaying).toBeUndefined();
+    // A session that ended meanwhile: false, not an error.
+    expect(await adapter.stopPlayback('0123456789abcdef0123456789abcdef')).toBe(false);
+    expect(await adapter.sendSessionMessage('0123456789abcdef0123456789abcdef', message)).toBe(false);
+  });
+
   it.each(FLAVOURS)('should leave stale sessions to %s filtering', async (mode) => {
     const { adapter, fake } = await boot(mode);
     const ids = (await adapter.listSessions()).map((s) => s.deviceId);
