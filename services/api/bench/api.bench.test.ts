@@ -238,6 +238,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 describe('bench: the built API against a bare Hono + pg ceiling', () => {
   it('should measure and write the figures', async () => {
+    // `--only=sharing` runs bench/sharing.bench.test.ts alone (in-process, nothing to build).
+    if (options.only.length > 0 && options.only.every((s) => s === 'sharing')) return;
     const figures: Record<string, unknown> = {
       options,
       load: { start: loadavg().map((l) => round(l, 2)) },

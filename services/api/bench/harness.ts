@@ -16,7 +16,7 @@ export interface BenchOptions {
   only: Section[];
 }
 
-export const SECTIONS = ['me', 'storm', 'search', 'start', 'pglite'] as const;
+export const SECTIONS = ['me', 'storm', 'search', 'start', 'pglite', 'sharing'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const DEFAULT_OPTIONS: BenchOptions = {

@@ -4,6 +4,8 @@ export {
   DEFAULT_JELLYFIN_TEMPLATE,
   SEED_PASSWORDS as MEDIA_SEED_PASSWORDS,
   addItem as addMediaItem,
+  addLibrary as addMediaLibrary,
+  addUser as addMediaUser,
   addLiveSession,
   createMediaState,
   embyItemAddedPayload,
@@ -13,6 +15,7 @@ export {
   renderJellyfinTemplate,
   routeTable as mediaServerRouteTable,
   seedMediaLibrary,
+  sessionDto as mediaSessionDto,
   startFakeMediaServer,
 } from './media-server/index.js';
 export type {

@@ -1,6 +1,7 @@
 // Public surface of the media-server fake (Emby and Jellyfin flavours).
 export { startFakeMediaServer } from './server.js';
 export { routeTable } from './router.js';
+export { sessionDto } from './sessions.js';
 export type { FakeMediaServer, FakeMediaServerOptions } from './server.js';
 export { SEED_PASSWORDS, seedMediaLibrary } from './seed.js';
 export type { SeedOptions, SeededLibrary, SeededSeries } from './seed.js';

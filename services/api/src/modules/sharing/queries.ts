@@ -34,9 +34,21 @@ export async function membersByMediaId(db: Reader, mediaUserIds: string[]) {
     .where(inArray(users.mediaUserId, mediaUserIds));
 }
 
-export function openObservations(db: Reader): Promise<SharingObservationRow[]> {
-  return db.select().from(sharingObservations).where(isNull(sharingObservations.endedAt));
+/** The open observations, with what the tick matches them by. */
+export function openObservations(db: Reader) {
+  return db
+    .select({
+      id: sharingObservations.id,
+      userId: sharingObservations.userId,
+      sessionId: sharingObservations.sessionId,
+      deviceId: sharingObservations.deviceId,
+      address: sharingObservations.address,
+      home: sharingObservations.home,
+    })
+    .from(sharingObservations)
+    .where(isNull(sharingObservations.endedAt));
 }
+export type OpenObservation = Awaited<ReturnType<typeof openObservations>>[number];
 
 export type NewObservation = typeof sharingObservations.$inferInsert;
 
@@ -45,34 +57,33 @@ export async function insertObservations(db: Database, rows: Omit<NewObservation
   await db.insert(sharingObservations).values(rows.map((r) => ({ id: uuidv7(), ...r })));
 }
 
-/** Still live: `last_seen_at` moves on; a new session id (a reconnect) is kept as the target. */
-export async function touchObservations(
+/**
+ * One tick's bookkeeping of the open rows: those not listed any more (`gone`) end when they were
+ * last seen; every other open row is still live and is seen now (one statement for all of them);
+ * a reconnect's new session id is kept as the action target.
+ */
+export async function settleObservations(
   db: Database,
-  ids: string[],
   now: Date,
+  gone: string[],
   sessionChanges: { id: string; sessionId: string; itemName: string | null }[],
 ) {
-  if (ids.length > 0) {
+  if (gone.length > 0) {
     await db
       .update(sharingObservations)
-      .set({ lastSeenAt: now })
-      .where(inArray(sharingObservations.id, ids));
+      .set({ endedAt: sql`${sharingObservations.lastSeenAt}` })
+      .where(and(inArray(sharingObservations.id, gone), isNull(sharingObservations.endedAt)));
   }
+  await db
+    .update(sharingObservations)
+    .set({ lastSeenAt: now })
+    .where(isNull(sharingObservations.endedAt));
   for (const c of sessionChanges) {
     await db
       .update(sharingObservations)
       .set({ sessionId: c.sessionId, itemName: c.itemName })
       .where(eq(sharingObservations.id, c.id));
   }
-}
-
-/** No longer listed: the stream ended when it was last seen. */
-export async function endObservations(db: Database, ids: string[]) {
-  if (ids.length === 0) return;
-  await db
-    .update(sharingObservations)
-    .set({ endedAt: sql`${sharingObservations.lastSeenAt}` })
-    .where(and(inArray(sharingObservations.id, ids), isNull(sharingObservations.endedAt)));
 }
 
 /** The public observations of these members that are live or were seen since `since`. */

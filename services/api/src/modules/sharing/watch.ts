@@ -13,14 +13,13 @@ import { carryOut, type ActionContext } from './actions.js';
 import { sharedLocator, type Locator } from './geo.js';
 import { originOf } from './network.js';
 import {
-  endObservations,
   forgetObservations,
   insertEvent,
   insertObservations,
   membersByMediaId,
   openObservations,
   planStreamLimits,
-  touchObservations,
+  settleObservations,
   windowObservations,
   type NewObservation,
 } from './queries.js';
@@ -32,6 +31,8 @@ export const SHARING_SCHEDULE = '*/30 * * * * *';
 /** How long the timeline keeps an ended stream. */
 export const TIMELINE_DAYS = 30;
 const HOUR_MS = 3_600_000;
+/** The schedule's step. */
+const TICK_MS = 30_000;
 const DAY_MS = 86_400_000;
 const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${SHARING_JOB}` };
 
@@ -164,19 +165,23 @@ export async function runSharingWatch(
       endedAt: null,
     });
   }
-  await touchObservations(ctx.db, touched, now, sessionChanges);
-  await endObservations(ctx.db, gone);
+  await settleObservations(ctx.db, now, gone, sessionChanges);
   await insertObservations(ctx.db, fresh);
   summary.started = fresh.length;
   summary.ended = gone.length;
-  await forgetObservations(ctx.db, new Date(now.getTime() - TIMELINE_DAYS * DAY_MS));
+  const hourTurned = Math.floor(now.getTime() / HOUR_MS) !== Math.floor((now.getTime() - TICK_MS) / HOUR_MS);
+  if (hourTurned) await forgetObservations(ctx.db, new Date(now.getTime() - TIMELINE_DAYS * DAY_MS));
 
-  // Judge the members with a live public stream.
+  // Judge the members with a new public stream: only a new stream changes what the rules see.
+  // At the turn of each hour (a new cooldown hour) every member with a live public stream is
+  // judged again, so a violation that goes on is recorded once an hour.
   const touchedSet = new Set(touched);
   const suspects = [
     ...new Set([
       ...fresh.filter((f) => !f.home).map((f) => f.userId),
-      ...open.filter((o) => !o.home && touchedSet.has(o.id)).map((o) => o.userId),
+      ...(hourTurned
+        ? open.filter((o) => !o.home && touchedSet.has(o.id)).map((o) => o.userId)
+        : []),
     ]),
   ];
   if (suspects.length === 0 || run.signal.aborted) return outcome(summary);

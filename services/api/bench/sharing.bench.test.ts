@@ -1,0 +1,175 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  addLiveSession,
+  addMediaItem,
+  addMediaLibrary,
+  addMediaUser,
+  createMediaState,
+  mediaSessionDto,
+} from '@usher/testkit';
+import { v7 as uuidv7 } from 'uuid';
+import { users } from '../src/db/schema/index.js';
+import { runSharingWatch } from '../src/modules/sharing/index.js';
+import { createTestApp } from '../tests/support/app.js';
+import { testConfig } from '../tests/support/config.js';
+import { createTestDatabase, ENGINE } from '../tests/support/database.js';
+import { goal, median, parseBenchArgs, round, runs } from './harness.js';
+
+/**
+ * `npm run bench -- --only=sharing` (issue 30): one `sharing_watch` tick over 500 live sessions
+ * (250 members, two streams each from public networks, 10 of them over their limit). The media
+ * server is a plain HTTP server answering `GET /emby/Sessions` with the Emby fake's rendering of
+ * those sessions, pre-serialised, so the process CPU measured around a tick is the API's own work
+ * (plus a few µs to write the cached reply). On PGlite the database runs in this process and its
+ * CPU is counted too; on PostgreSQL (TEST_DATABASE_URL) it is not. Figures go to
+ * `<BENCH_OUT>.sharing.json`; run.mjs prints them with the other goals.
+ */
+const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const options = parseBenchArgs(JSON.parse(process.env.BENCH_ARGS ?? '[]') as string[]);
+const outFile = `${process.env.BENCH_OUT ?? join(apiRoot, '.cache/bench.json')}.sharing.json`;
+const MEMBERS = 250;
+const SESSIONS_EACH = 2;
+const TICKS = 20;
+const KEY = 'BenchSharingKey0123456789abcdef';
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const FIRST_OCTETS = [5, 31, 37, 46, 62, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91];
+
+/**
+ * A public IPv4 address per member (a household: its two devices share it), spread over
+ * providers and places; a third stream comes from another address.
+ */
+const addressOf = (m: number, s: number) =>
+  `${FIRST_OCTETS[(m + (s >> 1) * 7) % FIRST_OCTETS.length]}.${(m * 7 + (s >> 1)) % 250}.${(m * 13) % 250}.${(m % 250) + 1}`;
+
+describe('bench: sharing_watch over 500 live sessions', () => {
+  it('should measure one tick', async () => {
+    if (!runs(options, 'sharing')) return;
+    const state = createMediaState({ flavour: 'emby', apiKey: KEY });
+    const lib = addMediaLibrary(state, { name: 'Films', collectionType: 'movies' });
+    const film = addMediaItem(state, {
+      type: 'Movie',
+      name: 'Bench film',
+      libraryId: lib.id,
+      parentId: lib.id,
+      dateCreated: new Date(),
+      providerIds: {},
+    });
+    const mediaUsers = Array.from({ length: MEMBERS }, (_, i) =>
+      addMediaUser(state, { name: `bench_${i}`, password: 'x' }),
+    );
+    mediaUsers.forEach((u, m) => {
+      const streams = m < 10 ? SESSIONS_EACH + 1 : SESSIONS_EACH;
+      for (let s = 0; s < streams && state.sessions.size < MEMBERS * SESSIONS_EACH; s += 1) {
+        addLiveSession(state, {
+          userId: u.id,
+          deviceId: `dev-${m}-${s}`,
+          remoteEndPoint: addressOf(m, s),
+          itemId: film.id,
+        });
+      }
+    });
+    const body = Buffer.from(JSON.stringify([...state.sessions.values()].map((s) => mediaSessionDto(state, s))));
+    let calls = 0;
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/emby/Sessions')) calls += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const database = await createTestDatabase();
+    let at = Date.parse('2026-12-07T10:00:00.000Z');
+    const t = createTestApp(database.handle, {
+      config: testConfig(),
+      now: () => new Date(at),
+      settingsEnv: {
+        MEDIA_SERVER_KIND: 'emby',
+        MEDIA_SERVER_URL: url,
+        MEDIA_SERVER_API_KEY: KEY,
+        SHARING_ENABLED: 'true',
+      },
+    });
+    try {
+      await t.context.db.insert(users).values(
+        mediaUsers.map((u, i) => ({
+          id: uuidv7(),
+          username: `bench_${i}`,
+          passwordHash: 'x',
+          registeredVia: 'admin',
+          mediaUserId: u.id,
+          expiresAt: new Date(at + 86_400_000 * 30),
+        })),
+      );
+      const run = { signal: new AbortController().signal, logger: t.logs.logger };
+      const tick = async () => {
+        const before = calls;
+        const cpu = process.cpuUsage();
+        const wall = performance.now();
+        const outcome = await runSharingWatch(t.context, run);
+        const used = process.cpuUsage(cpu);
+        at += 30_000;
+        return {
+          cpuMs: (used.user + used.system) / 1000,
+          wallMs: performance.now() - wall,
+          calls: calls - before,
+          summary: outcome.summary as Record<string, number>,
+        };
+      };
+      // The first tick opens the MMDB file (≈ 63 MB) and places 500 new addresses.
+      const first = await tick();
+      print(
+        `\n==> sharing_watch, ${state.sessions.size} live sessions, ${MEMBERS} members (${ENGINE})`,
+      );
+      print(
+        `first tick: ${round(first.cpuMs, 1)} ms CPU, ${round(first.wallMs, 1)} ms wall, ` +
+          `${first.calls} media-server call(s), events ${first.summary['events']}`,
+      );
+      const steady = [];
+      for (let i = 0; i < TICKS; i += 1) steady.push(await tick());
+      const cpu = median(steady.map((s) => s.cpuMs));
+      const wall = median(steady.map((s) => s.wallMs));
+      const callsPerTick = Math.max(...steady.map((s) => s.calls), first.calls);
+      print(
+        `steady tick (median of ${TICKS}): ${round(cpu, 1)} ms CPU, ${round(wall, 1)} ms wall, ` +
+          `max ${callsPerTick} media-server call(s) per tick`,
+      );
+      // The tick at the turn of the hour judges every member with a live public stream again.
+      at = Math.ceil(at / 3_600_000) * 3_600_000;
+      const hourly = await tick();
+      print(
+        `tick at the turn of the hour (all ${MEMBERS} members judged): ${round(hourly.cpuMs, 1)} ms CPU, ` +
+          `${round(hourly.wallMs, 1)} ms wall, ${hourly.calls} media-server call(s), judged ${hourly.summary['judged']}`,
+      );
+      mkdirSync(dirname(outFile), { recursive: true });
+      writeFileSync(
+        outFile,
+        JSON.stringify({
+          figures: {
+            sharing: {
+              engine: ENGINE,
+              sessions: state.sessions.size,
+              members: MEMBERS,
+              firstTick: { cpuMs: round(first.cpuMs, 1), wallMs: round(first.wallMs, 1) },
+              steadyTick: { cpuMs: round(cpu, 1), wallMs: round(wall, 1), ticks: TICKS },
+              hourTick: { cpuMs: round(hourly.cpuMs, 1), wallMs: round(hourly.wallMs, 1) },
+              mediaServerCallsPerTick: callsPerTick,
+            },
+          },
+          goals: [
+            goal('sharing_watch: media-server calls per tick ≤ 1', callsPerTick, 'max', 1),
+            goal('sharing_watch: API CPU per tick (500 sessions) < 50 ms', round(cpu, 1), 'max', 50),
+          ],
+        }),
+      );
+      expect(first.summary['started']).toBe(state.sessions.size);
+    } finally {
+      await t.context.notify.idle();
+      await database.close();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
