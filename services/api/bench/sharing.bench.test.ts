@@ -36,7 +36,9 @@ const SESSIONS_EACH = 2;
 const TICKS = 20;
 const KEY = 'BenchSharingKey0123456789abcdef';
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const FIRST_OCTETS = [5, 31, 37, 46, 62, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91];
+const FIRST_OCTETS = [
+  5, 31, 37, 46, 62, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91,
+];
 
 /**
  * A public IPv4 address per member (a household: its two devices share it), spread over
@@ -72,7 +74,9 @@ describe('bench: sharing_watch over 500 live sessions', () => {
         });
       }
     });
-    const body = Buffer.from(JSON.stringify([...state.sessions.values()].map((s) => mediaSessionDto(state, s))));
+    const body = Buffer.from(
+      JSON.stringify([...state.sessions.values()].map((s) => mediaSessionDto(state, s))),
+    );
     let calls = 0;
     const server: Server = createServer((req, res) => {
       if (req.url?.startsWith('/emby/Sessions')) calls += 1;
@@ -161,7 +165,12 @@ describe('bench: sharing_watch over 500 live sessions', () => {
           },
           goals: [
             goal('sharing_watch: media-server calls per tick ≤ 1', callsPerTick, 'max', 1),
-            goal('sharing_watch: API CPU per tick (500 sessions) < 50 ms', round(cpu, 1), 'max', 50),
+            goal(
+              'sharing_watch: API CPU per tick (500 sessions) < 50 ms',
+              round(cpu, 1),
+              'max',
+              50,
+            ),
           ],
         }),
       );

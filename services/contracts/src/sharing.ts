@@ -40,9 +40,7 @@ export const sharingEvidenceSchema = z.object({
   count: z.number(),
   sessions: z.array(sharingSessionSchema),
   networks: z.array(text),
-  devices: z.array(
-    z.object({ deviceId: text, name: nullableText, client: nullableText }),
-  ),
+  devices: z.array(z.object({ deviceId: text, name: nullableText, client: nullableText })),
   places: z.array(
     z.object({
       city: nullableText,
@@ -51,9 +49,7 @@ export const sharingEvidenceSchema = z.object({
       longitude: z.number(),
     }),
   ),
-  travel: z
-    .object({ distanceKm: z.number(), hours: z.number(), speedKmh: z.number() })
-    .optional(),
+  travel: z.object({ distanceKm: z.number(), hours: z.number(), speedKmh: z.number() }).optional(),
 });
 export type SharingEvidence = z.infer<typeof sharingEvidenceSchema>;
 

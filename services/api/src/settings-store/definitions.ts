@@ -858,7 +858,8 @@ const DEFINITIONS = [
     group: 'sharing',
     type: 'boolean',
     label: 'Watch for account sharing',
-    description: 'Every 30 s the sharing watch reads live sessions from the media server and applies the rules below',
+    description:
+      'Every 30 s the sharing watch reads live sessions from the media server and applies the rules below',
     default: false,
   },
   {
@@ -866,7 +867,8 @@ const DEFINITIONS = [
     group: 'sharing',
     type: 'integer',
     label: 'Streams at once',
-    description: 'Streams a member may play at the same time from public networks; a plan may set its own limit',
+    description:
+      'Streams a member may play at the same time from public networks; a plan may set its own limit',
     default: 2,
     min: 1,
     max: 100,
@@ -906,7 +908,8 @@ const DEFINITIONS = [
     group: 'sharing',
     type: 'integer',
     label: 'Impossible travel (km/h)',
-    description: 'Two streams whose places are farther apart than this speed allows in the time between them',
+    description:
+      'Two streams whose places are farther apart than this speed allows in the time between them',
     default: 800,
     min: 50,
     max: 20000,
@@ -936,7 +939,8 @@ const DEFINITIONS = [
     group: 'sharing',
     type: 'boolean',
     label: 'Wait for an admin',
-    description: 'Record events and let an admin confirm the action at /admin/sharing instead of acting at once',
+    description:
+      'Record events and let an admin confirm the action at /admin/sharing instead of acting at once',
     default: false,
   },
   // Single sign-on (docs/sso.md)

@@ -126,7 +126,10 @@ export async function sharingEnv(
         .expiresAt(new Date(at + 365 * 86_400_000))
         .create(t.context.db);
       if (options.locale) {
-        await t.context.db.update(users).set({ locale: options.locale }).where(eq(users.id, row.id));
+        await t.context.db
+          .update(users)
+          .set({ locale: options.locale })
+          .where(eq(users.id, row.id));
       }
       if (options.maxStreams !== undefined) {
         const planId = uuidv7();
@@ -152,7 +155,12 @@ export async function sharingEnv(
           completedAt: new Date(at - HOUR),
         });
       }
-      return { id: row.id, username: name, email: `${name}@example.org`, mediaUserId: mediaUser.id };
+      return {
+        id: row.id,
+        username: name,
+        email: `${name}@example.org`,
+        mediaUserId: mediaUser.id,
+      };
     },
     play: (member, deviceId, address) =>
       addLiveSession(media.state, {

@@ -40,8 +40,14 @@ describe('sharing addresses', () => {
 
   it('should place the test addresses from the shipped database and cache the answers', async () => {
     const geo = new GeoLocator();
-    expect(await geo.locate(BERLIN)).toMatchObject({ country: 'DE', city: expect.stringMatching(/^Berlin/) });
-    expect(await geo.locate(BERLIN_2)).toMatchObject({ country: 'DE', city: expect.stringMatching(/^Berlin/) });
+    expect(await geo.locate(BERLIN)).toMatchObject({
+      country: 'DE',
+      city: expect.stringMatching(/^Berlin/),
+    });
+    expect(await geo.locate(BERLIN_2)).toMatchObject({
+      country: 'DE',
+      city: expect.stringMatching(/^Berlin/),
+    });
     expect(await geo.locate(SYDNEY)).toMatchObject({ country: 'AU', city: 'Sydney' });
     expect(await geo.locate('2a01:4f8::1')).toMatchObject({ country: 'DE' });
     expect(geo.misses).toBe(4);

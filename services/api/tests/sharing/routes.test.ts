@@ -45,7 +45,11 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
     expect(page.total).toBe(1);
     expect(page.data[0]).toMatchObject({ rule: 'streams', status: 'open', action: 'stop' });
     expect(page.data[0]!.evidence.sessions).toEqual([
-      expect.objectContaining({ deviceId: 'tv', offending: false, city: 'Berlin (Charlottenburg-Wilmersdorf)' }),
+      expect.objectContaining({
+        deviceId: 'tv',
+        offending: false,
+        city: 'Berlin (Charlottenburg-Wilmersdorf)',
+      }),
       expect.objectContaining({ deviceId: 'laptop', offending: true, sessionId: laptop.id }),
     ]);
     const none = await admin('GET', `/api/v1/admin/sharing/events?rule=travel&userId=${member.id}`);
@@ -97,7 +101,9 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
 
   it('should answer the shared error body for unknown events and bad input', async () => {
     const unknown = '01a250d9-0000-7000-8000-000000000000';
-    const res = await admin('POST', `/api/v1/admin/sharing/events/${unknown}/dismiss`, { note: '' });
+    const res = await admin('POST', `/api/v1/admin/sharing/events/${unknown}/dismiss`, {
+      note: '',
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'SHARING_EVENT_NOT_FOUND' } });
     const bad = await admin('POST', `/api/v1/admin/sharing/events/${unknown}/act`, {

@@ -46,7 +46,11 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
     expect(run.summary).toMatchObject({ events: 1, actioned: 1 });
     const events = await env.events(member.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ rule: 'streams', status: 'actioned', actionTaken: 'message' });
+    expect(events[0]).toMatchObject({
+      rule: 'streams',
+      status: 'actioned',
+      actionTaken: 'message',
+    });
     // The message went to the newer stream only, in the member's language.
     expect(commands('Message')).toEqual([
       expect.objectContaining({ sessionId: second.id, header: '账号共享提醒' }),
@@ -190,7 +194,12 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
       .update(users)
       .set({ mediaUserId: adminMedia.id })
       .where(eq(users.id, admin.id));
-    const asMember = { id: admin.id, username: 'admin_viewer', email: '', mediaUserId: adminMedia.id };
+    const asMember = {
+      id: admin.id,
+      username: 'admin_viewer',
+      email: '',
+      mediaUserId: adminMedia.id,
+    };
     env.play(asMember, 'tv', BERLIN);
     env.play(asMember, 'laptop', SYDNEY);
     await env.runWatch();
@@ -220,10 +229,7 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
     const run = { signal, logger: env.t.logs.logger };
     await other.context.settings.store.get('SHARING_ENABLED');
     // Straight to the tick on both (bypassing the job lease): only the unique index decides.
-    await Promise.all([
-      runSharingWatch(env.t.context, run),
-      runSharingWatch(other.context, run),
-    ]);
+    await Promise.all([runSharingWatch(env.t.context, run), runSharingWatch(other.context, run)]);
     expect(await env.events(member.id)).toHaveLength(1);
     expect(commands('Stop')).toHaveLength(1);
   });

@@ -111,9 +111,14 @@ describe.each(['emby', 'jellyfin'] as const)(
     });
 
     it('should answer 404 for an unknown session and keep users to their own', async () => {
-      const missing = await call(s, 'POST', '/Sessions/0123456789abcdef0123456789abcdef/Playing/Stop', {
-        headers: adminHeaders(s),
-      });
+      const missing = await call(
+        s,
+        'POST',
+        '/Sessions/0123456789abcdef0123456789abcdef/Playing/Stop',
+        {
+          headers: adminHeaders(s),
+        },
+      );
       expect(missing.status).toBe(404);
       const session = live();
       const alice = [...s.state.devices.values()].find(

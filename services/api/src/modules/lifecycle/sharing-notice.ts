@@ -12,7 +12,10 @@ import {
   type ChannelOutcome,
 } from './reminders.js';
 
-type NoticeContext = Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'>;
+type NoticeContext = Pick<
+  ModuleContext,
+  'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'
+>;
 
 /** Tells the member their access is paused until `until` and why; `ref` names the event. */
 export async function sendSharingSuspensionNotice(

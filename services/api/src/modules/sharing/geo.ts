@@ -43,9 +43,7 @@ export class GeoLocator implements Locator {
   /** Look-ups answered by the database rather than the cache (for the bench and tests). */
   misses = 0;
 
-  constructor(
-    private readonly open: (family: 4 | 6) => Promise<MmdbReader> = openShipped,
-  ) {}
+  constructor(private readonly open: (family: 4 | 6) => Promise<MmdbReader> = openShipped) {}
 
   async locate(address: string): Promise<Place | null> {
     const cached = this.cache.get(address);

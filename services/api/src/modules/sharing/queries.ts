@@ -113,7 +113,10 @@ export async function forgetObservations(db: Database, before: Date): Promise<vo
  * Each member's stream limit from the plan of their latest completed payment, where that plan
  * sets one; members without are left out (the setting applies).
  */
-export async function planStreamLimits(db: Reader, userIds: string[]): Promise<Map<string, number>> {
+export async function planStreamLimits(
+  db: Reader,
+  userIds: string[],
+): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
   const rows = await queryRows<{ user_id: string; max_streams: number | null }>(
     db,
@@ -161,11 +164,7 @@ export async function findEvent(db: Reader, id: string) {
 
 /** Locks the event for a status change; undefined when it does not exist. */
 export async function lockEvent(tx: Database, id: string): Promise<SharingEventRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(sharingEvents)
-    .where(eq(sharingEvents.id, id))
-    .for('update');
+  const [row] = await tx.select().from(sharingEvents).where(eq(sharingEvents.id, id)).for('update');
   return row;
 }
 
@@ -273,7 +272,12 @@ export async function setExempt(tx: Database, userId: string, exempt: boolean, n
   await tx.update(users).set({ sharingExempt: exempt, updatedAt: now }).where(eq(users.id, userId));
 }
 
-export async function setSuspendedUntil(tx: Database, userId: string, until: Date | null, now: Date) {
+export async function setSuspendedUntil(
+  tx: Database,
+  userId: string,
+  until: Date | null,
+  now: Date,
+) {
   await tx
     .update(users)
     .set({ sharingSuspendedUntil: until, updatedAt: now })

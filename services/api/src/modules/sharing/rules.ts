@@ -100,12 +100,7 @@ function sessionOf(s: Seen, offending: Set<string>): EvidenceSession {
   };
 }
 
-function evidenceOf(
-  shown: Seen[],
-  offending: Set<string>,
-  limit: number,
-  count: number,
-): Evidence {
+function evidenceOf(shown: Seen[], offending: Set<string>, limit: number, count: number): Evidence {
   const devices = new Map<string, Evidence['devices'][number]>();
   const places = new Map<string, Evidence['places'][number]>();
   for (const s of shown) {
@@ -177,7 +172,13 @@ export function judge(window: Seen[], limits: Limits): Finding[] {
   if (travel && travel.speedKmh > limits.travelKmh) {
     // Streams at the same time in two places: the speed is unbounded; shown as the cap.
     const speed = Math.round(Math.min(travel.speedKmh, MAX_SPEED_KMH));
-    const f = finding('travel', [travel.from, travel.to], new Set([travel.to.id]), limits.travelKmh, speed);
+    const f = finding(
+      'travel',
+      [travel.from, travel.to],
+      new Set([travel.to.id]),
+      limits.travelKmh,
+      speed,
+    );
     f.evidence.travel = {
       distanceKm: Math.round(travel.distanceKm),
       hours: Math.round(travel.hours * 100) / 100,
@@ -198,7 +199,9 @@ function finding(
   return {
     rule,
     evidence: evidenceOf(shown, offending, limit, count),
-    offending: shown.filter((s) => s.endedAt === null && offending.has(s.id)).map((s) => s.sessionId),
+    offending: shown
+      .filter((s) => s.endedAt === null && offending.has(s.id))
+      .map((s) => s.sessionId),
   };
 }
 

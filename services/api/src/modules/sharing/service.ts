@@ -7,7 +7,11 @@ import type {
   SharingMember,
 } from '@usher/contracts';
 import { auditCaller } from '../../audit-log/audit.js';
-import type { SharingAction, SharingEventRow, SharingObservationRow } from '../../db/schema/index.js';
+import type {
+  SharingAction,
+  SharingEventRow,
+  SharingObservationRow,
+} from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller } from '../context.js';
@@ -89,11 +93,17 @@ export async function dismissEvent(
     });
     const lift = event.actionTaken === 'suspend';
     if (lift) await setSuspendedUntil(tx, event.userId, null, now);
-    await auditCaller(tx, caller, 'sharing.dismiss', { type: 'user', id: event.userId }, {
-      eventId: id,
-      rule: event.rule,
-      liftedSuspension: lift,
-    });
+    await auditCaller(
+      tx,
+      caller,
+      'sharing.dismiss',
+      { type: 'user', id: event.userId },
+      {
+        eventId: id,
+        rule: event.rule,
+        liftedSuspension: lift,
+      },
+    );
     return { row: updated, lift };
   });
   if (lift) await ctx.accessSync(row.userId, 'sharing');
@@ -157,7 +167,11 @@ export async function sharingMember(ctx: ActionContext, userId: string): Promise
   const devices = new Map<string, SharingMember['devices'][number] & { at: Date }>();
   const places = new Map<string, SharingMember['places'][number]>();
   for (const o of timeline) {
-    const n = networks.get(o.network) ?? { network: o.network, streams: 0, lastSeenAt: o.lastSeenAt };
+    const n = networks.get(o.network) ?? {
+      network: o.network,
+      streams: 0,
+      lastSeenAt: o.lastSeenAt,
+    };
     n.streams += 1;
     if (o.lastSeenAt > n.lastSeenAt) n.lastSeenAt = o.lastSeenAt;
     networks.set(o.network, n);

@@ -169,8 +169,10 @@ export async function runSharingWatch(
   await insertObservations(ctx.db, fresh);
   summary.started = fresh.length;
   summary.ended = gone.length;
-  const hourTurned = Math.floor(now.getTime() / HOUR_MS) !== Math.floor((now.getTime() - TICK_MS) / HOUR_MS);
-  if (hourTurned) await forgetObservations(ctx.db, new Date(now.getTime() - TIMELINE_DAYS * DAY_MS));
+  const hourTurned =
+    Math.floor(now.getTime() / HOUR_MS) !== Math.floor((now.getTime() - TICK_MS) / HOUR_MS);
+  if (hourTurned)
+    await forgetObservations(ctx.db, new Date(now.getTime() - TIMELINE_DAYS * DAY_MS));
 
   // Judge the members with a new public stream: only a new stream changes what the rules see.
   // At the turn of each hour (a new cooldown hour) every member with a live public stream is
@@ -232,8 +234,7 @@ export async function runSharingWatch(
 }
 
 function outcome(summary: WatchSummary): JobOutcome {
-  const busy =
-    summary.started + summary.ended + summary.events + summary.suspensionsEnded > 0;
+  const busy = summary.started + summary.ended + summary.events + summary.suspensionsEnded > 0;
   return busy ? { summary } : { status: 'skipped', summary };
 }
 

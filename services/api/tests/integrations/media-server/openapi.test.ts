@@ -31,7 +31,11 @@ async function exercise(adapter: MediaServer, fake: FakeMediaServer): Promise<vo
   await adapter.listUsers();
   const sessions = await adapter.listSessions();
   const playing = sessions.find((s) => s.nowPlaying) ?? sessions[0];
-  await adapter.sendSessionMessage(playing?.id ?? '', { header: 'Usher', text: 'Hi', timeoutMs: 5000 });
+  await adapter.sendSessionMessage(playing?.id ?? '', {
+    header: 'Usher',
+    text: 'Hi',
+    timeoutMs: 5000,
+  });
   await adapter.stopPlayback(playing?.id ?? '');
   const devices = await adapter.listDevices(alice);
   await adapter.logoutDevice(devices[0]?.key ?? '');

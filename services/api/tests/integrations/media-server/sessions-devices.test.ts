@@ -54,7 +54,11 @@ describe('media-server adapters: sessions and devices', () => {
         TimeoutMs: '15000',
       });
     } else {
-      expect(sent?.body).toEqual({ Header: 'Account sharing', Text: 'Too many streams', TimeoutMs: 15000 });
+      expect(sent?.body).toEqual({
+        Header: 'Account sharing',
+        Text: 'Too many streams',
+        TimeoutMs: 15000,
+      });
     }
     expect(await adapter.stopPlayback(alice.id)).toBe(true);
     expect(fake.state.sessionCommands.map((c) => c.command)).toEqual(['Message', 'Stop']);
@@ -62,7 +66,9 @@ describe('media-server adapters: sessions and devices', () => {
     expect(after?.nowPlaying).toBeUndefined();
     // A session that ended meanwhile: false, not an error.
     expect(await adapter.stopPlayback('0123456789abcdef0123456789abcdef')).toBe(false);
-    expect(await adapter.sendSessionMessage('0123456789abcdef0123456789abcdef', message)).toBe(false);
+    expect(await adapter.sendSessionMessage('0123456789abcdef0123456789abcdef', message)).toBe(
+      false,
+    );
   });
 
   it.each(FLAVOURS)('should leave stale sessions to %s filtering', async (mode) => {

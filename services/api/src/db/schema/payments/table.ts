@@ -39,7 +39,10 @@ export const plans = pgTable(
     check('plans_name_len_ck', sql`char_length(${t.name}) between 1 and 60`),
     check('plans_description_len_ck', sql`char_length(${t.description}) <= 500`),
     check('plans_days_ck', sql`${t.days} between 1 and 3650`),
-    check('plans_max_streams_ck', sql`${t.maxStreams} is null or ${t.maxStreams} between 1 and 100`),
+    check(
+      'plans_max_streams_ck',
+      sql`${t.maxStreams} is null or ${t.maxStreams} between 1 and 100`,
+    ),
     check('plans_price_ck', sql`${t.price} between 1 and 99999999`),
     check('plans_currency_ck', sql`${t.currency} in (${quoted(PLAN_CURRENCIES)})`),
   ],

@@ -92,10 +92,7 @@ export const sharingEvents = pgTable(
     index('sharing_events_status_detected_idx').on(t.status, t.detectedAt.desc()),
     index('sharing_events_user_detected_idx').on(t.userId, t.detectedAt.desc()),
     check('sharing_events_rule_ck', sql`${t.rule} in ('streams', 'networks', 'devices', 'travel')`),
-    check(
-      'sharing_events_action_ck',
-      sql`${t.action} in ('notify', 'message', 'stop', 'suspend')`,
-    ),
+    check('sharing_events_action_ck', sql`${t.action} in ('notify', 'message', 'stop', 'suspend')`),
     check(
       'sharing_events_action_taken_ck',
       sql`${t.actionTaken} is null or ${t.actionTaken} in ('notify', 'message', 'stop', 'suspend')`,
