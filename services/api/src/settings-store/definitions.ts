@@ -861,6 +861,7 @@ const DEFINITIONS = [
     description:
       'Every 30 s the sharing watch reads live sessions from the media server and applies the rules below',
     default: false,
+    apply: 'rearm',
   },
   {
     key: 'SHARING_MAX_STREAMS',

@@ -131,4 +131,29 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
     const forbidden = await env.t.call('GET', '/api/v1/admin/sharing/events', { token });
     expect(forbidden.status).toBe(403);
   });
+
+  it('should validate the sharing settings and keep a plan\'s stream limit', async () => {
+    const bad = await admin('PUT', '/api/v1/admin/settings/sharing', {
+      values: { SHARING_ACTION: 'ban', SHARING_MAX_STREAMS: 0 },
+    });
+    expect(bad.status).toBe(400);
+    const error = ((await bad.json()) as { error: { code: string; details: { key: string }[] } })
+      .error;
+    expect(error.code).toBe('SETTING_INVALID');
+    expect(error.details.map((d) => d.key).sort()).toEqual(['SHARING_ACTION', 'SHARING_MAX_STREAMS']);
+    const created = await admin('POST', '/api/v1/admin/plans', {
+      name: 'Duo',
+      days: 30,
+      price: 900,
+      currency: 'eur',
+      maxStreams: 2,
+    });
+    expect(created.status).toBe(201);
+    const plan = (await created.json()) as { id: string; maxStreams: number | null };
+    expect(plan.maxStreams).toBe(2);
+    const cleared = await admin('PATCH', `/api/v1/admin/plans/${plan.id}`, { maxStreams: null });
+    expect(await cleared.json()).toMatchObject({ maxStreams: null });
+    const tooMany = await admin('PATCH', `/api/v1/admin/plans/${plan.id}`, { maxStreams: 101 });
+    expect(tooMany.status).toBe(400);
+  });
 });
