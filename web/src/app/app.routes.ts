@@ -49,6 +49,7 @@ export const routes: Routes = [
             loadChildren: () => import('./features/admin-media-quality/routes'),
           },
           { path: 'devices', loadChildren: () => import('./features/admin-devices/routes') },
+          { path: 'sharing', loadChildren: () => import('./features/admin-sharing/routes') },
           { path: 'jobs', loadChildren: () => import('./features/admin-jobs/routes') },
           { path: 'backups', loadChildren: () => import('./features/admin-backups/routes') },
           { path: 'playback', loadChildren: () => import('./features/admin-playback/routes') },

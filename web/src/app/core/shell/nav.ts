@@ -48,6 +48,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'quality.nav', icon: 'high_quality', link: '/admin/media-quality' },
   { key: 'devices.nav', icon: 'devices', link: '/admin/devices' },
   { key: 'liveSessions.nav', icon: 'live_tv', link: '/admin/sessions' },
+  { key: 'sharing.nav', icon: 'shield_person', link: '/admin/sharing' },
   { key: 'adminPlayback.nav', icon: 'history', link: '/admin/playback' },
   { key: 'nav.jobs', icon: 'schedule', link: '/admin/jobs' },
   { key: 'nav.backups', icon: 'dns', link: '/admin/backups' },

@@ -86,6 +86,11 @@ export class PlanDialog {
     ],
     sortOrder: [this.data.plan?.sortOrder ?? 0, [Validators.required]],
     isActive: [this.data.plan?.isActive ?? true],
+    /** Streams at once for members of the plan; empty = the sharing setting's limit. */
+    maxStreams: [
+      this.data.plan?.maxStreams == null ? '' : String(this.data.plan.maxStreams),
+      [Validators.pattern(/^\s*([1-9]|[1-9]\d|100)?\s*$/)],
+    ],
   });
   protected readonly saving = action();
   protected readonly priceInvalid = signal(false);
@@ -104,6 +109,7 @@ export class PlanDialog {
       currency: value.currency,
       sortOrder: Number(value.sortOrder),
       isActive: value.isActive,
+      maxStreams: value.maxStreams.trim() === '' ? null : Number(value.maxStreams),
     };
     await this.saving.run(async () => {
       if (this.data.plan) await this.api.update(this.data.plan.id, fields);

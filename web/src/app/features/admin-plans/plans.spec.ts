@@ -18,6 +18,7 @@ const PLAN: Plan = {
   currency: 'usd',
   isActive: true,
   sortOrder: 0,
+  maxStreams: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

@@ -20,6 +20,7 @@ import type { Redemption } from '@usher/contracts';
 import type { PortraitRange } from '../../shared/playback/playback-api';
 import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
 import { DeviceTable } from '../../shared/devices/device-table';
+import { MemberSharing } from '../../shared/sharing/member-sharing';
 import { DevicesApi } from '../../shared/devices/devices-api';
 import { NoticeTable } from '../../shared/notices/notice-table';
 import { NoticesApi } from '../../shared/notices/notices-api';
@@ -34,7 +35,7 @@ const DEVICES_PAGE_SIZE = 10;
 /** Notices a page on the Notices tab. */
 const NOTICES_PAGE_SIZE = 10;
 
-const TABS = ['profile', 'playback', 'redemptions', 'devices', 'notices'] as const;
+const TABS = ['profile', 'playback', 'redemptions', 'devices', 'notices', 'sharing'] as const;
 
 /**
  * `/admin/users/:id?tab=` (60-web.md §4.3): header with counts, the profile with every action,
@@ -43,6 +44,7 @@ const TABS = ['profile', 'playback', 'redemptions', 'devices', 'notices'] as con
 @Component({
   selector: 'app-user-detail',
   imports: [
+    MemberSharing,
     MatButton,
     MatCard,
     MatCardContent,

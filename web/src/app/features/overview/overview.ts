@@ -21,6 +21,7 @@ import { MemberAnnouncementsCard } from './announcements';
 import { MediaServerCard } from './media-server-card';
 import { RenewHero, renewHeroState } from './renew-hero';
 import { SetupChecklist } from './setup-checklist';
+import { MyStreams } from './my-streams';
 
 /** A record loaded this recently (at app start, say) is shown as is, without another `GET /me`. */
 export const ME_MAX_AGE_MS = 10_000;
@@ -48,6 +49,7 @@ export const ME_MAX_AGE_MS = 10_000;
     MemberAnnouncementsCard,
     RenewHero,
     SetupChecklist,
+    MyStreams,
   ],
   templateUrl: './overview.html',
   styleUrl: './overview.scss',

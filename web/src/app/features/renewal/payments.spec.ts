@@ -20,6 +20,7 @@ const YEN: Plan = {
   currency: 'jpy',
   isActive: true,
   sortOrder: 0,
+  maxStreams: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const DINAR: Plan = {

@@ -1,0 +1,197 @@
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import { MatIconButton } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatIcon } from '@angular/material/icon';
+import { RouterLink } from '@angular/router';
+import { TranslocoDirective } from '@jsverse/transloco';
+import type { SharingEvent } from '@usher/contracts';
+import {
+  SHARING_EVENT_STATUSES,
+  SHARING_RULES,
+  type SharingEventStatusName,
+} from '@usher/contracts/values';
+import { firstValueFrom } from 'rxjs';
+import { Notifier } from '../../core/notifier';
+import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
+import { FilterBar, type FilterSpec } from '../../shared/filter-field';
+import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { SharingEvidenceView } from '../../shared/sharing/sharing-evidence';
+import { SharingApi } from '../../shared/sharing/sharing-api';
+import { SharingActDialog } from './act-dialog';
+import { SharingDismissDialog } from './dismiss-dialog';
+
+const FILTERS = ['status', 'rule'];
+
+/** The chip of an event's status. */
+export function statusChip(status: SharingEventStatusName): ChipSpec {
+  switch (status) {
+    case 'open':
+      return { tone: 'warning', icon: 'error', label: 'sharing.status.open' };
+    case 'actioned':
+      return { tone: 'success', icon: 'check_circle', label: 'sharing.status.actioned' };
+    case 'dismissed':
+      return { tone: 'neutral', icon: 'do_not_disturb_on', label: 'sharing.status.dismissed' };
+  }
+}
+
+/**
+ * `/admin/sharing` (docs/sharing.md): account-sharing events, open first, filtered by status and
+ * rule in the query string. Each row opens its evidence (places, networks, devices, the streams'
+ * timeline); an open event is confirmed with an action or dismissed, each in its dialog.
+ */
+@Component({
+  selector: 'app-sharing-page',
+  imports: [
+    MatIcon,
+    MatIconButton,
+    RouterLink,
+    TranslocoDirective,
+    FilterBar,
+    DATA_TABLE,
+    SharingEvidenceView,
+  ],
+  templateUrl: './sharing-page.html',
+  styleUrl: './sharing-page.scss',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+export default class SharingPage {
+  private readonly api = inject(SharingApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly notifier = inject(Notifier);
+
+  // Query params (bound by the router).
+  readonly status = input<string | undefined>();
+  readonly rule = input<string | undefined>();
+  readonly page = input<unknown>();
+  readonly pageSize = input<unknown>();
+
+  protected readonly events = listPage({
+    query: () => ({
+      status: oneOfParam(this.status(), SHARING_EVENT_STATUSES),
+      rule: oneOfParam(this.rule(), SHARING_RULES),
+      page: pageParam(this.page()),
+      pageSize: pageSizeParam(this.pageSize()),
+    }),
+    load: (q, abort) => this.api.events({ ...q, userId: '' }, abort),
+    filters: FILTERS,
+    filtered: (q) => !!(q.status || q.rule),
+  });
+
+  protected readonly filters: FilterSpec[] = [
+    {
+      param: 'status',
+      label: 'sharing.filter.status',
+      options: SHARING_EVENT_STATUSES.map((s) => ({ value: s, key: `sharing.status.${s}` })),
+      any: 'sharing.filter.anyStatus',
+      testId: 'sharing-status',
+    },
+    {
+      param: 'rule',
+      label: 'sharing.filter.rule',
+      options: SHARING_RULES.map((r) => ({ value: r, key: `sharing.rules.${r}` })),
+      any: 'sharing.filter.anyRule',
+      testId: 'sharing-rule',
+    },
+  ];
+
+  protected readonly columns: Column<SharingEvent>[] = [
+    {
+      id: 'at',
+      header: 'sharing.col.detected',
+      width: 'datetime',
+      date: (e) => e.detectedAt,
+      time: true,
+    },
+    { id: 'member', header: 'sharing.col.member' },
+    { id: 'rule', header: 'sharing.col.rule', key: (e) => `sharing.rules.${e.rule}` },
+    { id: 'count', header: 'sharing.col.found', key: (e) => this.found(e) },
+    {
+      id: 'status',
+      header: 'sharing.col.status',
+      width: 'status',
+      chip: (e) => statusChip(e.status),
+    },
+    {
+      id: 'menu',
+      header: 'sharing.col.actions',
+      hideHeader: true,
+      width: 'menu',
+      menu: (e) => ({
+        label: 'sharing.rowMenu',
+        params: { user: e.user.username },
+        testId: 'sharing-row-menu',
+        actions:
+          e.status === 'open'
+            ? [
+                {
+                  icon: 'gavel',
+                  label: 'sharing.confirm',
+                  testId: 'sharing-confirm',
+                  run: () => void this.act(e),
+                },
+                {
+                  icon: 'do_not_disturb_on',
+                  label: 'sharing.dismissAction',
+                  testId: 'sharing-dismiss',
+                  run: () => void this.dismiss(e),
+                },
+              ]
+            : [],
+      }),
+    },
+    { id: 'details', header: 'sharing.col.details', hideHeader: true, width: 'menu' },
+  ];
+
+  protected readonly attrs = (e: SharingEvent) => ({
+    'data-event': e.id,
+    'data-rule': e.rule,
+    'data-status': e.status,
+  });
+
+  /** The event whose evidence is open. */
+  protected readonly open = signal<string | null>(null);
+  protected readonly isOpen = (e: SharingEvent) => this.open() === e.id;
+  protected readonly openCount = computed(
+    () => (this.events.rows() ?? []).filter((e) => e.status === 'open').length,
+  );
+
+  protected navigate(params: Record<string, string | null>): void {
+    this.events.navigate(params);
+  }
+
+  protected toggle(e: SharingEvent): void {
+    this.open.update((id) => (id === e.id ? null : e.id));
+  }
+
+  /** "3 streams, limit 2", "4 networks, limit 3", "16 100 km in 0 min". */
+  protected found(e: SharingEvent): [string, Record<string, unknown>] {
+    const { count, limit, travel } = e.evidence;
+    if (e.rule === 'travel' && travel) {
+      return [
+        'sharing.found.travel',
+        { km: travel.distanceKm, minutes: Math.round(travel.hours * 60) },
+      ];
+    }
+    return [`sharing.found.${e.rule}`, { count, limit }];
+  }
+
+  protected async act(e: SharingEvent): Promise<void> {
+    const ref = this.dialog.open(SharingActDialog, { data: e, width: '520px', maxWidth: '95vw' });
+    const done = await firstValueFrom(ref.afterClosed());
+    if (!done) return;
+    this.notifier.show(`sharing.acted.${done.actionTaken ?? 'notify'}`);
+    this.events.reload();
+  }
+
+  protected async dismiss(e: SharingEvent): Promise<void> {
+    const ref = this.dialog.open(SharingDismissDialog, {
+      data: e,
+      width: '480px',
+      maxWidth: '95vw',
+    });
+    const done = await firstValueFrom(ref.afterClosed());
+    if (!done) return;
+    this.notifier.show('sharing.dismissedNotice');
+    this.events.reload();
+  }
+}
