@@ -14,6 +14,8 @@ const NO_STATS = {
   cachedAt: null,
 };
 
+const STREAMS_OFF = { enabled: false, limit: 2, streams: [], suspendedUntil: null, recent: [] };
+
 /** Issue 14: the member's overview answers "what now?" — renew, and where the requests stand. */
 describe('Overview', () => {
   /** The media reads the overview's children make; these tests are about the requests card. */
@@ -26,6 +28,7 @@ describe('Overview', () => {
       r.flush({ state: 'not_configured', items: [] });
     }
     for (const r of http.match('/api/v1/me/announcements')) r.flush({ data: [], unread: 0 });
+    for (const r of http.match('/api/v1/me/streams')) r.flush(STREAMS_OFF);
   }
 
   async function render(expiresInDays: number | null) {
@@ -138,5 +141,54 @@ describe('Overview', () => {
       checklist.compareDocumentPosition(root.querySelector('app-media-library')!) &
         Node.DOCUMENT_POSITION_FOLLOWING,
     ).toBeTruthy();
+  });
+
+  it("should show a member their own streams and limit while the sharing watch is on", async () => {
+    const { fixture, http, root } = await render(30);
+    http
+      .expectOne((r) => r.url === '/api/v1/media-requests')
+      .flush({ data: [], total: 0, page: 1, pageSize: 3 });
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: false, kind: 'emby', publicUrl: null });
+    http.expectOne('/api/v1/media/stats').flush(NO_STATS);
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'not_configured', items: [] });
+    }
+    http.expectOne('/api/v1/me/streams').flush({
+      enabled: true,
+      limit: 1,
+      suspendedUntil: null,
+      streams: [
+        {
+          deviceName: 'Living room TV',
+          client: 'Emby Theater',
+          itemName: 'Winter Harbour',
+          city: 'Berlin',
+          country: 'DE',
+          home: false,
+          startedAt: '2026-12-07T10:00:00.000Z',
+          lastSeenAt: '2026-12-07T10:05:00.000Z',
+        },
+      ],
+      recent: [
+        {
+          rule: 'streams',
+          detectedAt: '2026-12-06T21:00:00.000Z',
+          actionTaken: 'stop',
+          status: 'actioned',
+        },
+      ],
+    });
+    await settle();
+    await fixture.whenStable();
+    const card = root.querySelector('[data-testid="my-streams"]')!;
+    expect(card.textContent).toContain('1 playing now · up to 1 at once');
+    expect(card.textContent).toContain('Living room TV');
+    expect(card.textContent).toContain('Berlin, Germany');
+    expect(card.querySelector('[data-testid="my-streams-latest"]')!.textContent).toContain(
+      'Streams at once',
+    );
+    http.verify();
   });
 });
