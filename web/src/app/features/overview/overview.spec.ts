@@ -155,6 +155,7 @@ describe('Overview', () => {
     for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
       r.flush({ state: 'not_configured', items: [] });
     }
+    for (const r of http.match('/api/v1/me/announcements')) r.flush({ data: [], unread: 0 });
     http.expectOne('/api/v1/me/streams').flush({
       enabled: true,
       limit: 1,
