@@ -193,3 +193,27 @@ export async function sharingEnv(
     },
   };
 }
+
+/**
+ * The hooks of a sharing suite: one env for the suite, reset before each test with `settings`
+ * (the sharing group) applied. The returned object stands for the env once `beforeAll` ran.
+ */
+export function useSharingEnv(
+  flavour: Flavour,
+  settings: Record<string, SettingValue | null>,
+): SharingEnv {
+  let current: SharingEnv | undefined;
+  beforeAll(async () => {
+    current = await sharingEnv(flavour);
+  }, 60_000);
+  afterAll(async () => {
+    await current?.close();
+  });
+  beforeEach(async () => {
+    await current!.reset();
+    await current!.set({ SHARING_ENABLED: true, ...settings });
+  });
+  return new Proxy({} as SharingEnv, {
+    get: (_target, key) => current![key as keyof SharingEnv],
+  });
+}

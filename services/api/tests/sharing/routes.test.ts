@@ -5,25 +5,13 @@ import { eq } from 'drizzle-orm';
 import { auditLog, sharingEvents } from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
 import { domainFlavours } from '../support/flavours.js';
-import { BERLIN, BERLIN_2, sharingEnv, type SharingEnv } from './harness.js';
+import { BERLIN, BERLIN_2, useSharingEnv } from './harness.js';
 
 describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (flavour) => {
-  let env: SharingEnv;
-
-  beforeAll(async () => {
-    env = await sharingEnv(flavour);
-  }, 60_000);
-  afterAll(async () => {
-    await env.close();
-  });
-  beforeEach(async () => {
-    await env.reset();
-    await env.set({
-      SHARING_ENABLED: true,
-      SHARING_ACTION: 'stop',
-      SHARING_CONFIRM: true,
-      SHARING_MAX_STREAMS: 1,
-    });
+  const env = useSharingEnv(flavour, {
+    SHARING_ACTION: 'stop',
+    SHARING_CONFIRM: true,
+    SHARING_MAX_STREAMS: 1,
   });
 
   const admin = (method: string, path: string, body?: unknown) =>
@@ -132,7 +120,7 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
     expect(forbidden.status).toBe(403);
   });
 
-  it('should validate the sharing settings and keep a plan\'s stream limit', async () => {
+  it("should validate the sharing settings and keep a plan's stream limit", async () => {
     const bad = await admin('PUT', '/api/v1/admin/settings/sharing', {
       values: { SHARING_ACTION: 'ban', SHARING_MAX_STREAMS: 0 },
     });
@@ -140,7 +128,10 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
     const error = ((await bad.json()) as { error: { code: string; details: { key: string }[] } })
       .error;
     expect(error.code).toBe('SETTING_INVALID');
-    expect(error.details.map((d) => d.key).sort()).toEqual(['SHARING_ACTION', 'SHARING_MAX_STREAMS']);
+    expect(error.details.map((d) => d.key).sort()).toEqual([
+      'SHARING_ACTION',
+      'SHARING_MAX_STREAMS',
+    ]);
     const created = await admin('POST', '/api/v1/admin/plans', {
       name: 'Duo',
       days: 30,

@@ -9,27 +9,15 @@ import { testConfig } from '../support/config.js';
 import { ENGINE } from '../support/database.js';
 import { FLAVOURS } from '../support/flavours.js';
 import { aUser } from '../support/users.js';
-import { BERLIN, BERLIN_2, HOUR, MINUTE, SYDNEY, sharingEnv, type SharingEnv } from './harness.js';
+import { BERLIN, BERLIN_2, HOUR, MINUTE, SYDNEY, useSharingEnv } from './harness.js';
 
 describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
-  let env: SharingEnv;
-
-  beforeAll(async () => {
-    env = await sharingEnv(flavour);
-  }, 60_000);
-  afterAll(async () => {
-    await env.close();
-  });
-  beforeEach(async () => {
-    await env.reset();
-    await env.set({
-      SHARING_ENABLED: true,
-      SHARING_ACTION: 'notify',
-      SHARING_CONFIRM: false,
-      SHARING_MAX_STREAMS: 2,
-      SHARING_MAX_NETWORKS: 3,
-      SHARING_MAX_DEVICES: 5,
-    });
+  const env = useSharingEnv(flavour, {
+    SHARING_ACTION: 'notify',
+    SHARING_CONFIRM: false,
+    SHARING_MAX_STREAMS: 2,
+    SHARING_MAX_NETWORKS: 3,
+    SHARING_MAX_DEVICES: 5,
   });
 
   const commands = (command: string) =>

@@ -8,7 +8,7 @@ import { type Column, DATA_TABLE } from '../data-table';
 import { FormError } from '../form-error';
 import { LocalDatePipe } from '../local-date';
 import { ErrorState } from '../page-state';
-import { placeName } from './places';
+import { placeName, streamTimeColumns } from './places';
 import { SharingApi } from './sharing-api';
 
 type Stream = SharingMember['timeline'][number];
@@ -181,21 +181,7 @@ export class MemberSharing {
       cellClass: 'mono',
       text: (s) => s.network,
     },
-    { id: 'item', header: 'sharing.evidence.item', text: (s) => s.itemName ?? '' },
-    {
-      id: 'started',
-      header: 'sharing.evidence.started',
-      date: (s) => s.startedAt,
-      time: true,
-      width: 'datetime',
-    },
-    {
-      id: 'seen',
-      header: 'sharing.evidence.lastSeen',
-      date: (s) => s.lastSeenAt,
-      time: true,
-      width: 'datetime',
-    },
+    ...streamTimeColumns<Stream>(),
   ];
 
   protected readonly eventColumns: readonly Column<SharingEvent>[] = [

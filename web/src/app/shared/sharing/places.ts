@@ -1,3 +1,5 @@
+import type { Column } from '../data-table';
+
 /** A place as the sharing evidence names it: "Berlin, Germany" in the active language. */
 export function placeName(
   place: { city: string | null; country: string | null },
@@ -14,7 +16,30 @@ export function placeName(
   return [place.city, country].filter(Boolean).join(', ');
 }
 
-/** A network as admins read it: `home` is translated by the caller. */
-export function isHome(network: string): boolean {
-  return network === 'home';
+/** What a stream's timeline columns read (an evidence session or a member's timeline entry). */
+interface StreamTimes {
+  itemName: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+}
+
+/** The item and time columns every sharing timeline ends with. */
+export function streamTimeColumns<T extends StreamTimes>(): Column<T>[] {
+  return [
+    { id: 'item', header: 'sharing.evidence.item', text: (s) => s.itemName ?? '' },
+    {
+      id: 'started',
+      header: 'sharing.evidence.started',
+      date: (s) => s.startedAt,
+      time: true,
+      width: 'datetime',
+    },
+    {
+      id: 'seen',
+      header: 'sharing.evidence.lastSeen',
+      date: (s) => s.lastSeenAt,
+      time: true,
+      width: 'datetime',
+    },
+  ];
 }

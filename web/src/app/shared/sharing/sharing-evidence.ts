@@ -3,7 +3,7 @@ import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { SharingEvidence, SharingSession } from '@usher/contracts';
 import { type Column, DATA_TABLE } from '../data-table';
-import { placeName } from './places';
+import { placeName, streamTimeColumns } from './places';
 
 /**
  * What made a sharing rule fire, readable at a glance (docs/sharing.md): the places (city and
@@ -151,21 +151,7 @@ export class SharingEvidenceView {
       cellClass: 'mono',
       text: (s) => s.address,
     },
-    { id: 'item', header: 'sharing.evidence.item', text: (s) => s.itemName ?? '' },
-    {
-      id: 'started',
-      header: 'sharing.evidence.started',
-      date: (s) => s.startedAt,
-      time: true,
-      width: 'datetime',
-    },
-    {
-      id: 'seen',
-      header: 'sharing.evidence.lastSeen',
-      date: (s) => s.lastSeenAt,
-      time: true,
-      width: 'datetime',
-    },
+    ...streamTimeColumns<SharingSession>(),
   ];
 
   protected readonly rowAttrs = (s: SharingSession) => ({
