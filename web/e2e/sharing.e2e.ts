@@ -9,7 +9,12 @@
 import { addLiveSession, type FakeMediaServer, type FakeSession } from '@usher/testkit';
 import type { Page } from 'playwright-core';
 import { apiCall, createMember, mediaUserId, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, type StackWithFakes, startStackWithFakes } from './support/api-stack.js';
+import {
+  type ApiStack,
+  type StackWithFakes,
+  itemsWithoutArt,
+  startStackWithFakes,
+} from './support/api-stack.js';
 import {
   type Browser,
   DESKTOP,
@@ -17,6 +22,7 @@ import {
   type PageProblems,
   accessibilityProblems,
   describeWithChromium,
+  expectOnlyPosterMisses,
   launchBrowser,
   openPage,
   screenshot,
@@ -223,7 +229,10 @@ describeWithChromium('account sharing (Chromium)', () => {
     await card.waitFor();
     expect(await card.textContent()).toContain('1 playing now · up to 1 at once');
     expect(await card.textContent()).toContain('Living room TV');
+    await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'sharing/my-streams-en-1280');
     expect(await accessibilityProblems(page)).toEqual([]);
+    // The overview's rails ask for posters the seed has no artwork for.
+    expectOnlyPosterMisses(problems, itemsWithoutArt(media));
   });
 });
