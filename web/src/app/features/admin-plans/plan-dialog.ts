@@ -86,10 +86,13 @@ export class PlanDialog {
     ],
     sortOrder: [this.data.plan?.sortOrder ?? 0, [Validators.required]],
     isActive: [this.data.plan?.isActive ?? true],
-    /** Streams at once for members of the plan; empty = the sharing setting's limit. */
+    /**
+     * Streams at once for members of the plan; empty = the sharing setting's limit. A number
+     * input gives the control a number, or null while it is empty.
+     */
     maxStreams: [
-      this.data.plan?.maxStreams == null ? '' : String(this.data.plan.maxStreams),
-      [Validators.pattern(/^\s*([1-9]|[1-9]\d|100)?\s*$/)],
+      (this.data.plan?.maxStreams ?? null) as number | null,
+      [Validators.min(1), Validators.max(100), Validators.pattern(/^\d+$/)],
     ],
   });
   protected readonly saving = action();
@@ -109,7 +112,7 @@ export class PlanDialog {
       currency: value.currency,
       sortOrder: Number(value.sortOrder),
       isActive: value.isActive,
-      maxStreams: value.maxStreams.trim() === '' ? null : Number(value.maxStreams),
+      maxStreams: value.maxStreams === null ? null : Number(value.maxStreams),
     };
     await this.saving.run(async () => {
       if (this.data.plan) await this.api.update(this.data.plan.id, fields);

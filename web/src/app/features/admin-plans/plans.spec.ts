@@ -1,12 +1,14 @@
 import { HttpTestingController } from '@angular/common/http/testing';
+import { ApplicationRef } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
+import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
 import type { Plan } from '@usher/contracts';
 import type { RowAction } from '../../shared/row-menu';
 import { storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
-import { toMajorText, toMinorUnits } from './plan-dialog';
+import { PlanDialog, toMajorText, toMinorUnits } from './plan-dialog';
 import PlansPage from './plans-page';
 
 const PLAN: Plan = {
@@ -163,5 +165,33 @@ describe('PlansPage', () => {
       expect(error?.textContent).toContain('The plans changed meanwhile');
       expect(error?.textContent).toContain('req-1');
     });
+  });
+});
+
+describe('PlanDialog stream limit', () => {
+  it("should show a plan's stream limit, refuse 0, and send an emptied one as null", async () => {
+    storeSession();
+    TestBed.configureTestingModule({ providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS] });
+    const http = TestBed.inject(HttpTestingController);
+    const ref = TestBed.inject(MatDialog).open(PlanDialog, {
+      data: { plan: { ...PLAN, maxStreams: 2 } },
+    });
+    await TestBed.inject(ApplicationRef).whenStable();
+    const input = document.querySelector('[data-testid="plan-max-streams"]') as HTMLInputElement;
+    expect(input.value).toBe('2');
+    input.value = '0';
+    input.dispatchEvent(new Event('input'));
+    (document.querySelector('[data-testid="plan-save"]') as HTMLElement).click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await TestBed.inject(ApplicationRef).whenStable();
+    http.expectNone((r) => r.url.startsWith('/api/v1/admin/plans'));
+    input.value = '';
+    input.dispatchEvent(new Event('input'));
+    (document.querySelector('[data-testid="plan-save"]') as HTMLElement).click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const patch = http.expectOne(`/api/v1/admin/plans/${PLAN.id}`);
+    expect(patch.request.body).toMatchObject({ maxStreams: null, name: 'Monthly' });
+    patch.flush({ ...PLAN, maxStreams: null });
+    http.verify();
   });
 });
