@@ -173,7 +173,7 @@ describe('PlanDialog stream limit', () => {
     storeSession();
     TestBed.configureTestingModule({ providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS] });
     const http = TestBed.inject(HttpTestingController);
-    const ref = TestBed.inject(MatDialog).open(PlanDialog, {
+    TestBed.inject(MatDialog).open(PlanDialog, {
       data: { plan: { ...PLAN, maxStreams: 2 } },
     });
     await TestBed.inject(ApplicationRef).whenStable();
