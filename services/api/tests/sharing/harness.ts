@@ -57,6 +57,8 @@ export interface SharingEnv {
   member(options?: { locale?: 'en' | 'zh-CN'; maxStreams?: number }): Promise<Member>;
   /** A client of the member playing a film from `address` on `deviceId`. */
   play(member: Member, deviceId: string, address: string): FakeSession;
+  /** The playing clients report progress (Jellyfin lists sessions active in the last 16 min). */
+  keepPlaying(): void;
   runWatch(): Promise<{ status: string; summary: Record<string, unknown> }>;
   events(userId: string): Promise<(typeof sharingEvents.$inferSelect)[]>;
   /** Clears sessions, observations and events between tests. */
@@ -171,6 +173,9 @@ export async function sharingEnv(
         remoteEndPoint: address,
         itemId: film.id,
       }),
+    keepPlaying: () => {
+      for (const s of media.state.sessions.values()) s.lastActivity = now();
+    },
     runWatch: async () => {
       const { runId, done } = await t.context.scheduler.runNow('sharing_watch');
       const status = await done;

@@ -2,7 +2,12 @@
 // admin confirms a stop (the session loses its item on the fake), errors take the shared body,
 // the list filters, and a member sees their own streams and limit.
 import { eq } from 'drizzle-orm';
-import { auditLog, sharingEvents } from '../../src/db/schema/index.js';
+import {
+  auditLog,
+  mediaServerRetryQueue,
+  sharingEvents,
+  users,
+} from '../../src/db/schema/index.js';
 import { ENGINE } from '../support/database.js';
 import { domainFlavours } from '../support/flavours.js';
 import { BERLIN, BERLIN_2, useSharingEnv } from './harness.js';
@@ -146,5 +151,51 @@ describe.each(domainFlavours('jellyfin'))(`sharing routes on %s (${ENGINE})`, (f
     expect(await cleared.json()).toMatchObject({ maxStreams: null });
     const tooMany = await admin('PATCH', `/api/v1/admin/plans/${plan.id}`, { maxStreams: 101 });
     expect(tooMany.status).toBe(400);
+  });
+
+  it('should lift the suspension an event caused when the admin dismisses it', async () => {
+    const member = await env.member();
+    env.play(member, 'tv', BERLIN);
+    env.play(member, 'laptop', BERLIN_2);
+    await env.runWatch();
+    const [event] = await env.events(member.id);
+    const acted = await admin('POST', `/api/v1/admin/sharing/events/${event!.id}/act`, {
+      action: 'suspend',
+    });
+    expect(acted.status).toBe(200);
+    const disabled = () => env.media.state.users.get(member.mediaUserId)!.policy['IsDisabled'];
+    expect(disabled()).toBe(true);
+    const dismissed = await admin('POST', `/api/v1/admin/sharing/events/${event!.id}/dismiss`, {
+      note: 'my own devices',
+    });
+    expect(dismissed.status).toBe(200);
+    expect(disabled()).toBe(false);
+    const [row] = await env.t.context.db.select().from(users).where(eq(users.id, member.id));
+    expect(row!.sharingSuspendedUntil).toBeNull();
+  });
+
+  it('should leave a suspension the media server refused to the retry queue', async () => {
+    const member = await env.member();
+    env.play(member, 'tv', BERLIN);
+    env.play(member, 'laptop', BERLIN_2);
+    await env.runWatch();
+    const [event] = await env.events(member.id);
+    env.media.fail(503, '/Policy');
+    try {
+      const acted = await admin('POST', `/api/v1/admin/sharing/events/${event!.id}/act`, {
+        action: 'suspend',
+      });
+      expect(acted.status).toBe(200);
+      expect(await acted.json()).toMatchObject({ status: 'actioned', actionTaken: 'suspend' });
+    } finally {
+      env.media.clearFaults();
+    }
+    const queued = await env.t.context.db
+      .select()
+      .from(mediaServerRetryQueue)
+      .where(eq(mediaServerRetryQueue.mediaUserId, member.mediaUserId));
+    expect(queued).toEqual([
+      expect.objectContaining({ origin: 'sharing', operation: 'disable', status: 'pending' }),
+    ]);
   });
 });

@@ -250,4 +250,27 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
     expect(await res.json()).toMatchObject({ status: 'dismissed', note: 'a trip abroad' });
     expect((await read()).trustScore).toBeGreaterThan(before.trustScore);
   });
+
+  it('should record a violation that goes on once an hour, at the turn of the hour', async () => {
+    await env.set({ SHARING_MAX_STREAMS: 1 });
+    const member = await env.member();
+    env.play(member, 'tv', BERLIN);
+    env.play(member, 'laptop', BERLIN_2);
+    await env.runWatch();
+    env.advance(10 * MINUTE);
+    env.keepPlaying();
+    await env.runWatch();
+    expect(await env.events(member.id)).toHaveLength(1);
+    // The tick on the hour judges every member with a live public stream again.
+    env.advance(HOUR - (env.now().getTime() % HOUR) - 30_000);
+    env.keepPlaying();
+    await env.runWatch();
+    expect(await env.events(member.id)).toHaveLength(1);
+    env.advance(30_000);
+    env.keepPlaying();
+    await env.runWatch();
+    const events = await env.events(member.id);
+    expect(events.map((e) => e.rule)).toEqual(['streams', 'streams']);
+    expect(new Set(events.map((e) => e.cooldownHour.toISOString())).size).toBe(2);
+  });
 });
