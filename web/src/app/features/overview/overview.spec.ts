@@ -143,7 +143,7 @@ describe('Overview', () => {
     ).toBeTruthy();
   });
 
-  it("should show a member their own streams and limit while the sharing watch is on", async () => {
+  it('should show a member their own streams and limit while the sharing watch is on', async () => {
     const { fixture, http, root } = await render(30);
     http
       .expectOne((r) => r.url === '/api/v1/media-requests')
