@@ -81,7 +81,9 @@ import { placeName, streamTimeColumns } from './places';
         </ng-template>
       </app-data-table>
       <p class="attribution">
-        <a href="https://db-ip.com" target="_blank" rel="noopener">IP Geolocation by DB-IP</a>
+        <a href="https://db-ip.com" target="_blank" rel="noopener">{{
+          t('sharing.evidence.attribution')
+        }}</a>
       </p>
     </ng-container>
   `,
