@@ -7,52 +7,84 @@ import {
   LOCALES,
   NOTICE_KINDS,
   NOTICE_STATUSES,
+  TEMPLATE_NOTICE_KINDS,
 } from './values.js';
 
 /**
- * Admin tools of the membership lifecycle (docs/lifecycle.md): the preview of a reminder and
- * "send me a test". Both use the calling admin as the sample member.
+ * Admin tools of the membership lifecycle (docs/lifecycle.md): the preview of a notice kind's
+ * texts and "send me a test". Both use the calling admin as the sample member.
  */
+
+/** Which notice's texts: the expiry reminder unless said otherwise. */
+const templateKind = z.enum(TEMPLATE_NOTICE_KINDS).default('expiry_reminder');
 
 /** `POST /admin/lifecycle/preview`: a draft subject/text overlays the saved template. */
 export const lifecyclePreviewRequestSchema = z
   .strictObject({
+    kind: templateKind,
     locale: z.enum(LOCALES),
     subject: safeString().optional(),
     text: safeString().optional(),
   })
   .meta({ id: 'LifecyclePreviewRequest' });
-export type LifecyclePreviewRequest = z.infer<typeof lifecyclePreviewRequestSchema>;
+export type LifecyclePreviewRequest = z.input<typeof lifecyclePreviewRequestSchema>;
 
+const rendered = {
+  locale: z.enum(LOCALES),
+  subject: z.string(),
+  text: z.string(),
+};
+const sampleMember = { username: z.string(), siteName: z.string() };
+
+/** The rendered texts, and the values the placeholders were filled with (per kind). */
 export const lifecyclePreviewReplySchema = z
-  .object({
-    kind: z.literal('reminder'),
-    locale: z.enum(LOCALES),
-    subject: z.string(),
-    text: z.string(),
-    /** The values the placeholders were filled with. */
-    sample: z.object({
-      username: z.string(),
-      siteName: z.string(),
-      daysLeft: z.number().int().min(1),
-      expiresAt: isoInstant,
-      renewUrl: z.string(),
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('expiry_reminder'),
+      ...rendered,
+      sample: z.object({
+        ...sampleMember,
+        daysLeft: z.number().int().min(1),
+        expiresAt: isoInstant,
+        renewUrl: z.string(),
+      }),
     }),
-  })
+    z.object({
+      kind: z.literal('deletion_warning'),
+      ...rendered,
+      sample: z.object({
+        ...sampleMember,
+        expiresAt: isoInstant,
+        deleteAt: isoInstant,
+        renewUrl: z.string(),
+      }),
+    }),
+    z.object({
+      kind: z.literal('inactivity_warning'),
+      ...rendered,
+      sample: z.object({
+        ...sampleMember,
+        days: z.number().int().min(1),
+        disableAt: isoInstant,
+      }),
+    }),
+  ])
   .meta({ id: 'LifecyclePreview' });
 export type LifecyclePreview = z.infer<typeof lifecyclePreviewReplySchema>;
 
-/** `POST /admin/lifecycle/test`: the saved reminder, sent to the calling admin on one channel. */
+/** `POST /admin/lifecycle/test`: a kind's saved texts, sent to the calling admin on one channel. */
 export const lifecycleTestRequestSchema = z
   .strictObject({
+    kind: templateKind,
     channel: z.enum(LIFECYCLE_CHANNELS),
     locale: z.enum(LOCALES).optional(),
   })
   .meta({ id: 'LifecycleTestRequest' });
-export type LifecycleTestRequest = z.infer<typeof lifecycleTestRequestSchema>;
+export type LifecycleTestRequest = z.input<typeof lifecycleTestRequestSchema>;
 
 export const lifecycleTestReplySchema = z
   .object({
+    kind: z.enum(TEMPLATE_NOTICE_KINDS),
     channel: z.enum(LIFECYCLE_CHANNELS),
     locale: z.enum(LOCALES),
     status: z.literal('sent'),

@@ -184,6 +184,22 @@ export const NOTICE_KINDS = [
   'sharing_suspension',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
+/**
+ * The notice kinds whose words the operator writes (settings `<PREFIX>_SUBJECT_<LANG>` and
+ * `<PREFIX>_TEMPLATE_<LANG>`, docs/lifecycle.md "Texts"), with the placeholders each one fills
+ * in: a template naming any other is refused on save and in the preview.
+ */
+export const TEMPLATE_NOTICE_KINDS = [
+  'expiry_reminder',
+  'deletion_warning',
+  'inactivity_warning',
+] as const satisfies readonly NoticeKind[];
+export type TemplateNoticeKind = (typeof TEMPLATE_NOTICE_KINDS)[number];
+export const NOTICE_PLACEHOLDERS = {
+  expiry_reminder: ['username', 'siteName', 'daysLeft', 'expiresAt', 'renewUrl'],
+  deletion_warning: ['username', 'siteName', 'expiresAt', 'deleteAt', 'renewUrl'],
+  inactivity_warning: ['username', 'siteName', 'days', 'disableAt'],
+} as const satisfies Record<TemplateNoticeKind, readonly string[]>;
 export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
 export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
 /** Who an announcement goes to, and the channels besides the console. */

@@ -1,18 +1,58 @@
+import { NOTICE_PLACEHOLDERS, type TemplateNoticeKind } from '@usher/contracts/values';
 import { unknownPlaceholder } from './placeholders.js';
 import type { SettingDefinition, ValueOfDefinition } from './types.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-/** What a membership reminder template may use (`modules/lifecycle/messages.ts` fills them). */
-export const REMINDER_PLACEHOLDERS = [
-  'username',
-  'siteName',
-  'daysLeft',
-  'expiresAt',
-  'renewUrl',
-] as const;
-const checkReminderTemplate = (value: unknown) =>
-  unknownPlaceholder(String(value), REMINDER_PLACEHOLDERS);
-const REMINDER_HELP = 'Plain text; {username}, {siteName}, {daysLeft}, {expiresAt}, {renewUrl}';
+
+/** One language's words of a lifecycle notice: the mail subject / webhook title and the text. */
+interface NoticeWords {
+  subject: string;
+  text: string;
+}
+
+/**
+ * The four settings of a lifecycle notice kind's texts (docs/lifecycle.md "Texts"):
+ * `<PREFIX>_SUBJECT_EN`, `<PREFIX>_TEMPLATE_EN`, `<PREFIX>_SUBJECT_ZH_CN`, `<PREFIX>_TEMPLATE_ZH_CN`,
+ * each checked on save against the placeholders the kind fills in (`modules/lifecycle/messages.ts`).
+ */
+const noticeTemplates = <const P extends string>(
+  prefix: P,
+  kind: TemplateNoticeKind,
+  name: string,
+  defaults: { en: NoticeWords; zhCN: NoticeWords },
+) => {
+  const check = (value: unknown) => unknownPlaceholder(String(value), NOTICE_PLACEHOLDERS[kind]);
+  const help = `Plain text; ${NOTICE_PLACEHOLDERS[kind].map((p) => `{${p}}`).join(', ')}`;
+  const subject = <const K extends string>(key: K, language: string, value: string) =>
+    ({
+      key,
+      group: 'lifecycle',
+      type: 'string',
+      label: `${name} subject (${language})`,
+      description: `Mail subject, webhook title. ${help}`,
+      default: value,
+      maxLength: 200,
+      check,
+    }) as const satisfies SettingDefinition;
+  const text = <const K extends string>(key: K, language: string, value: string) =>
+    ({
+      key,
+      group: 'lifecycle',
+      type: 'text',
+      label: `${name} message (${language})`,
+      description: help,
+      default: value,
+      multiline: true,
+      maxLength: 2000,
+      check,
+    }) as const satisfies SettingDefinition;
+  return [
+    subject(`${prefix}_SUBJECT_EN`, 'English', defaults.en.subject),
+    text(`${prefix}_TEMPLATE_EN`, 'English', defaults.en.text),
+    subject(`${prefix}_SUBJECT_ZH_CN`, 'Simplified Chinese', defaults.zhCN.subject),
+    text(`${prefix}_TEMPLATE_ZH_CN`, 'Simplified Chinese', defaults.zhCN.text),
+  ] as const;
+};
 
 /** The issuer as typed (a trailing slash is part of it): absolute http(s), no query or fragment. */
 function checkIssuer(value: unknown): string | null {
@@ -806,52 +846,54 @@ const DEFINITIONS = [
     default: 'json',
     options: ['json', 'discord', 'ntfy'],
   },
-  {
-    key: 'REMINDER_SUBJECT_EN',
-    group: 'lifecycle',
-    type: 'string',
-    label: 'Reminder subject (English)',
-    description: `Mail subject, webhook title. ${REMINDER_HELP}`,
-    default: '{siteName}: your membership ends in {daysLeft} day(s)',
-    maxLength: 200,
-    check: checkReminderTemplate,
-  },
-  {
-    key: 'REMINDER_TEMPLATE_EN',
-    group: 'lifecycle',
-    type: 'text',
-    label: 'Reminder message (English)',
-    description: REMINDER_HELP,
-    default:
-      'Hi {username},\n\nyour {siteName} membership ends on {expiresAt} ({daysLeft} day(s) left). ' +
-      'Renew now to keep your access: {renewUrl}\n\nAlready renewed? Then you can ignore this message.',
-    multiline: true,
-    maxLength: 2000,
-    check: checkReminderTemplate,
-  },
-  {
-    key: 'REMINDER_SUBJECT_ZH_CN',
-    group: 'lifecycle',
-    type: 'string',
-    label: 'Reminder subject (Simplified Chinese)',
-    description: `Mail subject, webhook title. ${REMINDER_HELP}`,
-    default: '{siteName}：会员将在 {daysLeft} 天后到期',
-    maxLength: 200,
-    check: checkReminderTemplate,
-  },
-  {
-    key: 'REMINDER_TEMPLATE_ZH_CN',
-    group: 'lifecycle',
-    type: 'text',
-    label: 'Reminder message (Simplified Chinese)',
-    description: REMINDER_HELP,
-    default:
-      '{username}，你好：\n\n你的 {siteName} 会员将于 {expiresAt} 到期（剩余 {daysLeft} 天）。' +
-      '立即续期即可保留访问权限：{renewUrl}\n\n如已续期，请忽略本消息。',
-    multiline: true,
-    maxLength: 2000,
-    check: checkReminderTemplate,
-  },
+  ...noticeTemplates('REMINDER', 'expiry_reminder', 'Reminder', {
+    en: {
+      subject: '{siteName}: your membership ends in {daysLeft} day(s)',
+      text:
+        'Hi {username},\n\nyour {siteName} membership ends on {expiresAt} ({daysLeft} day(s) left). ' +
+        'Renew now to keep your access: {renewUrl}\n\nAlready renewed? Then you can ignore this message.',
+    },
+    zhCN: {
+      subject: '{siteName}：会员将在 {daysLeft} 天后到期',
+      text:
+        '{username}，你好：\n\n你的 {siteName} 会员将于 {expiresAt} 到期（剩余 {daysLeft} 天）。' +
+        '立即续期即可保留访问权限：{renewUrl}\n\n如已续期，请忽略本消息。',
+    },
+  }),
+  ...noticeTemplates('DELETION_WARNING', 'deletion_warning', 'Deletion warning', {
+    en: {
+      subject: '{siteName}: your media account will be deleted on {deleteAt}',
+      text:
+        'Hi {username},\n\nyour {siteName} membership ended on {expiresAt}. Your media-server ' +
+        'account will be deleted on {deleteAt}, with its watch history and settings. Renew before ' +
+        'then to keep it: {renewUrl}\n\nYour {siteName} account itself stays, and you can renew at ' +
+        'any time.',
+    },
+    zhCN: {
+      subject: '{siteName}：你的媒体账号将于 {deleteAt} 删除',
+      text:
+        '{username}，你好：\n\n你的 {siteName} 会员已于 {expiresAt} 到期。你的媒体服务器账号将于 ' +
+        '{deleteAt} 删除，其中的观看记录和设置也会一并删除。在此之前续费即可保留：{renewUrl}\n\n' +
+        '你的 {siteName} 账号本身会保留，随时可以续费。',
+    },
+  }),
+  ...noticeTemplates('INACTIVITY_WARNING', 'inactivity_warning', 'Inactivity warning', {
+    en: {
+      subject: '{siteName}: we miss you — your access pauses on {disableAt}',
+      text:
+        'Hi {username},\n\nnothing has played on your {siteName} account for {days} days. To keep ' +
+        'places free for active members, your media access will be paused on {disableAt}. Play ' +
+        'anything before then and nothing changes.\n\nIf it is paused, ask an admin to switch it ' +
+        'back on.',
+    },
+    zhCN: {
+      subject: '{siteName}：好久不见——你的观看权限将于 {disableAt} 暂停',
+      text:
+        '{username}，你好：\n\n你的 {siteName} 账号已经 {days} 天没有播放记录。为了把名额留给活跃成员，' +
+        '你的媒体访问权限将于 {disableAt} 暂停。在此之前播放任意内容即可保持不变。\n\n' +
+        '如果已被暂停，请联系管理员重新开启。',
+    },
+  }),
   // Account sharing (issue 30; docs/sharing.md)
   {
     key: 'SHARING_ENABLED',

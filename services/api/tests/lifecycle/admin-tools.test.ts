@@ -39,6 +39,7 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
       const res = await post('preview', { locale: 'en' });
       expect(res.status).toBe(200);
       const body = lifecyclePreviewReplySchema.parse(await res.json());
+      expect(body.kind).toBe('expiry_reminder');
       expect(body.subject).toBe('Cinema Club: your membership ends in 3 day(s)');
       expect(body.text).toContain('Hi boss,');
       expect(body.text).toContain('ends on 2026-12-10 10:00 UTC (3 day(s) left)');
@@ -73,6 +74,90 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
       ]);
     });
 
+    it('should render the deletion warning as the grace job would send it', async () => {
+      const res = await post('preview', { kind: 'deletion_warning', locale: 'en' });
+      expect(res.status).toBe(200);
+      const body = lifecyclePreviewReplySchema.parse(await res.json());
+      // Grace off (0): a sample of 30 days, so the end was 27 days ago, the deletion in 3.
+      expect(body).toEqual({
+        kind: 'deletion_warning',
+        locale: 'en',
+        subject: 'Cinema Club: your media account will be deleted on 2026-12-10 10:00 UTC',
+        text: expect.stringContaining('ended on 2026-11-10 10:00 UTC'),
+        sample: {
+          username: 'boss',
+          siteName: 'Cinema Club',
+          expiresAt: '2026-11-10T10:00:00.000Z',
+          deleteAt: '2026-12-10T10:00:00.000Z',
+          renewUrl: 'https://usher.example/console/renewal?from=reminder',
+        },
+      });
+
+      await env.set({ MEDIA_ACCOUNT_DELETE_AFTER_DAYS: 10 });
+      try {
+        const draft = await post('preview', {
+          kind: 'deletion_warning',
+          locale: 'zh-CN',
+          text: '{username}：{expiresAt} 到期，{deleteAt} 删除',
+        });
+        expect(lifecyclePreviewReplySchema.parse(await draft.json()).text).toBe(
+          'boss：2026-11-30 10:00 UTC 到期，2026-12-10 10:00 UTC 删除',
+        );
+      } finally {
+        await env.set({ MEDIA_ACCOUNT_DELETE_AFTER_DAYS: null });
+      }
+    });
+
+    it('should render the inactivity warning with the idle days and the switch-off date', async () => {
+      await env.set({ INACTIVITY_DISABLE_DAYS: 45 });
+      try {
+        const res = await post('preview', {
+          kind: 'inactivity_warning',
+          locale: 'en',
+          subject: '{username}, {days} days without a film',
+        });
+        const body = lifecyclePreviewReplySchema.parse(await res.json());
+        expect(body).toMatchObject({
+          kind: 'inactivity_warning',
+          subject: 'boss, 45 days without a film',
+          sample: { username: 'boss', days: 45, disableAt: '2026-12-14T10:00:00.000Z' },
+        });
+        expect(body.text).toContain('paused on 2026-12-14 10:00 UTC');
+      } finally {
+        await env.set({ INACTIVITY_DISABLE_DAYS: null });
+      }
+    });
+
+    it("should refuse a placeholder the kind does not fill, naming that kind's setting", async () => {
+      const res = await post('preview', {
+        kind: 'inactivity_warning',
+        locale: 'zh-CN',
+        text: '{username} 续费：{renewUrl}',
+      });
+      expect(res.status).toBe(400);
+      expect((await errorOf(res)).details).toEqual([
+        {
+          key: 'INACTIVITY_WARNING_TEMPLATE_ZH_CN',
+          message:
+            'unknown placeholder {renewUrl}; use {username}, {siteName}, {days}, {disableAt}',
+        },
+      ]);
+    });
+
+    it('should refuse an unknown kind with VALIDATION_FAILED on both routes', async () => {
+      for (const [path, body] of [
+        ['preview', { kind: 'reminder', locale: 'en' }],
+        ['test', { kind: 'announcement', channel: 'email' }],
+      ] as const) {
+        const res = await post(path, body);
+        expect(res.status).toBe(400);
+        const error = await errorOf(res);
+        expect(error.code).toBe('VALIDATION_FAILED');
+        expect(JSON.stringify(error.details)).toContain('kind');
+      }
+      expect(env.mailsTo('boss@example.org')).toEqual([]);
+    });
+
     it('should refuse an unknown locale with VALIDATION_FAILED', async () => {
       const res = await post('preview', { locale: 'fr' });
       expect(res.status).toBe(400);
@@ -85,12 +170,44 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
       const res = await post('test', { channel: 'email', locale: 'zh-CN' });
       expect(res.status).toBe(200);
       expect(lifecycleTestReplySchema.parse(await res.json())).toEqual({
+        kind: 'expiry_reminder',
         channel: 'email',
         locale: 'zh-CN',
         status: 'sent',
       });
       const [mail] = env.mailsTo('boss@example.org');
       expect(mail!.subject).toBe('Cinema Club：会员将在 3 天后到期');
+    });
+
+    it('should mail the saved deletion warning, edited texts included', async () => {
+      await env.set({ DELETION_WARNING_SUBJECT_ZH_CN: '{username}：{deleteAt} 删除' });
+      try {
+        const res = await post('test', {
+          kind: 'deletion_warning',
+          channel: 'email',
+          locale: 'zh-CN',
+        });
+        expect(res.status).toBe(200);
+        expect(lifecycleTestReplySchema.parse(await res.json())).toMatchObject({
+          kind: 'deletion_warning',
+          channel: 'email',
+        });
+        expect(env.mailsTo('boss@example.org').at(-1)!.subject).toBe(
+          'boss：2026-12-10 10:00 UTC 删除',
+        );
+      } finally {
+        await env.set({ DELETION_WARNING_SUBJECT_ZH_CN: null });
+      }
+    });
+
+    it('should message the inactivity warning through the bot', async () => {
+      const res = await post('test', { kind: 'inactivity_warning', channel: 'messenger' });
+      expect(res.status).toBe(200);
+      expect(NotifyMember.parse(env.dmsTo(777).at(-1))).toMatchObject({
+        notice: 'test',
+        locale: 'en',
+        text: expect.stringContaining('nothing has played on your Cinema Club account for 60 days'),
+      });
     });
 
     it('should message the admin through the bot', async () => {
@@ -120,6 +237,18 @@ describe(`lifecycle preview and "send me a test" (${ENGINE})`, () => {
       expect(res.status).toBe(200);
       expect(env.sink.calls.at(-1)).toMatchObject({ path: '/topic/secret-token-99' });
       expect(env.sink.calls.at(-1)!.body).toContain('Hi boss,');
+
+      await env.set({ NOTIFY_WEBHOOK_FORMAT: 'json' });
+      const inactivity = await post('test', { kind: 'inactivity_warning', channel: 'webhook' });
+      expect(inactivity.status).toBe(200);
+      // An inactivity warning is about no membership end.
+      expect(JSON.parse(env.sink.calls.at(-1)!.body)).toMatchObject({
+        event: 'test',
+        username: 'boss',
+        expiresAt: null,
+        daysLeft: null,
+        title: 'Cinema Club: we miss you — your access pauses on 2026-12-14 10:00 UTC',
+      });
 
       env.sink.status = 500;
       const failed = await post('test', { channel: 'webhook' });

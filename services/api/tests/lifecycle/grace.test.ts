@@ -122,6 +122,49 @@ describe(`grace period and media account deletion (${ENGINE})`, () => {
     expect(env.media!.state.users.has(m.mediaUserId)).toBe(false);
   });
 
+  it('should send the deletion warning in the words the operator saved, per language', async () => {
+    const saved = await env.t.call('PUT', '/api/v1/admin/settings/lifecycle', {
+      token: adminToken,
+      body: {
+        values: {
+          DELETION_WARNING_SUBJECT_EN: '{username}, {siteName} deletes your account on {deleteAt}',
+          DELETION_WARNING_TEMPLATE_EN: 'Ended {expiresAt}. Keep it: {renewUrl}',
+          DELETION_WARNING_TEMPLATE_ZH_CN: '{username}：账号将于 {deleteAt} 删除',
+        },
+      },
+    });
+    expect(saved.status).toBe(200);
+    try {
+      const en = await member(-8); // warned at once: the deletion 3 days from now
+      const zh = await member(-8);
+      await env.t.context.db.update(users).set({ locale: 'zh-CN' }).where(eq(users.id, zh.id));
+      await runGraceJob();
+      const wallClock = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      const deleteAt = wallClock(new Date(env.now().getTime() + 3 * DAY));
+      const [mail] = env.mailsTo(en.email);
+      expect(mail!.subject).toBe(`${en.username}, Cinema Club deletes your account on ${deleteAt}`);
+      expect(mail!.text).toMatch(
+        /^Ended \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Keep it: https:\/\/usher\.example\/console\/renewal\?from=reminder\n/,
+      );
+      // The Chinese subject was not edited: its default stays.
+      const [zhMail] = env.mailsTo(zh.email);
+      expect(zhMail!.subject).toBe(`Cinema Club：你的媒体账号将于 ${deleteAt} 删除`);
+      expect(zhMail!.text).toContain(`${zh.username}：账号将于 ${deleteAt} 删除`);
+      const [dm] = env.dmsTo(900_000 + seq);
+      expect(dm).toMatchObject({
+        notice: 'deletion_warning',
+        locale: 'zh-CN',
+        text: `${zh.username}：账号将于 ${deleteAt} 删除`,
+      });
+    } finally {
+      await env.set({
+        DELETION_WARNING_SUBJECT_EN: null,
+        DELETION_WARNING_TEMPLATE_EN: null,
+        DELETION_WARNING_TEMPLATE_ZH_CN: null,
+      });
+    }
+  });
+
   it('should leave the deletion to the retry queue when the media server is down', async () => {
     const m = await member(-20);
     await runGraceJob();

@@ -151,6 +151,33 @@ describe(`inactivity watch (${ENGINE})`, () => {
     expect(bad.status).toBe(400);
   });
 
+  it('should send the inactivity warning in the words the operator saved', async () => {
+    const saved = await env.t.call('PUT', '/api/v1/admin/settings/lifecycle', {
+      token: adminToken,
+      body: {
+        values: {
+          INACTIVITY_WARNING_SUBJECT_EN: '{username}: {days} quiet days',
+          INACTIVITY_WARNING_TEMPLATE_EN: 'Play something on {siteName} before {disableAt}.',
+        },
+      },
+    });
+    expect(saved.status).toBe(200);
+    try {
+      const m = await member();
+      await runWatch();
+      const disableAt = new Date(env.now().getTime() + 7 * DAY);
+      const [mail] = env.mailsTo(m.email);
+      expect(mail!.subject).toBe(`${m.username}: 30 quiet days`);
+      expect(mail!.text).toMatch(
+        new RegExp(
+          `^Play something on Cinema Club before ${disableAt.toISOString().slice(0, 16).replace('T', ' ')} UTC\\.\\n`,
+        ),
+      );
+    } finally {
+      await env.set({ INACTIVITY_WARNING_SUBJECT_EN: null, INACTIVITY_WARNING_TEMPLATE_EN: null });
+    }
+  });
+
   it('should do nothing without the Playback Reporting plugin', async () => {
     const m = await member();
     env.media!.state.playback.installed = false;

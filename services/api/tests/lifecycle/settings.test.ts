@@ -68,6 +68,60 @@ describe(`lifecycle settings group (${ENGINE})`, () => {
     expect(await t.context.db.select().from(settings)).toEqual(before);
   });
 
+  it('should list the deletion and inactivity warnings with the texts the jobs always sent', async () => {
+    const res = await t.call('GET', '/api/v1/admin/settings', { token });
+    const group = settingsListSchema
+      .parse(await res.json())
+      .groups.find((g) => g.group === 'lifecycle')!;
+    const item = (key: string) => group.items.find((i) => i.key === key)!;
+    expect(item('DELETION_WARNING_SUBJECT_EN')).toMatchObject({
+      label: 'Deletion warning subject (English)',
+      value: '{siteName}: your media account will be deleted on {deleteAt}',
+    });
+    expect(item('DELETION_WARNING_TEMPLATE_ZH_CN').value).toContain(
+      '在此之前续费即可保留：{renewUrl}',
+    );
+    expect(item('INACTIVITY_WARNING_SUBJECT_ZH_CN')).toMatchObject({
+      label: 'Inactivity warning subject (Simplified Chinese)',
+      value: '{siteName}：好久不见——你的观看权限将于 {disableAt} 暂停',
+    });
+    expect(item('INACTIVITY_WARNING_TEMPLATE_EN').value).toContain('for {days} days');
+  });
+
+  it("should check each kind's templates against that kind's placeholders, saving nothing", async () => {
+    const before = await t.context.db.select().from(settings);
+    const res = await put({
+      DELETION_WARNING_SUBJECT_EN: '{siteName}: {daysLeft} days', // a reminder's placeholder
+      DELETION_WARNING_TEMPLATE_ZH_CN: '{username} {deleteAt} {renewUrl}', // valid
+      INACTIVITY_WARNING_TEMPLATE_EN: 'Renew at {renewUrl} before {disableAt}',
+      INACTIVITY_WARNING_SUBJECT_ZH_CN: '{days} 天',
+    });
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error.code).toBe('SETTING_INVALID');
+    expect(error.details).toEqual([
+      {
+        key: 'DELETION_WARNING_SUBJECT_EN',
+        message:
+          'unknown placeholder {daysLeft}; use {username}, {siteName}, {expiresAt}, {deleteAt}, {renewUrl}',
+      },
+      {
+        key: 'INACTIVITY_WARNING_TEMPLATE_EN',
+        message: 'unknown placeholder {renewUrl}; use {username}, {siteName}, {days}, {disableAt}',
+      },
+    ]);
+    expect(await t.context.db.select().from(settings)).toEqual(before);
+
+    const ok = await put({
+      DELETION_WARNING_TEMPLATE_ZH_CN: '{username} {deleteAt} {renewUrl}',
+      INACTIVITY_WARNING_SUBJECT_ZH_CN: '{days} 天',
+    });
+    expect(ok.status).toBe(200);
+    expect(await t.context.settings.store.getString('INACTIVITY_WARNING_SUBJECT_ZH_CN')).toBe(
+      '{days} 天',
+    );
+  });
+
   it('should refuse days outside 1–60, unknown channels, bad cron and a non-URL webhook', async () => {
     const res = await put({
       REMINDER_DAYS: ['7', '61'],

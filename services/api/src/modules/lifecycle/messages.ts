@@ -3,6 +3,7 @@
 // messenger, webhook). Pure functions: the job and the admin preview share them.
 import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { Locale } from '@usher/contracts';
+import type { TemplateNoticeKind } from '@usher/contracts/values';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
 import { fillPlaceholders } from '../../settings-store/placeholders.js';
@@ -29,14 +30,49 @@ export interface ReminderFacts {
   locale: Locale;
 }
 
-/** The settings a reminder text needs, read once per run. */
+/** The settings prefix of each kind's texts (`<PREFIX>_SUBJECT_<LANG>`, `<PREFIX>_TEMPLATE_<LANG>`). */
+export const TEMPLATE_PREFIX = {
+  expiry_reminder: 'REMINDER',
+  deletion_warning: 'DELETION_WARNING',
+  inactivity_warning: 'INACTIVITY_WARNING',
+} as const satisfies Record<TemplateNoticeKind, string>;
+
+const LANGUAGE_SUFFIX = { en: 'EN', 'zh-CN': 'ZH_CN' } as const satisfies Record<Locale, string>;
+
+/** The setting keys of one kind's subject and text in one language. */
+export function templateKeys<K extends TemplateNoticeKind, L extends Locale>(kind: K, locale: L) {
+  const at = `${TEMPLATE_PREFIX[kind]}_` as const;
+  const suffix = LANGUAGE_SUFFIX[locale];
+  return {
+    subject:
+      `${at}SUBJECT_${suffix}` as `${(typeof TEMPLATE_PREFIX)[K]}_SUBJECT_${(typeof LANGUAGE_SUFFIX)[L]}`,
+    text: `${at}TEMPLATE_${suffix}` as `${(typeof TEMPLATE_PREFIX)[K]}_TEMPLATE_${(typeof LANGUAGE_SUFFIX)[L]}`,
+  };
+}
+
+/** One kind's words per language. */
+export type Templates = Record<Locale, { subject: string; text: string }>;
+
+/** The settings the lifecycle notices need, read once per run. */
 export interface ReminderTexts {
   siteName: string;
   /** `PUBLIC_WEB_URL` without a trailing slash; empty when it is not set. */
   baseUrl: string;
   renewUrl: string;
   timezone: string;
-  templates: Record<Locale, { subject: string; text: string }>;
+  /** The operator's texts of every notice kind (a default until an admin saves one). */
+  templates: Record<TemplateNoticeKind, Templates>;
+}
+
+async function readTemplates(settings: SettingsReader, kind: TemplateNoticeKind) {
+  const read = async (locale: Locale) => {
+    const keys = templateKeys(kind, locale);
+    return {
+      subject: await settings.getString(keys.subject),
+      text: await settings.getString(keys.text),
+    };
+  };
+  return { en: await read('en'), 'zh-CN': await read('zh-CN') };
 }
 
 export async function readReminderTexts(settings: SettingsReader): Promise<ReminderTexts> {
@@ -48,15 +84,25 @@ export async function readReminderTexts(settings: SettingsReader): Promise<Remin
     renewUrl: `${baseUrl}${RENEW_PATH}`,
     timezone: (await settings.getString('SCHEDULE_TIMEZONE')) || 'UTC',
     templates: {
-      en: {
-        subject: await settings.getString('REMINDER_SUBJECT_EN'),
-        text: await settings.getString('REMINDER_TEMPLATE_EN'),
-      },
-      'zh-CN': {
-        subject: await settings.getString('REMINDER_SUBJECT_ZH_CN'),
-        text: await settings.getString('REMINDER_TEMPLATE_ZH_CN'),
-      },
+      expiry_reminder: await readTemplates(settings, 'expiry_reminder'),
+      deletion_warning: await readTemplates(settings, 'deletion_warning'),
+      inactivity_warning: await readTemplates(settings, 'inactivity_warning'),
     },
+  };
+}
+
+/** One kind's template in one language, filled in with `values`. */
+function render(
+  texts: ReminderTexts,
+  kind: TemplateNoticeKind,
+  locale: Locale,
+  values: Record<string, string>,
+): Notice {
+  const template = texts.templates[kind][locale];
+  return {
+    locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
   };
 }
 
@@ -71,19 +117,13 @@ export function formatInstant(at: Date, timezone: string): string {
 }
 
 export function reminderNotice(texts: ReminderTexts, facts: ReminderFacts, now: Date): Notice {
-  const values = {
+  return render(texts, 'expiry_reminder', facts.locale, {
     username: facts.username,
     siteName: texts.siteName,
     daysLeft: String(daysLeft(facts.expiresAt, now)),
     expiresAt: formatInstant(facts.expiresAt, texts.timezone),
     renewUrl: texts.renewUrl,
-  };
-  const template = texts.templates[facts.locale];
-  return {
-    locale: facts.locale,
-    subject: fillPlaceholders(template.subject, values),
-    text: fillPlaceholders(template.text, values),
-  };
+  });
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -141,76 +181,33 @@ export interface DeletionFacts {
   locale: Locale;
 }
 
-const DELETION_TEXTS: Record<Locale, { subject: string; text: string }> = {
-  en: {
-    subject: '{siteName}: your media account will be deleted on {deleteAt}',
-    text:
-      'Hi {username},\n\nyour {siteName} membership ended on {expiresAt}. Your media-server ' +
-      'account will be deleted on {deleteAt}, with its watch history and settings. Renew before ' +
-      'then to keep it: {renewUrl}\n\nYour {siteName} account itself stays, and you can renew at ' +
-      'any time.',
-  },
-  'zh-CN': {
-    subject: '{siteName}：你的媒体账号将于 {deleteAt} 删除',
-    text:
-      '{username}，你好：\n\n你的 {siteName} 会员已于 {expiresAt} 到期。你的媒体服务器账号将于 ' +
-      '{deleteAt} 删除，其中的观看记录和设置也会一并删除。在此之前续费即可保留：{renewUrl}\n\n' +
-      '你的 {siteName} 账号本身会保留，随时可以续费。',
-  },
-};
-
-/** The warning before an expired member's media account is deleted (fixed texts, both languages). */
+/** The warning before an expired member's media account is deleted (`DELETION_WARNING_*`). */
 export function deletionNotice(texts: ReminderTexts, facts: DeletionFacts): Notice {
-  const values = {
+  return render(texts, 'deletion_warning', facts.locale, {
     username: facts.username,
     siteName: texts.siteName,
     expiresAt: formatInstant(facts.expiresAt, texts.timezone),
     deleteAt: formatInstant(facts.deleteAt, texts.timezone),
     renewUrl: texts.renewUrl,
-  };
-  const template = DELETION_TEXTS[facts.locale];
-  return {
-    locale: facts.locale,
-    subject: fillPlaceholders(template.subject, values),
-    text: fillPlaceholders(template.text, values),
-  };
+  });
 }
 
-const INACTIVITY_TEXTS: Record<Locale, { subject: string; text: string }> = {
-  en: {
-    subject: '{siteName}: we miss you — your access pauses on {disableAt}',
-    text:
-      'Hi {username},\n\nnothing has played on your {siteName} account for {days} days. To keep ' +
-      'places free for active members, your media access will be paused on {disableAt}. Play ' +
-      'anything before then and nothing changes.\n\nIf it is paused, ask an admin to switch it ' +
-      'back on.',
-  },
-  'zh-CN': {
-    subject: '{siteName}：好久不见——你的观看权限将于 {disableAt} 暂停',
-    text:
-      '{username}，你好：\n\n你的 {siteName} 账号已经 {days} 天没有播放记录。为了把名额留给活跃成员，' +
-      '你的媒体访问权限将于 {disableAt} 暂停。在此之前播放任意内容即可保持不变。\n\n' +
-      '如果已被暂停，请联系管理员重新开启。',
-  },
-};
+/** What an inactivity warning is about. */
+export interface InactivityFacts {
+  username: string;
+  days: number;
+  disableAt: Date;
+  locale: Locale;
+}
 
-/** The warning before a member is switched off for inactivity (fixed texts, both languages). */
-export function inactivityNotice(
-  texts: ReminderTexts,
-  facts: { username: string; days: number; disableAt: Date; locale: Locale },
-): Notice {
-  const values = {
+/** The warning before a member is switched off for inactivity (`INACTIVITY_WARNING_*`). */
+export function inactivityNotice(texts: ReminderTexts, facts: InactivityFacts): Notice {
+  return render(texts, 'inactivity_warning', facts.locale, {
     username: facts.username,
     siteName: texts.siteName,
     days: String(facts.days),
     disableAt: formatInstant(facts.disableAt, texts.timezone),
-  };
-  const template = INACTIVITY_TEXTS[facts.locale];
-  return {
-    locale: facts.locale,
-    subject: fillPlaceholders(template.subject, values),
-    text: fillPlaceholders(template.text, values),
-  };
+  });
 }
 
 const SHARING_SUSPENSION_TEXTS: Record<Locale, { subject: string; text: string }> = {

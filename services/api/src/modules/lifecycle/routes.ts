@@ -28,7 +28,7 @@ import {
 } from './announcements.js';
 import { setInactivityExempt } from './inactivity.js';
 import { listNotices, upcomingReminders } from './notices.js';
-import { previewReminder, sendTestReminder } from './service.js';
+import { previewNotice, sendTestNotice } from './service.js';
 import { readPreferences, savePreferences, unsubscribe } from './unsubscribe.js';
 
 const announcementParams = z.strictObject({ id: uuidSchema });
@@ -104,28 +104,29 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       method: 'post',
       path: '/api/v1/admin/lifecycle/preview',
       auth: 'admin',
-      summary: 'Render the membership reminder, optionally with a draft subject and text',
+      summary:
+        'Render a lifecycle notice (the reminder unless `kind` says otherwise), optionally with a draft subject and text',
       tags: ['settings'],
       request: { body: lifecyclePreviewRequestSchema },
       responses: {
         200: {
-          description: 'The reminder as a member would read it',
+          description: 'The notice as a member would read it',
           schema: lifecyclePreviewReplySchema,
         },
       },
       errors: ['SETTING_INVALID'],
-      handler: async (c, { body, auth }) => c.json(await previewReminder(ctx, auth.userId, body)),
+      handler: async (c, { body, auth }) => c.json(await previewNotice(ctx, auth.userId, body)),
     }),
     defineRoute({
       method: 'post',
       path: '/api/v1/admin/lifecycle/test',
       auth: 'admin',
-      summary: 'Send the saved membership reminder to yourself on one channel',
+      summary: "Send a lifecycle notice's saved texts to yourself on one channel",
       tags: ['settings'],
       request: { body: lifecycleTestRequestSchema },
       responses: { 200: { description: 'Sent', schema: lifecycleTestReplySchema } },
       errors: ['REMINDER_CHANNEL_UNAVAILABLE', 'NOT_CONFIGURED', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body, auth }) => c.json(await sendTestReminder(ctx, auth.userId, body)),
+      handler: async (c, { body, auth }) => c.json(await sendTestNotice(ctx, auth.userId, body)),
     }),
     // `…/upcoming`, and the issue's name for the same view (`GET …/preview?days=14`; `POST
     // …/preview` renders a template instead). Both stay: the web page calls `preview`.

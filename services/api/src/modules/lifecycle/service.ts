@@ -1,5 +1,5 @@
-// Admin tools of the lifecycle (docs/lifecycle.md): preview a reminder with a draft template,
-// and send the saved reminder to oneself on one channel. The calling admin is the sample member.
+// Admin tools of the lifecycle (docs/lifecycle.md): preview a notice kind with a draft template,
+// and send its saved texts to oneself on one channel. The calling admin is the sample member.
 import type {
   LifecyclePreview,
   LifecyclePreviewRequest,
@@ -7,6 +7,7 @@ import type {
   LifecycleTestRequest,
   Locale,
 } from '@usher/contracts';
+import type { TemplateNoticeKind } from '@usher/contracts/values';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -15,22 +16,30 @@ import { IntegrationError } from '../../integrations/errors.js';
 import { DEFINITIONS_BY_KEY } from '../../settings-store/definitions.js';
 import { parseInput } from '../../settings-store/validate.js';
 import type { ModuleContext } from '../context.js';
+import { WARNING_DAYS } from './grace.js';
+import { INACTIVITY_NOTICE_DAYS } from './inactivity.js';
 import {
   daysLeft,
+  deletionNotice,
+  inactivityNotice,
   noticeMail,
   readReminderTexts,
   reminderNotice,
+  templateKeys,
+  type Notice,
   type ReminderTexts,
 } from './messages.js';
-import { sendWebhook } from './webhook.js';
+import { sendWebhook, type WebhookEvent } from './webhook.js';
 
 type LifecycleContext = Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations' | 'notify'>;
+type Defaulted<T> = T & { kind: TemplateNoticeKind };
 
-/** The sample end of a preview or test: three days from now. */
+/** The sample end of a reminder's preview or test: three days from now. */
 const SAMPLE_DAYS = 3;
+/** Sample grace and idle days while the feature is off (0), so its texts still read naturally. */
+const SAMPLE_GRACE_DAYS = 30;
+const SAMPLE_IDLE_DAYS = 60;
 const DAY_MS = 86_400_000;
-
-const suffix = (locale: Locale) => (locale === 'zh-CN' ? 'ZH_CN' : 'EN');
 
 /**
  * Checks a draft like a save would (`SETTING_INVALID` with `details: [{key, message}]`), so the
@@ -61,66 +70,134 @@ async function sampleMember(ctx: LifecycleContext, userId: string) {
   return row;
 }
 
-export async function previewReminder(
+/** A kind rendered for the sample member: the preview's reply, and what a test sends. */
+interface Sample {
+  preview: LifecyclePreview;
+  notice: Notice;
+  /** The webhook's fields about the membership. */
+  webhook: Pick<WebhookEvent, 'expiresAt' | 'daysLeft'>;
+}
+
+/**
+ * The kind's texts filled in as the job would for the calling admin: a reminder 3 days before
+ * the end; a deletion warning as the grace job sends it (3 days before the deletion, the end
+ * `MEDIA_ACCOUNT_DELETE_AFTER_DAYS` before that); an inactivity warning after
+ * `INACTIVITY_DISABLE_DAYS` idle days, the switch-off 7 days on.
+ */
+async function renderSample(
+  ctx: LifecycleContext,
+  texts: ReminderTexts,
+  kind: TemplateNoticeKind,
+  username: string,
+  locale: Locale,
+): Promise<Sample> {
+  const now = ctx.now();
+  const common = { username, siteName: texts.siteName };
+  const rendered = (notice: Notice) => ({ locale, subject: notice.subject, text: notice.text });
+  switch (kind) {
+    case 'expiry_reminder': {
+      const expiresAt = new Date(now.getTime() + SAMPLE_DAYS * DAY_MS);
+      const notice = reminderNotice(texts, { username, expiresAt, locale }, now);
+      const left = daysLeft(expiresAt, now);
+      return {
+        notice,
+        preview: {
+          kind,
+          ...rendered(notice),
+          sample: {
+            ...common,
+            daysLeft: left,
+            expiresAt: expiresAt.toISOString(),
+            renewUrl: texts.renewUrl,
+          },
+        },
+        webhook: { expiresAt: expiresAt.toISOString(), daysLeft: left },
+      };
+    }
+    case 'deletion_warning': {
+      const grace =
+        Number(await ctx.settings.store.get('MEDIA_ACCOUNT_DELETE_AFTER_DAYS')) ||
+        SAMPLE_GRACE_DAYS;
+      const deleteAt = new Date(now.getTime() + WARNING_DAYS * DAY_MS);
+      const expiresAt = new Date(now.getTime() - Math.max(0, grace - WARNING_DAYS) * DAY_MS);
+      const notice = deletionNotice(texts, { username, expiresAt, deleteAt, locale });
+      return {
+        notice,
+        preview: {
+          kind,
+          ...rendered(notice),
+          sample: {
+            ...common,
+            expiresAt: expiresAt.toISOString(),
+            deleteAt: deleteAt.toISOString(),
+            renewUrl: texts.renewUrl,
+          },
+        },
+        webhook: { expiresAt: expiresAt.toISOString(), daysLeft: 0 },
+      };
+    }
+    case 'inactivity_warning': {
+      const days =
+        Number(await ctx.settings.store.get('INACTIVITY_DISABLE_DAYS')) || SAMPLE_IDLE_DAYS;
+      const disableAt = new Date(now.getTime() + INACTIVITY_NOTICE_DAYS * DAY_MS);
+      const notice = inactivityNotice(texts, { username, days, disableAt, locale });
+      return {
+        notice,
+        preview: {
+          kind,
+          ...rendered(notice),
+          sample: { ...common, days, disableAt: disableAt.toISOString() },
+        },
+        webhook: { expiresAt: null, daysLeft: null },
+      };
+    }
+  }
+}
+
+export async function previewNotice(
   ctx: LifecycleContext,
   callerId: string,
-  input: LifecyclePreviewRequest,
+  input: Defaulted<LifecyclePreviewRequest>,
 ): Promise<LifecyclePreview> {
-  const subject = checkDraft(`REMINDER_SUBJECT_${suffix(input.locale)}`, input.subject);
-  const text = checkDraft(`REMINDER_TEMPLATE_${suffix(input.locale)}`, input.text);
+  const { kind, locale } = input;
+  const keys = templateKeys(kind, locale);
+  const subject = checkDraft(keys.subject, input.subject);
+  const text = checkDraft(keys.text, input.text);
   const saved = await readReminderTexts(ctx.settings.store);
   const texts: ReminderTexts = {
     ...saved,
     templates: {
       ...saved.templates,
-      [input.locale]: {
-        subject: subject ?? saved.templates[input.locale].subject,
-        text: text ?? saved.templates[input.locale].text,
+      [kind]: {
+        ...saved.templates[kind],
+        [locale]: {
+          subject: subject ?? saved.templates[kind][locale].subject,
+          text: text ?? saved.templates[kind][locale].text,
+        },
       },
     },
   };
   const member = await sampleMember(ctx, callerId);
-  const now = ctx.now();
-  const expiresAt = new Date(now.getTime() + SAMPLE_DAYS * DAY_MS);
-  const notice = reminderNotice(
-    texts,
-    { username: member.username, expiresAt, locale: input.locale },
-    now,
-  );
-  return {
-    kind: 'reminder',
-    locale: input.locale,
-    subject: notice.subject,
-    text: notice.text,
-    sample: {
-      username: member.username,
-      siteName: texts.siteName,
-      daysLeft: daysLeft(expiresAt, now),
-      expiresAt: expiresAt.toISOString(),
-      renewUrl: texts.renewUrl,
-    },
-  };
+  return (await renderSample(ctx, texts, kind, member.username, locale)).preview;
 }
 
 const unavailable = (message: string) => new AppError('REMINDER_CHANNEL_UNAVAILABLE', message);
 
 /**
- * Sends the saved reminder to the calling admin on one channel, whatever `REMINDER_CHANNELS`
+ * Sends a kind's saved texts to the calling admin on one channel, whatever `REMINDER_CHANNELS`
  * says (testing a channel before switching it on is the point). A failure answers with the
  * shared upstream errors; the webhook address never appears in one.
  */
-export async function sendTestReminder(
+export async function sendTestNotice(
   ctx: LifecycleContext,
   callerId: string,
-  input: LifecycleTestRequest,
+  input: Defaulted<LifecycleTestRequest>,
 ): Promise<LifecycleTestReply> {
   const member = await sampleMember(ctx, callerId);
   const locale: Locale = input.locale ?? (member.locale === 'zh-CN' ? 'zh-CN' : 'en');
   const texts = await readReminderTexts(ctx.settings.store);
-  const now = ctx.now();
-  const expiresAt = new Date(now.getTime() + SAMPLE_DAYS * DAY_MS);
-  const notice = reminderNotice(texts, { username: member.username, expiresAt, locale }, now);
-  const reply = { channel: input.channel, locale, status: 'sent' as const };
+  const { notice, webhook } = await renderSample(ctx, texts, input.kind, member.username, locale);
+  const reply = { kind: input.kind, channel: input.channel, locale, status: 'sent' as const };
   switch (input.channel) {
     case 'email': {
       if (!member.email) throw unavailable('Your account has no e-mail address');
@@ -158,10 +235,9 @@ export async function sendTestReminder(
         event: 'test',
         userId: callerId,
         username: member.username,
-        expiresAt: expiresAt.toISOString(),
-        daysLeft: daysLeft(expiresAt, now),
+        ...webhook,
         renewUrl: texts.renewUrl,
-        occurredAt: now.toISOString(),
+        occurredAt: ctx.now().toISOString(),
       });
       if (result.outcome === 'failed') {
         const why = result.status ? `answered ${result.status}` : `failed (${result.reason})`;
