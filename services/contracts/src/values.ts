@@ -200,6 +200,29 @@ export const NOTICE_PLACEHOLDERS = {
   deletion_warning: ['username', 'siteName', 'expiresAt', 'deleteAt', 'renewUrl'],
   inactivity_warning: ['username', 'siteName', 'days', 'disableAt'],
 } as const satisfies Record<TemplateNoticeKind, readonly string[]>;
+const TEMPLATE_PREFIX = {
+  expiry_reminder: 'REMINDER',
+  deletion_warning: 'DELETION_WARNING',
+  inactivity_warning: 'INACTIVITY_WARNING',
+} as const satisfies Record<TemplateNoticeKind, string>;
+const TEMPLATE_LANGUAGE = { en: 'EN', 'zh-CN': 'ZH_CN' } as const satisfies Record<Locale, string>;
+type TemplateKey<
+  K extends TemplateNoticeKind,
+  L extends Locale,
+  Part extends string,
+> = `${(typeof TEMPLATE_PREFIX)[K]}_${Part}_${(typeof TEMPLATE_LANGUAGE)[L]}`;
+
+/** The setting keys of one kind's subject and text in one language (`REMINDER_SUBJECT_ZH_CN`). */
+export function noticeTemplateKeys<K extends TemplateNoticeKind, L extends Locale>(
+  kind: K,
+  locale: L,
+): { subject: TemplateKey<K, L, 'SUBJECT'>; text: TemplateKey<K, L, 'TEMPLATE'> } {
+  const [prefix, language] = [TEMPLATE_PREFIX[kind], TEMPLATE_LANGUAGE[locale]];
+  return {
+    subject: `${prefix}_SUBJECT_${language}` as TemplateKey<K, L, 'SUBJECT'>,
+    text: `${prefix}_TEMPLATE_${language}` as TemplateKey<K, L, 'TEMPLATE'>,
+  };
+}
 export const NOTICE_STATUSES = ['sending', 'sent', 'failed', 'skipped'] as const;
 export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
 /** Who an announcement goes to, and the channels besides the console. */

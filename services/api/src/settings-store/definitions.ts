@@ -1,4 +1,8 @@
-import { NOTICE_PLACEHOLDERS, type TemplateNoticeKind } from '@usher/contracts/values';
+import {
+  NOTICE_PLACEHOLDERS,
+  noticeTemplateKeys,
+  type TemplateNoticeKind,
+} from '@usher/contracts/values';
 import { unknownPlaceholder } from './placeholders.js';
 import type { SettingDefinition, ValueOfDefinition } from './types.js';
 
@@ -12,12 +16,12 @@ interface NoticeWords {
 
 /**
  * The four settings of a lifecycle notice kind's texts (docs/lifecycle.md "Texts"):
- * `<PREFIX>_SUBJECT_EN`, `<PREFIX>_TEMPLATE_EN`, `<PREFIX>_SUBJECT_ZH_CN`, `<PREFIX>_TEMPLATE_ZH_CN`,
+ * `<PREFIX>_SUBJECT_EN`, `<PREFIX>_TEMPLATE_EN`, `<PREFIX>_SUBJECT_ZH_CN`, `<PREFIX>_TEMPLATE_ZH_CN`
+ * (`noticeTemplateKeys`),
  * each checked on save against the placeholders the kind fills in (`modules/lifecycle/messages.ts`).
  */
-const noticeTemplates = <const P extends string>(
-  prefix: P,
-  kind: TemplateNoticeKind,
+const noticeTemplates = <const K extends TemplateNoticeKind>(
+  kind: K,
   name: string,
   defaults: { en: NoticeWords; zhCN: NoticeWords },
 ) => {
@@ -46,11 +50,12 @@ const noticeTemplates = <const P extends string>(
       maxLength: 2000,
       check,
     }) as const satisfies SettingDefinition;
+  const [en, zhCN] = [noticeTemplateKeys(kind, 'en'), noticeTemplateKeys(kind, 'zh-CN')];
   return [
-    subject(`${prefix}_SUBJECT_EN`, 'English', defaults.en.subject),
-    text(`${prefix}_TEMPLATE_EN`, 'English', defaults.en.text),
-    subject(`${prefix}_SUBJECT_ZH_CN`, 'Simplified Chinese', defaults.zhCN.subject),
-    text(`${prefix}_TEMPLATE_ZH_CN`, 'Simplified Chinese', defaults.zhCN.text),
+    subject(en.subject, 'English', defaults.en.subject),
+    text(en.text, 'English', defaults.en.text),
+    subject(zhCN.subject, 'Simplified Chinese', defaults.zhCN.subject),
+    text(zhCN.text, 'Simplified Chinese', defaults.zhCN.text),
   ] as const;
 };
 
@@ -846,7 +851,7 @@ const DEFINITIONS = [
     default: 'json',
     options: ['json', 'discord', 'ntfy'],
   },
-  ...noticeTemplates('REMINDER', 'expiry_reminder', 'Reminder', {
+  ...noticeTemplates('expiry_reminder', 'Reminder', {
     en: {
       subject: '{siteName}: your membership ends in {daysLeft} day(s)',
       text:
@@ -860,7 +865,7 @@ const DEFINITIONS = [
         '立即续期即可保留访问权限：{renewUrl}\n\n如已续期，请忽略本消息。',
     },
   }),
-  ...noticeTemplates('DELETION_WARNING', 'deletion_warning', 'Deletion warning', {
+  ...noticeTemplates('deletion_warning', 'Deletion warning', {
     en: {
       subject: '{siteName}: your media account will be deleted on {deleteAt}',
       text:
@@ -877,7 +882,7 @@ const DEFINITIONS = [
         '你的 {siteName} 账号本身会保留，随时可以续费。',
     },
   }),
-  ...noticeTemplates('INACTIVITY_WARNING', 'inactivity_warning', 'Inactivity warning', {
+  ...noticeTemplates('inactivity_warning', 'Inactivity warning', {
     en: {
       subject: '{siteName}: we miss you — your access pauses on {disableAt}',
       text:

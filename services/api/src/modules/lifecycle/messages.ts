@@ -3,7 +3,7 @@
 // messenger, webhook). Pure functions: the job and the admin preview share them.
 import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { Locale } from '@usher/contracts';
-import type { TemplateNoticeKind } from '@usher/contracts/values';
+import { noticeTemplateKeys, type TemplateNoticeKind } from '@usher/contracts/values';
 import type { MailMessage } from '../../integrations/mail/types.js';
 import type { SettingsReader } from '../../integrations/common.js';
 import { fillPlaceholders } from '../../settings-store/placeholders.js';
@@ -30,26 +30,6 @@ export interface ReminderFacts {
   locale: Locale;
 }
 
-/** The settings prefix of each kind's texts (`<PREFIX>_SUBJECT_<LANG>`, `<PREFIX>_TEMPLATE_<LANG>`). */
-export const TEMPLATE_PREFIX = {
-  expiry_reminder: 'REMINDER',
-  deletion_warning: 'DELETION_WARNING',
-  inactivity_warning: 'INACTIVITY_WARNING',
-} as const satisfies Record<TemplateNoticeKind, string>;
-
-const LANGUAGE_SUFFIX = { en: 'EN', 'zh-CN': 'ZH_CN' } as const satisfies Record<Locale, string>;
-
-/** The setting keys of one kind's subject and text in one language. */
-export function templateKeys<K extends TemplateNoticeKind, L extends Locale>(kind: K, locale: L) {
-  const at = `${TEMPLATE_PREFIX[kind]}_` as const;
-  const suffix = LANGUAGE_SUFFIX[locale];
-  return {
-    subject:
-      `${at}SUBJECT_${suffix}` as `${(typeof TEMPLATE_PREFIX)[K]}_SUBJECT_${(typeof LANGUAGE_SUFFIX)[L]}`,
-    text: `${at}TEMPLATE_${suffix}` as `${(typeof TEMPLATE_PREFIX)[K]}_TEMPLATE_${(typeof LANGUAGE_SUFFIX)[L]}`,
-  };
-}
-
 /** One kind's words per language. */
 export type Templates = Record<Locale, { subject: string; text: string }>;
 
@@ -66,7 +46,7 @@ export interface ReminderTexts {
 
 async function readTemplates(settings: SettingsReader, kind: TemplateNoticeKind) {
   const read = async (locale: Locale) => {
-    const keys = templateKeys(kind, locale);
+    const keys = noticeTemplateKeys(kind, locale);
     return {
       subject: await settings.getString(keys.subject),
       text: await settings.getString(keys.text),

@@ -7,7 +7,7 @@ import type {
   LifecycleTestRequest,
   Locale,
 } from '@usher/contracts';
-import type { TemplateNoticeKind } from '@usher/contracts/values';
+import { noticeTemplateKeys, type TemplateNoticeKind } from '@usher/contracts/values';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
@@ -25,7 +25,6 @@ import {
   noticeMail,
   readReminderTexts,
   reminderNotice,
-  templateKeys,
   type Notice,
   type ReminderTexts,
 } from './messages.js';
@@ -160,7 +159,7 @@ export async function previewNotice(
   input: Defaulted<LifecyclePreviewRequest>,
 ): Promise<LifecyclePreview> {
   const { kind, locale } = input;
-  const keys = templateKeys(kind, locale);
+  const keys = noticeTemplateKeys(kind, locale);
   const subject = checkDraft(keys.subject, input.subject);
   const text = checkDraft(keys.text, input.text);
   const saved = await readReminderTexts(ctx.settings.store);
