@@ -82,6 +82,14 @@ const SETTINGS = {
         setting('REMINDER_TEMPLATE_EN', 'Hi {username}, renew: {renewUrl}'),
         setting('REMINDER_SUBJECT_ZH_CN', '{siteName}：剩余 {daysLeft} 天'),
         setting('REMINDER_TEMPLATE_ZH_CN', '{username}，你好：{renewUrl}'),
+        setting('DELETION_WARNING_SUBJECT_EN', '{siteName}: deleted on {deleteAt}'),
+        setting('DELETION_WARNING_TEMPLATE_EN', 'Hi {username}, renew by {deleteAt}'),
+        setting('DELETION_WARNING_SUBJECT_ZH_CN', '{siteName}：{deleteAt} 删除'),
+        setting('DELETION_WARNING_TEMPLATE_ZH_CN', '{username}：{deleteAt} 删除'),
+        setting('INACTIVITY_WARNING_SUBJECT_EN', '{siteName}: {days} quiet days'),
+        setting('INACTIVITY_WARNING_TEMPLATE_EN', 'Hi {username}, play before {disableAt}'),
+        setting('INACTIVITY_WARNING_SUBJECT_ZH_CN', '{siteName}：{days} 天未播放'),
+        setting('INACTIVITY_WARNING_TEMPLATE_ZH_CN', '{username}：{disableAt} 暂停'),
       ],
     },
   ],
@@ -197,13 +205,14 @@ describe('TemplateEditor', () => {
       '{siteName}: {daysLeft} days left',
     );
     const first = await answerPreview(fixture, http, (body) => ({
-      kind: 'reminder',
+      kind: 'expiry_reminder',
       locale: 'en',
       subject: 'Usher: 3 days left',
       text: body.text.replace('{username}', 'admin'),
       sample: SAMPLE,
     }));
     expect(first).toEqual({
+      kind: 'expiry_reminder',
       locale: 'en',
       subject: '{siteName}: {daysLeft} days left',
       text: 'Hi {username}, renew: {renewUrl}',
@@ -231,7 +240,7 @@ describe('TemplateEditor', () => {
   it('should insert a placeholder, save both languages together, then send a test', async () => {
     const { fixture, http, root, shown } = await render();
     await answerPreview(fixture, http, () => ({
-      kind: 'reminder',
+      kind: 'expiry_reminder',
       locale: 'en',
       subject: 's',
       text: 't',
@@ -251,14 +260,9 @@ describe('TemplateEditor', () => {
     const put = http.expectOne('/api/v1/admin/settings/lifecycle');
     expect(put.request.method).toBe('PUT');
     const values = (put.request.body as { values: Record<string, string> }).values;
-    expect(Object.keys(values).sort()).toEqual([
-      'REMINDER_SUBJECT_EN',
-      'REMINDER_SUBJECT_ZH_CN',
-      'REMINDER_TEMPLATE_EN',
-      'REMINDER_TEMPLATE_ZH_CN',
-    ]);
+    // Only what changed: an untouched default stays a default.
+    expect(Object.keys(values)).toEqual(['REMINDER_TEMPLATE_EN']);
     expect(values['REMINDER_TEMPLATE_EN']).toContain('{daysLeft}');
-    expect(values['REMINDER_TEMPLATE_ZH_CN']).toBe('{username}，你好：{renewUrl}');
     put.flush({ group: 'lifecycle', items: [] });
     await flushAndRender(fixture);
     expect(shown).toHaveBeenCalledWith('lifecycle.templates.saved');
@@ -280,7 +284,7 @@ describe('TemplateEditor', () => {
     byTestId(root, 'template-test-email')!.click();
     await flushAndRender(fixture);
     const test = http.expectOne('/api/v1/admin/lifecycle/test');
-    expect(test.request.body).toEqual({ channel: 'email', locale: 'en' });
+    expect(test.request.body).toEqual({ kind: 'expiry_reminder', channel: 'email', locale: 'en' });
     test.flush(
       errorBody('REMINDER_CHANNEL_UNAVAILABLE', 'You cannot be reached on that channel.'),
       { status: 422, statusText: 'Unprocessable' },
@@ -296,10 +300,146 @@ describe('TemplateEditor', () => {
     byTestId(root, 'template-test-messenger')!.click();
     await flushAndRender(fixture);
     const again = http.expectOne('/api/v1/admin/lifecycle/test');
-    expect(again.request.body).toEqual({ channel: 'messenger', locale: 'zh-CN' });
-    again.flush({ channel: 'messenger', locale: 'zh-CN', status: 'sent' });
+    expect(again.request.body).toEqual({
+      kind: 'expiry_reminder',
+      channel: 'messenger',
+      locale: 'zh-CN',
+    });
+    again.flush({ kind: 'expiry_reminder', channel: 'messenger', locale: 'zh-CN', status: 'sent' });
     await flushAndRender(fixture);
     expect(shown).toHaveBeenCalledWith('lifecycle.templates.testSent.messenger');
+  });
+  it("should switch between the kinds, with each kind's texts, placeholders, preview and test", async () => {
+    const { fixture, http, root, shown } = await render();
+    await answerPreview(fixture, http, () => ({
+      kind: 'expiry_reminder',
+      locale: 'en',
+      subject: 's',
+      text: 't',
+      sample: SAMPLE,
+    }));
+    const placeholders = () =>
+      [...root.querySelectorAll('[data-testid^="placeholder-"]')].map((b) =>
+        b.getAttribute('data-testid'),
+      );
+    expect(placeholders()).toEqual([
+      'placeholder-username',
+      'placeholder-siteName',
+      'placeholder-daysLeft',
+      'placeholder-expiresAt',
+      'placeholder-renewUrl',
+    ]);
+
+    byTestId(root, 'template-kind-deletion_warning')!.querySelector('button')!.click();
+    await flushAndRender(fixture);
+    expect((byTestId(root, 'template-subject') as HTMLInputElement).value).toBe(
+      '{siteName}: deleted on {deleteAt}',
+    );
+    expect(byTestId(root, 'template-kind-hint')!.textContent).toContain(
+      "3 days before an expired member's media account is deleted",
+    );
+    expect(placeholders()).toEqual([
+      'placeholder-username',
+      'placeholder-siteName',
+      'placeholder-expiresAt',
+      'placeholder-deleteAt',
+      'placeholder-renewUrl',
+    ]);
+    const deletion = await answerPreview(fixture, http, (body) => ({
+      kind: 'deletion_warning',
+      locale: 'en',
+      subject: 'Usher: deleted on 2026-03-04 10:00 UTC',
+      text: body.text,
+      sample: {
+        username: 'admin',
+        siteName: 'Usher',
+        expiresAt: '2026-02-05T10:00:00.000Z',
+        deleteAt: '2026-03-04T10:00:00.000Z',
+        renewUrl: 'https://usher.example/console/renewal?from=reminder',
+      },
+    }));
+    expect(deletion).toEqual({
+      kind: 'deletion_warning',
+      locale: 'en',
+      subject: '{siteName}: deleted on {deleteAt}',
+      text: 'Hi {username}, renew by {deleteAt}',
+    });
+    expect(byTestId(root, 'preview-subject')!.textContent).toBe(
+      'Usher: deleted on 2026-03-04 10:00 UTC',
+    );
+    expect(root.querySelector('.sample')!.textContent).toContain('3 days before the deletion');
+
+    // An edit to the inactivity warning in Chinese is kept while switching, and saved alone.
+    byTestId(root, 'template-kind-inactivity_warning')!.querySelector('button')!.click();
+    byTestId(root, 'template-locale-zh-CN')!.querySelector('button')!.click();
+    await flushAndRender(fixture);
+    expect(placeholders()).toEqual([
+      'placeholder-username',
+      'placeholder-siteName',
+      'placeholder-days',
+      'placeholder-disableAt',
+    ]);
+    byTestId(root, 'placeholder-days')!.click();
+    await flushAndRender(fixture);
+    const inactivity = await answerPreview(fixture, http, (body) => ({
+      kind: 'inactivity_warning',
+      locale: 'zh-CN',
+      subject: 'Usher：60 天未播放',
+      text: body.text,
+      sample: {
+        username: 'admin',
+        siteName: 'Usher',
+        days: 60,
+        disableAt: '2026-03-08T10:00:00.000Z',
+      },
+    }));
+    expect(inactivity).toMatchObject({ kind: 'inactivity_warning', locale: 'zh-CN' });
+    expect(inactivity.text).toBe('{username}：{disableAt} 暂停{days}');
+    expect(root.querySelector('.sample')!.textContent).toContain('after 60 days without playback');
+    byTestId(root, 'template-kind-expiry_reminder')!.querySelector('button')!.click();
+    await flushAndRender(fixture);
+    expect((byTestId(root, 'template-text') as HTMLTextAreaElement).value).toBe(
+      '{username}，你好：{renewUrl}',
+    );
+    byTestId(root, 'template-kind-inactivity_warning')!.querySelector('button')!.click();
+    await flushAndRender(fixture);
+    expect((byTestId(root, 'template-text') as HTMLTextAreaElement).value).toBe(
+      '{username}：{disableAt} 暂停{days}',
+    );
+    (byTestId(root, 'template-save') as HTMLButtonElement).click();
+    await flushAndRender(fixture);
+    const put = http.expectOne('/api/v1/admin/settings/lifecycle');
+    expect(put.request.body).toEqual({
+      values: { INACTIVITY_WARNING_TEMPLATE_ZH_CN: '{username}：{disableAt} 暂停{days}' },
+    });
+    put.flush({ group: 'lifecycle', items: [] });
+    await flushAndRender(fixture);
+    http.expectOne('/api/v1/admin/settings').flush({
+      ...SETTINGS,
+      groups: [
+        {
+          ...SETTINGS.groups[0]!,
+          items: SETTINGS.groups[0]!.items.map((i) =>
+            i.key === 'INACTIVITY_WARNING_TEMPLATE_ZH_CN'
+              ? { ...i, value: '{username}：{disableAt} 暂停{days}' }
+              : i,
+          ),
+        },
+      ],
+    });
+    await flushAndRender(fixture);
+
+    byTestId(root, 'template-test-webhook')!.click();
+    await flushAndRender(fixture);
+    const test = http.expectOne('/api/v1/admin/lifecycle/test');
+    expect(test.request.body).toEqual({
+      kind: 'inactivity_warning',
+      channel: 'webhook',
+      locale: 'zh-CN',
+    });
+    test.flush({ kind: 'inactivity_warning', channel: 'webhook', locale: 'zh-CN', status: 'sent' });
+    await flushAndRender(fixture);
+    expect(shown).toHaveBeenCalledWith('lifecycle.templates.testSent.webhook');
   });
 });
 

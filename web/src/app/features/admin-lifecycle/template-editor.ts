@@ -16,7 +16,14 @@ import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { LifecyclePreviewRequest, SettingItem } from '@usher/contracts';
-import type { LifecycleChannel, Locale } from '@usher/contracts/values';
+import {
+  NOTICE_PLACEHOLDERS,
+  TEMPLATE_NOTICE_KINDS,
+  noticeTemplateKeys,
+  type LifecycleChannel,
+  type Locale,
+  type TemplateNoticeKind,
+} from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { action } from '../../shared/action';
 import { TEXT_FIELD } from '../../shared/form-field';
@@ -27,25 +34,17 @@ import { SubmitButton } from '../../shared/submit-button';
 import { SettingsApi, fieldErrors } from '../admin-settings';
 import { LifecycleApi } from './lifecycle-api';
 
-/** The placeholders a reminder may use (docs/lifecycle.md "Texts"). */
-export const PLACEHOLDERS = ['username', 'siteName', 'daysLeft', 'expiresAt', 'renewUrl'] as const;
 /** How long typing must pause before the preview is asked for. */
 export const PREVIEW_DELAY_MS = 400;
 const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 const TEST_CHANNELS: readonly LifecycleChannel[] = ['email', 'messenger', 'webhook'];
 
-/** A reminder's subject and text in one language. */
+/** A notice's subject and text in one language. */
 export interface Template {
   subject: string;
   text: string;
 }
-type Templates = Record<Locale, Template>;
-
-/** The setting keys of a language's subject and text. */
-export function templateKeys(locale: Locale): { subject: string; text: string } {
-  const suffix = locale === 'en' ? 'EN' : 'ZH_CN';
-  return { subject: `REMINDER_SUBJECT_${suffix}`, text: `REMINDER_TEMPLATE_${suffix}` };
-}
+type Templates = Record<TemplateNoticeKind, Record<Locale, Template>>;
 
 function valueOf(items: readonly SettingItem[], key: string): string {
   const item = items.find((i) => i.key === key);
@@ -53,11 +52,17 @@ function valueOf(items: readonly SettingItem[], key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Every kind and language, in the order the editor saves them. */
+const SLOTS = TEMPLATE_NOTICE_KINDS.flatMap((kind) =>
+  LOCALES.map((locale) => ({ kind, locale, keys: noticeTemplateKeys(kind, locale) })),
+);
+
 /**
- * The reminder's texts per language (settings `REMINDER_SUBJECT_*` / `REMINDER_TEMPLATE_*`):
- * the placeholders as buttons that insert themselves, a live preview rendered by the API with
- * the admin as the sample member (an unknown placeholder shows the API's refusal there), Save,
- * and "send me a test" on each channel — which sends the saved text, so it asks for a save first.
+ * The texts of each lifecycle notice kind — the reminder, the deletion warning, the inactivity
+ * warning — per language (settings `<KIND>_SUBJECT_*` / `<KIND>_TEMPLATE_*`): the kind's
+ * placeholders as buttons that insert themselves, a live preview rendered by the API with the
+ * admin as the sample member (an unknown placeholder shows the API's refusal there), Save, and
+ * "send me a test" on each channel — which sends the saved text, so it asks for a save first.
  */
 @Component({
   selector: 'app-template-editor',
@@ -83,11 +88,13 @@ export class TemplateEditor {
   /** False while the tab is hidden: nothing loads. */
   readonly active = input(true);
 
+  protected readonly kinds = TEMPLATE_NOTICE_KINDS;
   protected readonly locales = LOCALES;
-  protected readonly placeholders = PLACEHOLDERS;
   protected readonly channels = TEST_CHANNELS;
   protected readonly channelIcons = CHANNEL_ICONS;
+  protected readonly kind = signal<TemplateNoticeKind>('expiry_reminder');
   protected readonly locale = signal<Locale>('en');
+  protected readonly placeholders = computed(() => NOTICE_PLACEHOLDERS[this.kind()]);
 
   private readonly settings = apiResource({
     params: () => (this.active() ? true : undefined),
@@ -97,26 +104,35 @@ export class TemplateEditor {
   private readonly saved = computed<Templates | null>(() => {
     const group = this.settings.value()?.groups.find((g) => g.group === 'lifecycle');
     if (!group) return null;
-    const read = (locale: Locale) => ({
-      subject: valueOf(group.items, templateKeys(locale).subject),
-      text: valueOf(group.items, templateKeys(locale).text),
-    });
-    return { en: read('en'), 'zh-CN': read('zh-CN') };
+    const all = {} as Templates;
+    for (const { kind, locale, keys } of SLOTS) {
+      all[kind] = {
+        ...all[kind],
+        [locale]: {
+          subject: valueOf(group.items, keys.subject),
+          text: valueOf(group.items, keys.text),
+        },
+      };
+    }
+    return all;
   });
   protected readonly drafts = linkedSignal<Templates | null>(() => this.saved());
   protected readonly loadError = this.settings.error;
-  protected readonly current = computed(() => this.drafts()?.[this.locale()] ?? null);
-  protected readonly dirty = computed(() => {
+  protected readonly current = computed(() => this.drafts()?.[this.kind()][this.locale()] ?? null);
+  /** The setting values the drafts change, by key (what Save sends). */
+  private readonly changes = computed(() => {
     const saved = this.saved();
     const drafts = this.drafts();
-    return (
-      !!saved &&
-      !!drafts &&
-      LOCALES.some(
-        (l) => saved[l].subject !== drafts[l].subject || saved[l].text !== drafts[l].text,
-      )
-    );
+    const values: Record<string, string> = {};
+    if (!saved || !drafts) return values;
+    for (const { kind, locale, keys } of SLOTS) {
+      const [was, now] = [saved[kind][locale], drafts[kind][locale]];
+      if (now.subject !== was.subject) values[keys.subject] = now.subject;
+      if (now.text !== was.text) values[keys.text] = now.text;
+    }
+    return values;
   });
+  protected readonly dirty = computed(() => Object.keys(this.changes()).length > 0);
 
   /** The draft the preview shows, set once typing pauses. */
   private readonly previewDraft = signal<LifecyclePreviewRequest | undefined>(undefined);
@@ -138,10 +154,11 @@ export class TemplateEditor {
   constructor() {
     effect((onCleanup) => {
       const current = this.current();
+      const kind = this.kind();
       const locale = this.locale();
       if (!current) return;
       const timer = setTimeout(
-        () => this.previewDraft.set({ locale, subject: current.subject, text: current.text }),
+        () => this.previewDraft.set({ kind, locale, subject: current.subject, text: current.text }),
         PREVIEW_DELAY_MS,
       );
       onCleanup(() => clearTimeout(timer));
@@ -149,11 +166,22 @@ export class TemplateEditor {
   }
 
   protected edit(field: keyof Template, value: string): void {
+    const kind = this.kind();
     const locale = this.locale();
     this.drafts.update((all) =>
-      all ? { ...all, [locale]: { ...all[locale], [field]: value } } : all,
+      all
+        ? {
+            ...all,
+            [kind]: { ...all[kind], [locale]: { ...all[kind][locale], [field]: value } },
+          }
+        : all,
     );
     this.saving.clear();
+  }
+
+  protected selectKind(kind: TemplateNoticeKind): void {
+    this.kind.set(kind);
+    this.testing.clear();
   }
 
   /** Puts `{name}` where the cursor is in the message (at its end when it was never focused). */
@@ -172,15 +200,10 @@ export class TemplateEditor {
     }
   }
 
+  /** Saves what changed, every kind and language at once (an unchanged default stays one). */
   protected save(): Promise<boolean> {
-    const drafts = this.drafts();
-    if (!drafts) return Promise.resolve(false);
-    const values: Record<string, string> = {};
-    for (const locale of LOCALES) {
-      const keys = templateKeys(locale);
-      values[keys.subject] = drafts[locale].subject;
-      values[keys.text] = drafts[locale].text;
-    }
+    const values = this.changes();
+    if (Object.keys(values).length === 0) return Promise.resolve(false);
     return this.saving.run(() => this.settingsApi.update('lifecycle', values), {
       done: 'lifecycle.templates.saved',
       handle: (error) => {
@@ -195,7 +218,8 @@ export class TemplateEditor {
 
   protected sendTest(channel: LifecycleChannel): Promise<boolean> {
     this.testingChannel.set(channel);
-    return this.testing.run(() => this.api.test({ channel, locale: this.locale() }), {
+    const body = { kind: this.kind(), channel, locale: this.locale() };
+    return this.testing.run(() => this.api.test(body), {
       done: `lifecycle.templates.testSent.${channel}`,
       after: () => this.testingChannel.set(null),
     });
