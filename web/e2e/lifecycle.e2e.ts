@@ -246,6 +246,22 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       15_000,
     );
     expect(test.text).toContain('Hello admin, renew here:');
+
+    // The deletion warning: its own texts, placeholders, preview and test.
+    await byTestId('template-kind-deletion_warning').click();
+    await page
+      .locator('[data-testid="preview-subject"]', { hasText: 'your media account will be deleted' })
+      .waitFor();
+    expect(await byTestId('placeholder-deleteAt').isVisible()).toBe(true);
+    expect(await byTestId('placeholder-daysLeft').count()).toBe(0);
+    await expectAccessible();
+    const warnedAfter = Date.now();
+    await byTestId('template-test-email').click();
+    const warning = await smtp.waitForMessage(
+      (m) => m.envelope.to.includes('admin@example.com') && m.receivedAt.getTime() >= warnedAfter,
+      15_000,
+    );
+    expect(warning.subject).toContain('your media account will be deleted on');
   });
 
   it('composes an announcement and reports how many members it went to', async () => {
@@ -343,6 +359,15 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
               name: 'templates',
               path: '/admin/lifecycle?tab=templates',
               ready: '[data-testid="preview-subject"]',
+            },
+            {
+              name: 'templates-inactivity',
+              path: '/admin/lifecycle?tab=templates',
+              ready: '[data-testid="preview-subject"]',
+              then: {
+                act: () => byTestId('template-kind-inactivity_warning').click(),
+                shows: '[data-testid="placeholder-disableAt"]',
+              },
             },
             {
               name: 'announcements',

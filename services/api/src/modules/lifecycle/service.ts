@@ -91,25 +91,32 @@ async function renderSample(
   locale: Locale,
 ): Promise<Sample> {
   const now = ctx.now();
-  const common = { username, siteName: texts.siteName };
-  const rendered = (notice: Notice) => ({ locale, subject: notice.subject, text: notice.text });
+  const { notice, sample, webhook } = await sampleValues(ctx, texts, kind, username, locale, now);
+  const preview = {
+    kind,
+    locale,
+    subject: notice.subject,
+    text: notice.text,
+    sample: { username, siteName: texts.siteName, ...sample },
+  } as LifecyclePreview; // `sample` matches `kind`: both come from the same case below
+  return { notice, preview, webhook };
+}
+
+async function sampleValues(
+  ctx: LifecycleContext,
+  texts: ReminderTexts,
+  kind: TemplateNoticeKind,
+  username: string,
+  locale: Locale,
+  now: Date,
+) {
   switch (kind) {
     case 'expiry_reminder': {
       const expiresAt = new Date(now.getTime() + SAMPLE_DAYS * DAY_MS);
-      const notice = reminderNotice(texts, { username, expiresAt, locale }, now);
       const left = daysLeft(expiresAt, now);
       return {
-        notice,
-        preview: {
-          kind,
-          ...rendered(notice),
-          sample: {
-            ...common,
-            daysLeft: left,
-            expiresAt: expiresAt.toISOString(),
-            renewUrl: texts.renewUrl,
-          },
-        },
+        notice: reminderNotice(texts, { username, expiresAt, locale }, now),
+        sample: { daysLeft: left, expiresAt: expiresAt.toISOString(), renewUrl: texts.renewUrl },
         webhook: { expiresAt: expiresAt.toISOString(), daysLeft: left },
       };
     }
@@ -119,18 +126,12 @@ async function renderSample(
         SAMPLE_GRACE_DAYS;
       const deleteAt = new Date(now.getTime() + WARNING_DAYS * DAY_MS);
       const expiresAt = new Date(now.getTime() - Math.max(0, grace - WARNING_DAYS) * DAY_MS);
-      const notice = deletionNotice(texts, { username, expiresAt, deleteAt, locale });
       return {
-        notice,
-        preview: {
-          kind,
-          ...rendered(notice),
-          sample: {
-            ...common,
-            expiresAt: expiresAt.toISOString(),
-            deleteAt: deleteAt.toISOString(),
-            renewUrl: texts.renewUrl,
-          },
+        notice: deletionNotice(texts, { username, expiresAt, deleteAt, locale }),
+        sample: {
+          expiresAt: expiresAt.toISOString(),
+          deleteAt: deleteAt.toISOString(),
+          renewUrl: texts.renewUrl,
         },
         webhook: { expiresAt: expiresAt.toISOString(), daysLeft: 0 },
       };
@@ -139,14 +140,9 @@ async function renderSample(
       const days =
         Number(await ctx.settings.store.get('INACTIVITY_DISABLE_DAYS')) || SAMPLE_IDLE_DAYS;
       const disableAt = new Date(now.getTime() + INACTIVITY_NOTICE_DAYS * DAY_MS);
-      const notice = inactivityNotice(texts, { username, days, disableAt, locale });
       return {
-        notice,
-        preview: {
-          kind,
-          ...rendered(notice),
-          sample: { ...common, days, disableAt: disableAt.toISOString() },
-        },
+        notice: inactivityNotice(texts, { username, days, disableAt, locale }),
+        sample: { days, disableAt: disableAt.toISOString() },
         webhook: { expiresAt: null, daysLeft: null },
       };
     }

@@ -96,6 +96,15 @@ const SETTINGS = {
   encryption: { keyId: 'k1', undecryptable: [] },
 };
 
+/** The settings list after a save of one key. */
+function settingsWith(key: string, value: string) {
+  const [group] = SETTINGS.groups;
+  return {
+    ...SETTINGS,
+    groups: [{ ...group!, items: group!.items.map((i) => (i.key === key ? { ...i, value } : i)) }],
+  };
+}
+
 const SAMPLE = {
   username: 'admin',
   siteName: 'Usher',
@@ -266,18 +275,9 @@ describe('TemplateEditor', () => {
     put.flush({ group: 'lifecycle', items: [] });
     await flushAndRender(fixture);
     expect(shown).toHaveBeenCalledWith('lifecycle.templates.saved');
-    const saved = {
-      ...SETTINGS,
-      groups: [
-        {
-          ...SETTINGS.groups[0]!,
-          items: SETTINGS.groups[0]!.items.map((i) =>
-            i.key === 'REMINDER_TEMPLATE_EN' ? { ...i, value: values['REMINDER_TEMPLATE_EN'] } : i,
-          ),
-        },
-      ],
-    };
-    http.expectOne('/api/v1/admin/settings').flush(saved);
+    http
+      .expectOne('/api/v1/admin/settings')
+      .flush(settingsWith('REMINDER_TEMPLATE_EN', values['REMINDER_TEMPLATE_EN']!));
     await flushAndRender(fixture);
     expect(save().disabled).toBe(true);
 
@@ -414,19 +414,11 @@ describe('TemplateEditor', () => {
     });
     put.flush({ group: 'lifecycle', items: [] });
     await flushAndRender(fixture);
-    http.expectOne('/api/v1/admin/settings').flush({
-      ...SETTINGS,
-      groups: [
-        {
-          ...SETTINGS.groups[0]!,
-          items: SETTINGS.groups[0]!.items.map((i) =>
-            i.key === 'INACTIVITY_WARNING_TEMPLATE_ZH_CN'
-              ? { ...i, value: '{username}：{disableAt} 暂停{days}' }
-              : i,
-          ),
-        },
-      ],
-    });
+    http
+      .expectOne('/api/v1/admin/settings')
+      .flush(
+        settingsWith('INACTIVITY_WARNING_TEMPLATE_ZH_CN', '{username}：{disableAt} 暂停{days}'),
+      );
     await flushAndRender(fixture);
 
     byTestId(root, 'template-test-webhook')!.click();
