@@ -208,6 +208,21 @@ describe('TemplateEditor', () => {
     return body;
   }
 
+  /** Clicks a channel's test button: the request carries the kind and language shown. */
+  async function sendTest(
+    fixture: ComponentFixture<unknown>,
+    http: HttpTestingController,
+    expected: { kind: string; channel: string; locale: string },
+  ) {
+    const root = fixture.nativeElement as HTMLElement;
+    byTestId(root, `template-test-${expected.channel}`)!.click();
+    await flushAndRender(fixture);
+    const test = http.expectOne('/api/v1/admin/lifecycle/test');
+    expect(test.request.body).toEqual(expected);
+    test.flush({ ...expected, status: 'sent' });
+    await flushAndRender(fixture);
+  }
+
   it('should preview the draft once typing pauses, and show a refused placeholder there', async () => {
     const { fixture, http, root } = await render();
     expect((byTestId(root, 'template-subject') as HTMLInputElement).value).toBe(
@@ -297,18 +312,14 @@ describe('TemplateEditor', () => {
     expect((byTestId(root, 'template-subject') as HTMLInputElement).value).toBe(
       '{siteName}：剩余 {daysLeft} 天',
     );
-    byTestId(root, 'template-test-messenger')!.click();
-    await flushAndRender(fixture);
-    const again = http.expectOne('/api/v1/admin/lifecycle/test');
-    expect(again.request.body).toEqual({
+    await sendTest(fixture, http, {
       kind: 'expiry_reminder',
       channel: 'messenger',
       locale: 'zh-CN',
     });
-    again.flush({ kind: 'expiry_reminder', channel: 'messenger', locale: 'zh-CN', status: 'sent' });
-    await flushAndRender(fixture);
     expect(shown).toHaveBeenCalledWith('lifecycle.templates.testSent.messenger');
   });
+
   it("should switch between the kinds, with each kind's texts, placeholders, preview and test", async () => {
     const { fixture, http, root, shown } = await render();
     await answerPreview(fixture, http, () => ({
@@ -421,16 +432,11 @@ describe('TemplateEditor', () => {
       );
     await flushAndRender(fixture);
 
-    byTestId(root, 'template-test-webhook')!.click();
-    await flushAndRender(fixture);
-    const test = http.expectOne('/api/v1/admin/lifecycle/test');
-    expect(test.request.body).toEqual({
+    await sendTest(fixture, http, {
       kind: 'inactivity_warning',
       channel: 'webhook',
       locale: 'zh-CN',
     });
-    test.flush({ kind: 'inactivity_warning', channel: 'webhook', locale: 'zh-CN', status: 'sent' });
-    await flushAndRender(fixture);
     expect(shown).toHaveBeenCalledWith('lifecycle.templates.testSent.webhook');
   });
 });
