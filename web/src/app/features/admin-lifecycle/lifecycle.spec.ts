@@ -346,6 +346,8 @@ describe('TemplateEditor', () => {
     expect((byTestId(root, 'template-subject') as HTMLInputElement).value).toBe(
       '{siteName}: deleted on {deleteAt}',
     );
+    // The reminder's preview is not shown as the deletion warning's while that one loads.
+    expect(byTestId(root, 'preview-subject')).toBeNull();
     expect(byTestId(root, 'template-kind-hint')!.textContent).toContain(
       "3 days before an expired member's media account is deleted",
     );
@@ -390,6 +392,23 @@ describe('TemplateEditor', () => {
       'placeholder-days',
       'placeholder-disableAt',
     ]);
+    const inactivitySample = {
+      username: 'admin',
+      siteName: 'Usher',
+      days: 60,
+      disableAt: '2026-03-08T10:00:00.000Z',
+    };
+    // Asked at once on switching, without waiting for a pause in typing.
+    const switched = http.expectOne('/api/v1/admin/lifecycle/preview');
+    expect(switched.request.body).toMatchObject({ kind: 'inactivity_warning', locale: 'zh-CN' });
+    switched.flush({
+      kind: 'inactivity_warning',
+      locale: 'zh-CN',
+      subject: 'Usher：60 天未播放',
+      text: 'admin：2026-03-08 10:00 UTC 暂停',
+      sample: inactivitySample,
+    });
+    await flushAndRender(fixture);
     byTestId(root, 'placeholder-days')!.click();
     await flushAndRender(fixture);
     const inactivity = await answerPreview(fixture, http, (body) => ({
@@ -397,12 +416,7 @@ describe('TemplateEditor', () => {
       locale: 'zh-CN',
       subject: 'Usher：60 天未播放',
       text: body.text,
-      sample: {
-        username: 'admin',
-        siteName: 'Usher',
-        days: 60,
-        disableAt: '2026-03-08T10:00:00.000Z',
-      },
+      sample: inactivitySample,
     }));
     expect(inactivity).toMatchObject({ kind: 'inactivity_warning', locale: 'zh-CN' });
     expect(inactivity.text).toBe('{username}：{disableAt} 暂停{days}');

@@ -8,6 +8,7 @@ import {
   input,
   linkedSignal,
   signal,
+  untracked,
   viewChild,
 } from '@angular/core';
 import { MatButton } from '@angular/material/button';
@@ -141,6 +142,12 @@ export class TemplateEditor {
     load: (draft, abort) => this.api.preview(draft, abort),
   });
 
+  /** The preview of the kind and language on screen (a reload keeps the previous one). */
+  protected readonly shownPreview = computed(() => {
+    const preview = this.preview.value();
+    return preview?.kind === this.kind() && preview.locale === this.locale() ? preview : null;
+  });
+
   /** Why the preview was refused: the API's reason per field (an unknown placeholder). */
   protected readonly previewProblem = computed(() => {
     const reasons = fieldErrors(this.preview.failure());
@@ -157,10 +164,14 @@ export class TemplateEditor {
       const kind = this.kind();
       const locale = this.locale();
       if (!current) return;
-      const timer = setTimeout(
-        () => this.previewDraft.set({ kind, locale, subject: current.subject, text: current.text }),
-        PREVIEW_DELAY_MS,
-      );
+      const draft = { kind, locale, subject: current.subject, text: current.text };
+      // Another kind or language is shown at once; typing waits for a pause.
+      const last = untracked(this.previewDraft);
+      if (last?.kind !== kind || last.locale !== locale) {
+        this.previewDraft.set(draft);
+        return;
+      }
+      const timer = setTimeout(() => this.previewDraft.set(draft), PREVIEW_DELAY_MS);
       onCleanup(() => clearTimeout(timer));
     });
   }
