@@ -30,8 +30,14 @@ export interface ReminderFacts {
   locale: Locale;
 }
 
+/** A subject and a text. */
+interface Words {
+  subject: string;
+  text: string;
+}
+
 /** One kind's words per language. */
-export type Templates = Record<Locale, { subject: string; text: string }>;
+type Templates = Record<Locale, Words>;
 
 /** The settings the lifecycle notices need, read once per run. */
 export interface ReminderTexts {
@@ -71,19 +77,23 @@ export async function readReminderTexts(settings: SettingsReader): Promise<Remin
   };
 }
 
-/** One kind's template in one language, filled in with `values`. */
+/** A template in one language, filled in with `values`. */
+function fill(template: Words, locale: Locale, values: Record<string, string>): Notice {
+  return {
+    locale,
+    subject: fillPlaceholders(template.subject, values),
+    text: fillPlaceholders(template.text, values),
+  };
+}
+
+/** The operator's template of one kind in one language, filled in with `values`. */
 function render(
   texts: ReminderTexts,
   kind: TemplateNoticeKind,
   locale: Locale,
   values: Record<string, string>,
 ): Notice {
-  const template = texts.templates[kind][locale];
-  return {
-    locale,
-    subject: fillPlaceholders(template.subject, values),
-    text: fillPlaceholders(template.text, values),
-  };
+  return fill(texts.templates[kind][locale], locale, values);
 }
 
 /** Whole days left, rounded up: 6 days and 2 hours left is "7 days". At least 1. */
@@ -190,7 +200,7 @@ export function inactivityNotice(texts: ReminderTexts, facts: InactivityFacts): 
   });
 }
 
-const SHARING_SUSPENSION_TEXTS: Record<Locale, { subject: string; text: string }> = {
+const SHARING_SUSPENSION_TEXTS: Record<Locale, Words> = {
   en: {
     subject: '{siteName}: your access is paused until {until}',
     text:
@@ -235,10 +245,5 @@ export function sharingSuspensionNotice(
     until: formatInstant(facts.until, texts.timezone),
     reason: SHARING_REASONS[facts.locale][facts.rule] ?? facts.rule,
   };
-  const template = SHARING_SUSPENSION_TEXTS[facts.locale];
-  return {
-    locale: facts.locale,
-    subject: fillPlaceholders(template.subject, values),
-    text: fillPlaceholders(template.text, values),
-  };
+  return fill(SHARING_SUSPENSION_TEXTS[facts.locale], facts.locale, values);
 }
