@@ -33,7 +33,8 @@ const options = parseBenchArgs(JSON.parse(process.env.BENCH_ARGS ?? '[]') as str
 const outFile = `${process.env.BENCH_OUT ?? join(apiRoot, '.cache/bench.json')}.sharing.json`;
 const MEMBERS = 250;
 const SESSIONS_EACH = 2;
-const TICKS = 20;
+/** Steady ticks measured: over an hour (120), so every member's re-judging slot comes round once. */
+const TICKS = 130;
 const KEY = 'BenchSharingKey0123456789abcdef';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const FIRST_OCTETS = [
@@ -132,21 +133,23 @@ describe('bench: sharing_watch over 500 live sessions', () => {
         `first tick: ${round(first.cpuMs, 1)} ms CPU, ${round(first.wallMs, 1)} ms wall, ` +
           `${first.calls} media-server call(s), events ${first.summary['events']}`,
       );
+      // The steady ticks run from 10:00:30 past 11:00: each member's hourly re-judging comes in
+      // their own slot, so the ticks include all of them and the turn of the hour.
       const steady = [];
       for (let i = 0; i < TICKS; i += 1) steady.push(await tick());
       const cpu = median(steady.map((s) => s.cpuMs));
       const wall = median(steady.map((s) => s.wallMs));
+      const maxCpu = Math.max(...steady.map((s) => s.cpuMs));
+      const judged = steady.map((s) => s.summary['judged'] ?? 0);
       const callsPerTick = Math.max(...steady.map((s) => s.calls), first.calls);
       print(
-        `steady tick (median of ${TICKS}): ${round(cpu, 1)} ms CPU, ${round(wall, 1)} ms wall, ` +
+        `steady ticks (${TICKS}, one hour and its turn): median ${round(cpu, 1)} ms CPU, ` +
+          `max ${round(maxCpu, 1)} ms CPU, median ${round(wall, 1)} ms wall, ` +
           `max ${callsPerTick} media-server call(s) per tick`,
       );
-      // The tick at the turn of the hour judges every member with a live public stream again.
-      at = Math.ceil(at / 3_600_000) * 3_600_000;
-      const hourly = await tick();
       print(
-        `tick at the turn of the hour (all ${MEMBERS} members judged): ${round(hourly.cpuMs, 1)} ms CPU, ` +
-          `${round(hourly.wallMs, 1)} ms wall, ${hourly.calls} media-server call(s), judged ${hourly.summary['judged']}`,
+        `members re-judged per tick: max ${Math.max(...judged)}, ` +
+          `${judged.reduce((a, b) => a + b, 0)} over the ${TICKS} ticks`,
       );
       mkdirSync(dirname(outFile), { recursive: true });
       writeFileSync(
@@ -158,16 +161,21 @@ describe('bench: sharing_watch over 500 live sessions', () => {
               sessions: state.sessions.size,
               members: MEMBERS,
               firstTick: { cpuMs: round(first.cpuMs, 1), wallMs: round(first.wallMs, 1) },
-              steadyTick: { cpuMs: round(cpu, 1), wallMs: round(wall, 1), ticks: TICKS },
-              hourTick: { cpuMs: round(hourly.cpuMs, 1), wallMs: round(hourly.wallMs, 1) },
+              steadyTick: {
+                cpuMs: round(cpu, 1),
+                maxCpuMs: round(maxCpu, 1),
+                wallMs: round(wall, 1),
+                ticks: TICKS,
+                maxJudged: Math.max(...judged),
+              },
               mediaServerCallsPerTick: callsPerTick,
             },
           },
           goals: [
             goal('sharing_watch: media-server calls per tick ≤ 1', callsPerTick, 'max', 1),
             goal(
-              'sharing_watch: API CPU per tick (500 sessions) < 50 ms',
-              round(cpu, 1),
+              'sharing_watch: API CPU per tick, the slowest steady one (500 sessions) < 50 ms',
+              round(maxCpu, 1),
               'max',
               50,
             ),

@@ -2,8 +2,14 @@
 // into observations, the rules into events, and SHARING_ACTION into a message, a stop or a
 // suspension the fake receives. The issue's "Must show" list, one test each.
 import { eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import { auditLog, sharingObservations, users } from '../../src/db/schema/index.js';
-import { runSharingWatch } from '../../src/modules/sharing/index.js';
+import {
+  HOUR_SLOTS,
+  rejudgeDue,
+  rejudgeSlot,
+  runSharingWatch,
+} from '../../src/modules/sharing/index.js';
 import { createTestApp } from '../support/app.js';
 import { testConfig } from '../support/config.js';
 import { ENGINE } from '../support/database.js';
@@ -251,7 +257,7 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
     expect((await read()).trustScore).toBeGreaterThan(before.trustScore);
   });
 
-  it('should record a violation that goes on once an hour, at the turn of the hour', async () => {
+  it("should record a violation that goes on once an hour, in the member's own slot of the hour", async () => {
     await env.set({ SHARING_MAX_STREAMS: 1 });
     const member = await env.member();
     env.play(member, 'tv', BERLIN);
@@ -261,16 +267,37 @@ describe.each(FLAVOURS)(`sharing watch on %s (${ENGINE})`, (flavour) => {
     env.keepPlaying();
     await env.runWatch();
     expect(await env.events(member.id)).toHaveLength(1);
-    // The tick on the hour judges every member with a live public stream again.
-    env.advance(HOUR - (env.now().getTime() % HOUR) - 30_000);
+    // The member's slot in the next hour: the tick before it judges nobody again…
+    const slotAt =
+      Math.floor(env.now().getTime() / HOUR) * HOUR + HOUR + rejudgeSlot(member.id) * 30_000;
+    env.advance(slotAt - 30_000 - env.now().getTime());
     env.keepPlaying();
-    await env.runWatch();
+    expect((await env.runWatch()).summary).toMatchObject({ judged: 0 });
     expect(await env.events(member.id)).toHaveLength(1);
+    // …the tick of the slot judges the member again and records the hour's event.
     env.advance(30_000);
     env.keepPlaying();
-    await env.runWatch();
+    expect((await env.runWatch()).summary).toMatchObject({ judged: 1, events: 1 });
     const events = await env.events(member.id);
     expect(events.map((e) => e.rule)).toEqual(['streams', 'streams']);
     expect(new Set(events.map((e) => e.cooldownHour.toISOString())).size).toBe(2);
+  });
+});
+
+describe('sharing watch: the hourly re-judging slots', () => {
+  it('should spread the hourly re-judging over the ticks of the hour, each member once', () => {
+    const ids = Array.from({ length: 600 }, () => uuidv7());
+    const start = Date.parse('2026-12-07T10:00:00.000Z');
+    const perTick = Array.from({ length: HOUR_SLOTS }, (_, tick) => {
+      const at = new Date(start + tick * 30_000);
+      return ids.filter((id) => rejudgeDue(id, at)).length;
+    });
+    // Every member exactly once an hour…
+    expect(perTick.reduce((a, b) => a + b, 0)).toBe(ids.length);
+    // …and no tick with more than a few times its share (5 on average).
+    expect(Math.max(...perTick)).toBeLessThanOrEqual(20);
+    expect(
+      ids.every((id) => Number.isInteger(rejudgeSlot(id)) && rejudgeSlot(id) < HOUR_SLOTS),
+    ).toBe(true);
   });
 });

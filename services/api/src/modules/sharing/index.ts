@@ -4,7 +4,7 @@ import type { ModuleContext } from '../context.js';
 import { sharingJob } from './watch.js';
 
 export { sharingRoutes } from './routes.js';
-export { SHARING_JOB, runSharingWatch } from './watch.js';
+export { HOUR_SLOTS, SHARING_JOB, rejudgeDue, rejudgeSlot, runSharingWatch } from './watch.js';
 export { GeoLocator, sharedLocator, type Locator, type Place } from './geo.js';
 export { originOf } from './network.js';
 

@@ -33,6 +33,8 @@ export const TIMELINE_DAYS = 30;
 const HOUR_MS = 3_600_000;
 /** The schedule's step. */
 const TICK_MS = 30_000;
+/** Ticks in an hour: the slots a member's hourly re-judging is spread over. */
+export const HOUR_SLOTS = HOUR_MS / TICK_MS;
 const DAY_MS = 86_400_000;
 const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${SHARING_JOB}` };
 
@@ -169,21 +171,20 @@ export async function runSharingWatch(
   await insertObservations(ctx.db, fresh);
   summary.started = fresh.length;
   summary.ended = gone.length;
-  const hourTurned =
-    Math.floor(now.getTime() / HOUR_MS) !== Math.floor((now.getTime() - TICK_MS) / HOUR_MS);
-  if (hourTurned)
+  if (turned(now.getTime(), 0))
     await forgetObservations(ctx.db, new Date(now.getTime() - TIMELINE_DAYS * DAY_MS));
 
   // Judge the members with a new public stream: only a new stream changes what the rules see.
-  // At the turn of each hour (a new cooldown hour) every member with a live public stream is
-  // judged again, so a violation that goes on is recorded once an hour.
+  // A violation that goes on is recorded once an hour (a new cooldown hour): every member with a
+  // live public stream is judged again once an hour, in their own slot (a stable hash of their
+  // id), so each tick re-judges about 1/120 of them rather than all at the top of the hour.
   const touchedSet = new Set(touched);
   const suspects = [
     ...new Set([
       ...fresh.filter((f) => !f.home).map((f) => f.userId),
-      ...(hourTurned
-        ? open.filter((o) => !o.home && touchedSet.has(o.id)).map((o) => o.userId)
-        : []),
+      ...open
+        .filter((o) => !o.home && touchedSet.has(o.id) && rejudgeDue(o.userId, now))
+        .map((o) => o.userId),
     ]),
   ];
   if (suspects.length === 0 || run.signal.aborted) return outcome(summary);
@@ -231,6 +232,25 @@ export async function runSharingWatch(
     }
   }
   return outcome(summary);
+}
+
+/** Whether an hour, shifted by `offsetMs`, turned within the tick ending at `at`. */
+const turned = (at: number, offsetMs: number) =>
+  Math.floor((at - offsetMs) / HOUR_MS) !== Math.floor((at - offsetMs - TICK_MS) / HOUR_MS);
+
+/** A member's re-judging slot in the hour (0 … HOUR_SLOTS − 1): FNV-1a of their id. */
+export function rejudgeSlot(userId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i += 1) {
+    hash ^= userId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % HOUR_SLOTS;
+}
+
+/** Whether the tick at `now` is the member's hourly re-judging tick (their slot came round). */
+export function rejudgeDue(userId: string, now: Date): boolean {
+  return turned(now.getTime(), rejudgeSlot(userId) * TICK_MS);
 }
 
 function outcome(summary: WatchSummary): JobOutcome {
