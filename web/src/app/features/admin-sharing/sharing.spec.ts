@@ -147,6 +147,13 @@ describe('SharingPage', () => {
     const offending = evidence.querySelector('[data-offending="true"]')!;
     expect(offending.textContent).toContain('Laptop');
     expect(evidence.textContent).toContain('IP Geolocation by DB-IP');
+    // The world map comes in its own chunk once the browser is idle: a marker per place.
+    await flushAndRender(fixture);
+    const map = byTestId(evidence, 'world-map')!;
+    expect(map.querySelectorAll('[data-testid="map-marker"]')).toHaveLength(2);
+    expect(map.getAttribute('aria-label')).toBe(
+      'World map of the places: Berlin, Germany; Sydney, Australia',
+    );
 
     byTestId(root, 'sharing-row-menu')!.click();
     await fixture.whenStable();

@@ -4,17 +4,26 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { SharingEvidence, SharingSession } from '@usher/contracts';
 import { type Column, DATA_TABLE } from '../data-table';
 import { placeName, streamTimeColumns } from './places';
+import { WorldMap } from './world-map';
 
 /**
- * What made a sharing rule fire, readable at a glance (docs/sharing.md): the places (city and
- * country, DB-IP attribution), the networks and devices, and the streams as a timeline — the
- * offending ones marked. Used by `/admin/sharing` and the user detail's Sharing tab.
+ * What made a sharing rule fire, readable at a glance (docs/sharing.md): the places (on a world
+ * map and as city and country, DB-IP attribution), the networks and devices, and the streams as
+ * a timeline — the offending ones marked. Used by `/admin/sharing` and the user detail's Sharing tab.
  */
 @Component({
   selector: 'app-sharing-evidence',
-  imports: [MatIcon, TranslocoDirective, DATA_TABLE],
+  imports: [MatIcon, TranslocoDirective, DATA_TABLE, WorldMap],
   template: `
     <ng-container *transloco="let t">
+      @if (evidence().places.length) {
+        <!-- The outline (≈ 5 KB gzipped) loads in its own chunk, after the page. -->
+        @defer (on idle) {
+          <app-world-map class="map" [places]="evidence().places" [travel]="!!evidence().travel" />
+        } @placeholder {
+          <div class="map map-space"></div>
+        }
+      }
       <div class="facts">
         <section [attr.aria-label]="t('sharing.evidence.places')">
           <h3>
@@ -88,6 +97,13 @@ import { placeName, streamTimeColumns } from './places';
     </ng-container>
   `,
   styles: `
+    .map {
+      margin-bottom: 12px;
+      max-width: 720px;
+    }
+    .map-space {
+      aspect-ratio: 720 / 288;
+    }
     .facts {
       display: grid;
       grid-template-columns: repeat(auto-fit, minmax(180px, 1fr));
