@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,8 @@ const MEMBERS = 250;
 const SESSIONS_EACH = 2;
 /** Steady ticks measured: over an hour (120), so every member's re-judging slot comes round once. */
 const TICKS = 130;
+/** Ticks after the first that still pay for it, measured apart. */
+const WARMING = 5;
 const KEY = 'BenchSharingKey0123456789abcdef';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const FIRST_OCTETS = [
@@ -110,14 +113,24 @@ describe('bench: sharing_watch over 500 live sessions', () => {
         })),
       );
       const run = { signal: new AbortController().signal, logger: t.logs.logger };
+      // The garbage collector's pauses, to tell them from the tick's own work.
+      let gcMs = 0;
+      const gc = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) gcMs += entry.duration;
+      });
+      gc.observe({ entryTypes: ['gc'] });
       const tick = async () => {
         const before = calls;
         const cpu = process.cpuUsage();
         const wall = performance.now();
+        const gcBefore = gcMs;
         const outcome = await runSharingWatch(t.context, run);
         const used = process.cpuUsage(cpu);
+        // Observer entries arrive on a later turn of the event loop.
+        await new Promise((r) => setImmediate(r));
         at += 30_000;
         return {
+          gcMs: gcMs - gcBefore,
           cpuMs: (used.user + used.system) / 1000,
           wallMs: performance.now() - wall,
           calls: calls - before,
@@ -133,20 +146,44 @@ describe('bench: sharing_watch over 500 live sessions', () => {
         `first tick: ${round(first.cpuMs, 1)} ms CPU, ${round(first.wallMs, 1)} ms wall, ` +
           `${first.calls} media-server call(s), events ${first.summary['events']}`,
       );
-      // The steady ticks run from 10:00:30 past 11:00: each member's hourly re-judging comes in
+      // The next ticks still pay for the first: the collection of its garbage (the IPv4 file
+      // read, 500 look-ups) and the compilation of the paths only a known stream takes.
+      const warming = [];
+      for (let i = 0; i < WARMING; i += 1) warming.push(await tick());
+      const warmest = warming.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
+      print(
+        `next ${WARMING} ticks (warming up): max ${round(warmest.cpuMs, 1)} ms CPU ` +
+          `(GC ${round(warmest.gcMs, 1)} ms), ${round(warmest.wallMs, 1)} ms wall`,
+      );
+      // The steady ticks run from 10:03 past 11:00: each member's hourly re-judging comes in
       // their own slot, so the ticks include all of them and the turn of the hour.
       const steady = [];
       for (let i = 0; i < TICKS; i += 1) steady.push(await tick());
+      gc.disconnect();
+      const over = steady.filter((s) => s.cpuMs >= 50).length;
       const cpu = median(steady.map((s) => s.cpuMs));
       const wall = median(steady.map((s) => s.wallMs));
       const maxCpu = Math.max(...steady.map((s) => s.cpuMs));
       const judged = steady.map((s) => s.summary['judged'] ?? 0);
-      const callsPerTick = Math.max(...steady.map((s) => s.calls), first.calls);
+      const callsPerTick = Math.max(
+        ...steady.map((s) => s.calls),
+        first.calls,
+        ...warming.map((s) => s.calls),
+      );
       print(
         `steady ticks (${TICKS}, one hour and its turn): median ${round(cpu, 1)} ms CPU, ` +
           `max ${round(maxCpu, 1)} ms CPU, median ${round(wall, 1)} ms wall, ` +
           `max ${callsPerTick} media-server call(s) per tick`,
       );
+      const slowest = steady
+        .map((s, i) => ({ ...s, i }))
+        .sort((a, b) => b.cpuMs - a.cpuMs)
+        .slice(0, 3)
+        .map(
+          (s) =>
+            `#${s.i + 1} ${round(s.cpuMs, 1)} ms (judged ${s.summary['judged']}, GC ${round(s.gcMs, 1)} ms)`,
+        );
+      print(`slowest steady ticks: ${slowest.join(', ')}; ${over} of ${TICKS} at 50 ms or more`);
       print(
         `members re-judged per tick: max ${Math.max(...judged)}, ` +
           `${judged.reduce((a, b) => a + b, 0)} over the ${TICKS} ticks`,
@@ -161,6 +198,7 @@ describe('bench: sharing_watch over 500 live sessions', () => {
               sessions: state.sessions.size,
               members: MEMBERS,
               firstTick: { cpuMs: round(first.cpuMs, 1), wallMs: round(first.wallMs, 1) },
+              warmingTicks: { maxCpuMs: round(warmest.cpuMs, 1), ticks: WARMING },
               steadyTick: {
                 cpuMs: round(cpu, 1),
                 maxCpuMs: round(maxCpu, 1),
@@ -174,7 +212,7 @@ describe('bench: sharing_watch over 500 live sessions', () => {
           goals: [
             goal('sharing_watch: media-server calls per tick ≤ 1', callsPerTick, 'max', 1),
             goal(
-              'sharing_watch: API CPU per tick, the slowest steady one (500 sessions) < 50 ms',
+              'sharing_watch: API CPU, slowest steady tick < 50 ms',
               round(maxCpu, 1),
               'max',
               50,
