@@ -141,6 +141,12 @@ describeWithChromium('account sharing (Chromium)', () => {
     expect(await evidence.locator('[data-offending="true"]').first().textContent()).toContain(
       'Laptop',
     );
+    // The places on the bundled world map: a marker each, named for a screen reader.
+    const map = byTestId('world-map');
+    await map.waitFor();
+    expect(await map.getAttribute('role')).toBe('img');
+    expect(await map.getAttribute('aria-label')).toMatch(/^World map of the .*Sydney, Australia/);
+    expect(await map.locator('[data-testid="map-marker"]').count()).toBe(2);
     await screenshot(page, 'sharing/evidence-en-1280');
     expect(await accessibilityProblems(page)).toEqual([]);
 
@@ -174,7 +180,7 @@ describeWithChromium('account sharing (Chromium)', () => {
             ready: '[data-testid="sharing-table"] tr[data-event]',
             then: {
               act: () => page.locator('[data-testid="sharing-evidence-toggle"]').first().click(),
-              shows: '[data-testid="sharing-evidence"]',
+              shows: '[data-testid="world-map"]',
             },
           },
           {
@@ -195,7 +201,7 @@ describeWithChromium('account sharing (Chromium)', () => {
     await page.setViewportSize(DESKTOP);
     await page.goto(url('/admin/sharing'));
     await page.locator('[data-testid="sharing-evidence-toggle"]').first().click();
-    await byTestId('sharing-evidence').waitFor();
+    await byTestId('world-map').waitFor();
     await screenshot(page, 'sharing/evidence-dark-1280');
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
