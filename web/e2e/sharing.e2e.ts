@@ -186,7 +186,8 @@ describeWithChromium('account sharing (Chromium)', () => {
           {
             name: 'user-tab',
             path: `/admin/users/${memberId}?tab=sharing`,
-            ready: '[data-testid="trust-score"]',
+            // The places' map comes last (deferred): the page is whole once it is there.
+            ready: '[data-testid="world-map"]',
           },
         ],
         check: async () => accessibilityProblems(page),

@@ -9,6 +9,7 @@ import { FormError } from '../form-error';
 import { LocalDatePipe } from '../local-date';
 import { ErrorState } from '../page-state';
 import { placeName, streamTimeColumns } from './places';
+import { WorldMap } from './world-map';
 import { SharingApi } from './sharing-api';
 
 type Stream = SharingMember['timeline'][number];
@@ -20,7 +21,15 @@ type Stream = SharingMember['timeline'][number];
  */
 @Component({
   selector: 'app-member-sharing',
-  imports: [MatSlideToggle, TranslocoDirective, DATA_TABLE, ErrorState, FormError, LocalDatePipe],
+  imports: [
+    MatSlideToggle,
+    TranslocoDirective,
+    DATA_TABLE,
+    ErrorState,
+    FormError,
+    LocalDatePipe,
+    WorldMap,
+  ],
   template: `
     <ng-container *transloco="let t">
       @if (member.error(); as error) {
@@ -70,6 +79,13 @@ type Stream = SharingMember['timeline'][number];
             <li class="muted">{{ t('sharing.evidence.noPlaces') }}</li>
           }
         </ul>
+        @if (m.places.length) {
+          @defer (on idle) {
+            <app-world-map class="map" [places]="m.places" />
+          } @placeholder {
+            <div class="map map-space"></div>
+          }
+        }
         <h3>{{ t('sharing.evidence.networks') }}</h3>
         <ul class="chips mono">
           @for (n of m.networks; track n.network) {
@@ -99,6 +115,13 @@ type Stream = SharingMember['timeline'][number];
     </ng-container>
   `,
   styles: `
+    .map {
+      margin: 8px 0 4px;
+      max-width: 720px;
+    }
+    .map-space {
+      aspect-ratio: 720 / 288;
+    }
     .summary {
       display: grid;
       grid-template-columns: repeat(auto-fit, minmax(120px, 1fr));

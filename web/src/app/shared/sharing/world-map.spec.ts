@@ -62,6 +62,15 @@ describe('WorldMap', () => {
     expect(onLand(SYDNEY.latitude, SYDNEY.longitude)).toBe(true);
     expect(onLand(-10, -140)).toBe(false); // the Pacific
     expect(onLand(30, -40)).toBe(false); // the Atlantic
+    expect(onLand(66, 0)).toBe(false); // the Norwegian Sea, below Chukotka's longitude band
+    expect(onLand(-16.5, 0)).toBe(false); // the South Atlantic, Fiji's latitude
+    // A ring across the antimeridian is drawn as two, each clipped by the frame, never as one
+    // band around the whole map.
+    const widths = rings.map((ring) => {
+      const xs = ring.map(([x]) => x!);
+      return Math.max(...xs) - Math.min(...xs);
+    });
+    expect(Math.max(...widths)).toBeLessThan(MAP.width * 0.6);
   });
 
   it('should draw a marker per place where it projects, and no route without travel', () => {
