@@ -241,6 +241,11 @@ describe('MemberSharing', () => {
     expect(root.textContent).toContain('Sydney, Australia');
     expect(byTestId(root, 'member-timeline')!.textContent).toContain('Living room TV');
     expect(byTestId(root, 'member-events')!.textContent).toContain('Dismissed');
+    // The member's places on the world map, once the deferred map is in.
+    await flushAndRender(fixture);
+    const map = byTestId(root, 'world-map')!;
+    expect(map.querySelectorAll('[data-testid="map-marker"]')).toHaveLength(1);
+    expect(map.getAttribute('aria-label')).toBe('World map of the places: Sydney, Australia');
 
     (root.querySelector('[data-testid="sharing-exempt"] button') as HTMLElement).click();
     await flushAndRender(fixture);
