@@ -171,4 +171,27 @@ export class EmbyMediaServer extends BaseMediaServer {
     );
     return hit ?? null;
   }
+
+  /** One `/Items` call with every id in `AnyProviderIdEquals`, each hit checked as above. */
+  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
+    const found = new Set<number>();
+    if (tmdbIds.length === 0) return found;
+    const wanted = new Set(tmdbIds.map(String));
+    const call: Call = {
+      op: 'find_by_tmdb',
+      path: '/Items',
+      query: {
+        Recursive: true,
+        IncludeItemTypes: [type],
+        AnyProviderIdEquals: tmdbIds.map((id) => `tmdb.${id}`),
+        Fields: ['ProviderIds'],
+      },
+    };
+    const page = await this.client.json(call, ItemPageSchema);
+    for (const item of page.Items.map((i) => toMediaItem(i))) {
+      const tmdb = tmdbOf(item.providerIds);
+      if (tmdb !== undefined && wanted.has(tmdb)) found.add(Number(tmdb));
+    }
+    return found;
+  }
 }
