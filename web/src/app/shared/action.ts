@@ -73,3 +73,34 @@ export function action(): Action {
     clear: () => error.set(null),
   };
 }
+
+/**
+ * An `Action` for a list whose rows each have buttons (approve, cancel, run now): one row runs at
+ * a time, `key` names it (its buttons show the spinner), and every button pressed meanwhile —
+ * the second click of a double click included — is ignored (issue 36).
+ */
+export interface RowAction extends Action {
+  /** The key of the row whose action is running, or null. */
+  readonly key: Signal<string | null>;
+  /** Runs `work` for the row `key` unless any row's action is running (`Action.run`). */
+  runFor(key: string, work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
+}
+
+/** A `RowAction` for a component; call it in a field initialiser (it injects). */
+export function rowAction(): RowAction {
+  const base = action();
+  const key = signal<string | null>(null);
+  return {
+    ...base,
+    key: key.asReadonly(),
+    async runFor(row, work, options) {
+      if (base.busy()) return false;
+      key.set(row);
+      try {
+        return await base.run(work, options);
+      } finally {
+        key.set(null);
+      }
+    },
+  };
+}

@@ -238,6 +238,18 @@ describe('JobsPage', () => {
     expect(byTestId(root, 'job-running')!.textContent).toContain('Running…');
   });
 
+  // Issue 36: a double click on "Run now" started the job twice.
+  it('should start one run for a double click on Run now', async () => {
+    const root = await render();
+    await flushJobs([aJob({ name: 'cleanup', schedule: '30 3 * * *' })]);
+    byTestId(root, 'run-cleanup')!.click();
+    byTestId(root, 'run-cleanup')!.click();
+    await flushAndRender(fixture);
+    http.expectOne('/api/v1/admin/jobs/cleanup/run').flush({ runId: RUN_ID });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'job-running')).not.toBeNull();
+  });
+
   it('should open the paged run history with errors', async () => {
     const root = await render();
     await flushJobs([aJob()]);

@@ -99,6 +99,20 @@ describe('RequestReview', () => {
     });
   });
 
+  // Issue 36: a double click sent two approvals (the second answered 409 and a wrong toast).
+  it('should send one approval for a double click on Approve', async () => {
+    await render({ status: 'PENDING' });
+    await flushList(aPage([anAdminRequest()]), 'page=1&pageSize=20&status=PENDING');
+    byTestId('approve-request')!.click();
+    byTestId('approve-request')!.click();
+    await answer(`${BASE}/${ID}/approve`, { request: anAdminRequest({ status: 'APPROVED' }) });
+    await flushList(aPage([], 0), 'page=1&pageSize=20&status=PENDING');
+    expect(notifier.show).toHaveBeenCalledTimes(1);
+    expect(notifier.show).toHaveBeenCalledWith('adminRequests.approved', {
+      name: 'Winter Harbour',
+    });
+  });
+
   it('should reject with the typed reason and send nothing when backed out', async () => {
     await render();
     await flushList(aPage([anAdminRequest()]));
