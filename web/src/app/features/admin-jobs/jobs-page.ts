@@ -25,7 +25,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
-import { cronWords, summaryText } from './cron-words';
+import { cronWords, summaryInLanguage } from './cron-words';
 import { JobRuns } from './job-runs';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -119,7 +119,7 @@ export default class JobsPage {
   );
   protected readonly chips = RUN_CHIPS;
   protected readonly durationOf = durationOf;
-  protected readonly summary = summaryText;
+  protected readonly summary = summaryInLanguage();
 
   constructor() {
     inject(DestroyRef).onDestroy(() => this.stopTicker());
@@ -201,7 +201,7 @@ export default class JobsPage {
     });
     if (Object.keys(this.following()).length === 0) this.stopTicker();
     if (run) {
-      const details = run.error ?? summaryText(run.summary);
+      const details = run.error ?? this.summary(run.summary);
       this.notifier.show(`jobs.finished.${run.status}`, { job: label, details });
     }
     this.versions.update((all) => ({ ...all, [name]: (all[name] ?? 0) + 1 }));
