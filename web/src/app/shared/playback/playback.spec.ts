@@ -125,6 +125,14 @@ describe('PortraitPage', () => {
 
   const request = () => http.expectOne((r) => r.url === '/api/v1/me/playback');
 
+  // Issue 36: "Plays 1480" without a separator.
+  it('should write the totals with separators', async () => {
+    const root = await render();
+    request().flush({ ...aPortrait(), totals: { ...aPortrait().totals, playCount: 1480 } });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'total-plays')!.textContent!.trim()).toBe('1,480');
+  });
+
   it('should show totals, the charts, genres and recent plays with posters', async () => {
     const root = await render();
     const req = request();
