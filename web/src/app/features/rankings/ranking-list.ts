@@ -5,6 +5,7 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { ChartCard } from '../../shared/chart/chart-card';
 import type { ChartSpec } from '../../shared/chart/chart-options';
 import { formatDuration, formatHours, hoursOf } from '../../shared/playback/playback-format';
+import { MediaLinks } from '../../shared/media-link';
 import { PosterImage } from '../../shared/requests/poster-image';
 
 /**
@@ -26,17 +27,27 @@ import { PosterImage } from '../../shared/requests/poster-image';
         <ol class="podium" [attr.data-testid]="category() + '-podium'">
           @for (e of podium(); track e.itemKey) {
             <li class="step" [class]="'place-' + e.rank" data-testid="podium-entry">
-              <div class="poster">
+              @let url = itemUrl()(e.itemKey);
+              <!-- The poster opens the item on the media server (issue 36). -->
+              <a
+                class="poster"
+                [attr.href]="url"
+                target="_blank"
+                rel="noopener noreferrer"
+                [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
+                data-testid="poster-link"
+              >
                 <app-poster-image
                   [src]="e.posterUrl"
                   [alt]="''"
                   [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
                 />
                 <span class="medal" aria-hidden="true">{{ e.rank }}</span>
-              </div>
+              </a>
               <p class="title" [attr.title]="e.name">
-                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span
-                >{{ e.name }}
+                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span>{{
+                  e.name
+                }}
               </p>
               <p class="numbers">
                 <span>{{ t('rankings.plays', { n: e.playCount }) }}</span>
@@ -50,13 +61,21 @@ import { PosterImage } from '../../shared/requests/poster-image';
             @for (e of rest(); track e.itemKey) {
               <li data-testid="ranking-row">
                 <span class="rank">{{ e.rank }}</span>
-                <div class="thumb">
+                @let url = itemUrl()(e.itemKey);
+                <a
+                  class="thumb"
+                  [attr.href]="url"
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
+                  data-testid="poster-link"
+                >
                   <app-poster-image
                     [src]="e.posterUrl"
                     [alt]="''"
                     [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
                   />
-                </div>
+                </a>
                 <span class="name" [attr.title]="e.name">{{ e.name }}</span>
                 <span class="stats">
                   <span class="plays">{{ t('rankings.plays', { n: e.playCount }) }}</span>
@@ -80,6 +99,7 @@ import { PosterImage } from '../../shared/requests/poster-image';
 export class RankingList {
   private readonly transloco = inject(TranslocoService);
   private readonly lang = inject(LanguageSwitch).active;
+  protected readonly itemUrl = inject(MediaLinks).itemUrl;
 
   readonly category = input.required<'movie' | 'series'>();
   readonly entries = input.required<readonly RankingEntry[]>();

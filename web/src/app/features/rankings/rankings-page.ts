@@ -1,11 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
 import { MatDialog } from '@angular/material/dialog';
@@ -27,6 +20,7 @@ import { askGenerate } from './generate-dialog';
 import { RANKING_PERIODS, RankingsApi } from './rankings-api';
 import { periodLabel } from './rankings-format';
 import { RankingList } from './ranking-list';
+import { MediaLinks } from '../../shared/media-link';
 
 const HISTORY_PAGE_SIZE = 10;
 
@@ -54,6 +48,8 @@ const HISTORY_PAGE_SIZE = 10;
   ],
   templateUrl: './rankings-page.html',
   styleUrl: './rankings-page.scss',
+  // One read of the media server's address for both categories' poster links.
+  providers: [MediaLinks],
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export default class RankingsPage {
