@@ -93,4 +93,17 @@ describe('action', () => {
     expect(rows.key()).toBeNull();
     expect(work).toHaveBeenCalledTimes(1);
   });
+
+  it('should show an invalid form its errors and run nothing', async () => {
+    const form = { invalid: true, markAllAsTouched: jest.fn() };
+    const work = jest.fn(() => Promise.resolve());
+
+    await expect(act.submit(form, work)).resolves.toBe(false);
+    expect(form.markAllAsTouched).toHaveBeenCalled();
+    expect(work).not.toHaveBeenCalled();
+
+    form.invalid = false;
+    await expect(act.submit(form, work)).resolves.toBe(true);
+    expect(work).toHaveBeenCalledTimes(1);
+  });
 });

@@ -285,10 +285,18 @@ export class AttrsDirective {
                         @if (column.shortId(row); as id) {
                           <app-short-id [value]="id" />
                         }
+                      } @else if (column.date && column.time) {
+                        <!-- The day, and the time under it: "2026年12月7日 14:30" did not fit
+                             a column and lost its time to the ellipsis. -->
+                        @let at = column.date(row);
+                        <span class="line" [attr.title]="(at | localDate: 'dateTime') || null">
+                          <span class="line">{{ at | localDate }}</span>
+                          <span class="line muted-line">{{ at | localDate: 'time' }}</span>
+                        </span>
                       } @else {
                         @let text =
                           column.date
-                            ? (column.date(row) | localDate: (column.time ? 'dateTime' : 'date'))
+                            ? (column.date(row) | localDate)
                             : column.key
                               ? translated(t, column.key(row))
                               : column.text?.(row);

@@ -66,9 +66,14 @@ export default class AuditPage {
     { id: 'at', header: 'audit.col.at', width: 'datetime', date: (e) => e.at, time: true },
     { id: 'actor', header: 'audit.col.actor' },
     { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
-    { id: 'target', header: 'audit.col.target' },
+    { id: 'target', header: 'audit.col.target', width: '18%' },
     { id: 'summary', header: 'audit.col.summary', width: 'wide' },
-    { id: 'requestId', header: 'audit.col.requestId', shortId: (e) => e.requestId },
+    {
+      id: 'requestId',
+      header: 'audit.col.requestId',
+      width: '15%',
+      shortId: (e) => e.requestId,
+    },
     { id: 'details', header: 'audit.col.details', hideHeader: true, width: 'menu' },
   ];
   protected readonly attrs = (entry: AuditEntry) => ({ 'data-action': entry.action });
