@@ -7,10 +7,10 @@ import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RankingBatch, RankingPeriod } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
+import { rowAction } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { EmptyState, ErrorState } from '../../shared/page-state';
@@ -57,7 +57,6 @@ export default class RankingsPage {
   private readonly router = inject(Router);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   private readonly lang = inject(LanguageSwitch).active;
   protected readonly isAdmin = inject(SessionStore).isAdmin;
 
@@ -72,8 +71,8 @@ export default class RankingsPage {
   protected readonly historyPage = signal(1);
   /** A computed-now ranking an admin asked for; shown instead of the stored one until closed. */
   protected readonly preview = signal<RankingBatch | null>(null);
-  protected readonly busy = signal<'preview' | 'generate' | null>(null);
-  protected readonly actionError = signal<ErrorText | null>(null);
+  /** Preview or generate, one at a time. */
+  protected readonly acting = rowAction();
   protected readonly pluginMissing = signal(false);
 
   private readonly stored = apiResource({
@@ -138,16 +137,13 @@ export default class RankingsPage {
   }
 
   private async act(kind: 'preview' | 'generate', work: () => Promise<void>): Promise<void> {
-    this.busy.set(kind);
-    this.actionError.set(null);
     this.pluginMissing.set(false);
-    try {
-      await work();
-    } catch (error) {
-      if (playbackProblem(error) === 'plugin') this.pluginMissing.set(true);
-      else this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(null);
-    }
+    await this.acting.runFor(kind, work, {
+      handle: (error) => {
+        const plugin = playbackProblem(error) === 'plugin';
+        if (plugin) this.pluginMissing.set(true);
+        return plugin;
+      },
+    });
   }
 }
