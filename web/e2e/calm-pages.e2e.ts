@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { createMember, readyAdmin } from './support/admin-session.js';
+import { apiCall, createMember, readyAdmin } from './support/admin-session.js';
 import { type StackWithFakes, itemsWithoutArt, startStackWithFakes } from './support/api-stack.js';
 import {
   type Browser,
@@ -171,6 +171,29 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
       }));
       // One line of text plus the badge's padding.
       expect(height).toBeLessThan(lineHeight * 2);
+    }
+  });
+
+  it("keeps a recent request's title readable on the overview", async () => {
+    const login = await apiCall<{ token: string }>(fakes.stack, 'POST', '/auth/login', {
+      username: MEMBER,
+      password: MEMBER_PASSWORD,
+    });
+    const created = await apiCall(
+      fakes.stack,
+      'POST',
+      '/media-requests',
+      { type: 'MOVIE', tmdbId: 14337, season: 0, name: 'Primer', year: 2004 },
+      login.body.token,
+    );
+    expect(created.status).toBe(201);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${base()}/console/overview`);
+      const name = page.locator('[data-testid="recent-requests"] .recent-name').first();
+      await name.waitFor();
+      // Was cut to "P…" in a narrow card beside its status.
+      expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     }
   });
 
