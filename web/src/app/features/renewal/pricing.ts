@@ -7,8 +7,8 @@ const MONTH_DAYS = 30;
 /** A plan as the pricing cards show it (issue 36, "renewal as a pricing page"). */
 export interface PlanOffer {
   plan: Plan;
-  /** The price of 30 days, in the plan's minor units (rounded). */
-  perMonth: number;
+  /** The price of 30 days, in the plan's minor units (rounded); null for a plan of a month. */
+  perMonth: number | null;
   /** The cheapest per day among the plans of its currency, when there are several. */
   bestValue: boolean;
   /** When the membership would end if this plan were bought now. */
@@ -37,7 +37,7 @@ export function planOffers(
   }
   return plans.map((plan) => ({
     plan,
-    perMonth: Math.round(perDay(plan) * MONTH_DAYS),
+    perMonth: plan.days >= 28 && plan.days <= 31 ? null : Math.round(perDay(plan) * MONTH_DAYS),
     bestValue: (count.get(plan.currency) ?? 0) > 1 && perDay(plan) === cheapest.get(plan.currency),
     newExpiry: extendedEnd(expiresAt, plan.days, now),
   }));
