@@ -98,6 +98,25 @@ describe(`metadata search availability (${ENGINE})`, () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
+  it('should answer without the library when the media server is slower than the deadline', async () => {
+    const never = {
+      logger: { warn: jest.fn() } as never,
+      integrations: {
+        mediaServer: {
+          get: async () => ({ tmdbIdsInLibrary: () => new Promise<Set<number>>(() => undefined) }),
+        },
+      } as never,
+    };
+    jest.useFakeTimers();
+    try {
+      const answer = libraryTitles(never, [{ mediaType: 'movie', tmdbId: 693134 }], 50);
+      await jest.advanceTimersByTimeAsync(50);
+      await expect(answer).resolves.toEqual(new Set());
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('should leave anonymous, bad-token and bot searches in the spec shape', async () => {
     const anonymous = await search('query=dune');
     expect(anonymous.some((r) => 'availability' in r)).toBe(false);

@@ -73,12 +73,34 @@ export async function searchAvailability(
   return result;
 }
 
+/** How long a search waits for the library before it answers without it. */
+export const LIBRARY_DEADLINE_MS = 1500;
+
 /**
  * The titles of a search page the media server's library holds (issue 36: every result is
  * badged before any click, from the TMDB ids the server reports), as `titleKey`s. Advisory like
- * the library check: an unconfigured or unreachable server leaves the set empty.
+ * the library check: an unconfigured or unreachable server leaves the set empty, and so does one
+ * slower than `deadlineMs` — Jellyfin's first lookup builds its TMDB map, which the next search
+ * then finds cached (docs/requests.md).
  */
 export async function libraryTitles(
+  ctx: Pick<ModuleContext, 'integrations' | 'logger'>,
+  titles: SearchTitle[],
+  deadlineMs = LIBRARY_DEADLINE_MS,
+): Promise<Set<string>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Set<string>>((resolve) => {
+    timer = setTimeout(() => resolve(new Set()), deadlineMs);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([lookUpLibrary(ctx, titles), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function lookUpLibrary(
   ctx: Pick<ModuleContext, 'integrations' | 'logger'>,
   titles: SearchTitle[],
 ): Promise<Set<string>> {
