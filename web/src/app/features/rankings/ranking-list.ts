@@ -1,3 +1,4 @@
+import { NgTemplateOutlet } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { RankingEntry } from '@usher/contracts';
@@ -15,7 +16,7 @@ import { PosterImage } from '../../shared/requests/poster-image';
  */
 @Component({
   selector: 'app-ranking-list',
-  imports: [ChartCard, PosterImage, TranslocoDirective],
+  imports: [ChartCard, NgTemplateOutlet, PosterImage, TranslocoDirective],
   template: `
     <section class="category" [attr.aria-labelledby]="headingId()" *transloco="let t">
       <h2 [id]="headingId()">{{ t('rankings.category.' + category()) }}</h2>
@@ -27,23 +28,10 @@ import { PosterImage } from '../../shared/requests/poster-image';
         <ol class="podium" [attr.data-testid]="category() + '-podium'">
           @for (e of podium(); track e.itemKey) {
             <li class="step" [class]="'place-' + e.rank" data-testid="podium-entry">
-              @let url = itemUrl()(e.itemKey);
-              <!-- The poster opens the item on the media server (issue 36). -->
-              <a
-                class="poster"
-                [attr.href]="url"
-                target="_blank"
-                rel="noopener noreferrer"
-                [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
-                data-testid="poster-link"
-              >
-                <app-poster-image
-                  [src]="e.posterUrl"
-                  [alt]="''"
-                  [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
-                />
-                <span class="medal" aria-hidden="true">{{ e.rank }}</span>
-              </a>
+              <ng-container
+                [ngTemplateOutlet]="posterLink"
+                [ngTemplateOutletContext]="{ $implicit: e, kind: 'poster' }"
+              />
               <p class="title" [attr.title]="e.name">
                 <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span>{{
                   e.name
@@ -61,21 +49,10 @@ import { PosterImage } from '../../shared/requests/poster-image';
             @for (e of rest(); track e.itemKey) {
               <li data-testid="ranking-row">
                 <span class="rank">{{ e.rank }}</span>
-                @let url = itemUrl()(e.itemKey);
-                <a
-                  class="thumb"
-                  [attr.href]="url"
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
-                  data-testid="poster-link"
-                >
-                  <app-poster-image
-                    [src]="e.posterUrl"
-                    [alt]="''"
-                    [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
-                  />
-                </a>
+                <ng-container
+                  [ngTemplateOutlet]="posterLink"
+                  [ngTemplateOutletContext]="{ $implicit: e, kind: 'thumb' }"
+                />
                 <span class="name" [attr.title]="e.name">{{ e.name }}</span>
                 <span class="stats">
                   <span class="plays">{{ t('rankings.plays', { n: e.playCount }) }}</span>
@@ -91,6 +68,28 @@ import { PosterImage } from '../../shared/requests/poster-image';
           [attr.data-testid]="category() + '-chart'"
         />
       }
+      <!-- The poster opens the item on the media server (issue 36); without its address the
+           link has no href. -->
+      <ng-template #posterLink let-e let-kind="kind">
+        @let url = itemUrl()(e.itemKey);
+        <a
+          [class]="kind"
+          [attr.href]="url"
+          target="_blank"
+          rel="noopener noreferrer"
+          [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
+          data-testid="poster-link"
+        >
+          <app-poster-image
+            [src]="e.posterUrl"
+            [alt]="''"
+            [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
+          />
+          @if (kind === 'poster') {
+            <span class="medal" aria-hidden="true">{{ e.rank }}</span>
+          }
+        </a>
+      </ng-template>
     </section>
   `,
   styleUrl: './ranking-list.scss',
