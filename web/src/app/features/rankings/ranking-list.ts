@@ -28,10 +28,14 @@ import { PosterImage } from '../../shared/requests/poster-image';
         <ol class="podium" [attr.data-testid]="category() + '-podium'">
           @for (e of podium(); track e.itemKey) {
             <li class="step" [class]="'place-' + e.rank" data-testid="podium-entry">
-              <ng-container
-                [ngTemplateOutlet]="posterLink"
-                [ngTemplateOutletContext]="{ $implicit: e, kind: 'poster' }"
-              />
+              <div class="poster">
+                <ng-container
+                  [ngTemplateOutlet]="posterLink"
+                  [ngTemplateOutletContext]="{ $implicit: e, kind: 'poster-link' }"
+                />
+                <!-- Outside the link: its name is the title's, without the rank's digit. -->
+                <span class="medal" aria-hidden="true">{{ e.rank }}</span>
+              </div>
               <p class="title" [attr.title]="e.name">
                 <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span>{{
                   e.name
@@ -85,9 +89,6 @@ import { PosterImage } from '../../shared/requests/poster-image';
             [alt]="''"
             [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
           />
-          @if (kind === 'poster') {
-            <span class="medal" aria-hidden="true">{{ e.rank }}</span>
-          }
         </a>
       </ng-template>
     </section>

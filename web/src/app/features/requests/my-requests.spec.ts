@@ -1,6 +1,6 @@
 import type { HttpTestingController } from '@angular/common/http/testing';
 import type { ComponentFixture } from '@angular/core/testing';
-import { errorBody, settle } from '../../../testing/fixtures';
+import { errorBody, settle, refusal } from '../../../testing/fixtures';
 import { renderPage } from '../../../testing/page';
 import { aPage, aRequest } from '../../shared/requests/request-fixtures';
 import MyRequests from './my-requests';
@@ -174,9 +174,7 @@ describe('MyRequests', () => {
 
   it('should show a load failure with Retry', async () => {
     await render();
-    http
-      .expectOne(`${LIST}?page=1&pageSize=20`)
-      .flush(errorBody('INTERNAL_ERROR'), { status: 500, statusText: 'x' });
+    http.expectOne(`${LIST}?page=1&pageSize=20`).flush(...refusal(500, 'INTERNAL_ERROR'));
     await settle();
     await fixture.whenStable();
     expect(byTestId('requests-error')!.textContent).toContain('Reference: req-123');

@@ -1,7 +1,7 @@
 import type { HttpTestingController } from '@angular/common/http/testing';
 import type { ComponentFixture } from '@angular/core/testing';
 import type { Router } from '@angular/router';
-import { errorBody, settle } from '../../../testing/fixtures';
+import { errorBody, settle, refusal } from '../../../testing/fixtures';
 import { renderPage } from '../../../testing/page';
 import { aRequest, aResult } from '../../shared/requests/request-fixtures';
 import NewRequest from './new-request';
@@ -333,9 +333,7 @@ describe('NewRequest', () => {
     http.expectOne(CHECK).flush({ inLibrary: false, detection: 'ok' });
     await settle();
     await settle();
-    http
-      .expectOne(CREATE)
-      .flush(errorBody('REQUEST_LIMIT_REACHED'), { status: 422, statusText: 'x' });
+    http.expectOne(CREATE).flush(...refusal(422, 'REQUEST_LIMIT_REACHED'));
     await settle();
     await fixture.whenStable();
     expect(byTestId('submit-error')!.textContent).toContain('You have reached your request limit');
