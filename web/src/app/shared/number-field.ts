@@ -5,7 +5,7 @@ import { TEXT_FIELD } from './form-field';
 
 /**
  * A whole-number field of a form dialog (days, a count, uses) with its range as the error: the
- * same outlined field every dialog wrote out. `label` and `hint` are translation keys; the
+ * same outlined field every dialog wrote out. `labelKey` and `hintKey` are translation keys; the
  * control's own validators decide what is valid.
  */
 @Component({
@@ -13,7 +13,7 @@ import { TEXT_FIELD } from './form-field';
   imports: [ReactiveFormsModule, TranslocoDirective, ...TEXT_FIELD],
   template: `
     <mat-form-field appearance="outline" *transloco="let t">
-      <mat-label>{{ t(label()) }}</mat-label>
+      <mat-label>{{ t(labelKey()) }}</mat-label>
       <input
         matInput
         type="number"
@@ -22,7 +22,7 @@ import { TEXT_FIELD } from './form-field';
         [formControl]="control()"
         [attr.data-testid]="testId()"
       />
-      @if (hint(); as hint) {
+      @if (hintKey(); as hint) {
         <mat-hint>{{ t(hint) }}</mat-hint>
       }
       <mat-error>{{ t('validation.range', { min: min(), max: max() }) }}</mat-error>
@@ -37,9 +37,9 @@ import { TEXT_FIELD } from './form-field';
 })
 export class NumberField {
   readonly control = input.required<FormControl<number>>();
-  readonly label = input.required<string>();
+  readonly labelKey = input.required<string>();
   readonly min = input(1);
   readonly max = input.required<number>();
   readonly testId = input.required<string>();
-  readonly hint = input<string>();
+  readonly hintKey = input<string>();
 }

@@ -24,7 +24,7 @@ export interface DaysDialogData {
       >
         <app-number-field
           [control]="form.controls.days"
-          label="adminUsers.days"
+          labelKey="adminUsers.days"
           [max]="3650"
           testId="extend-days"
         />

@@ -62,7 +62,7 @@ export class EmailField {
   imports: [ReactiveFormsModule, TranslocoDirective, FieldErrorPipe, ...TEXT_FIELD],
   template: `
     <mat-form-field appearance="outline" *transloco="let t">
-      <mat-label>{{ t(label()) }}</mat-label>
+      <mat-label>{{ t(labelKey()) }}</mat-label>
       <input
         matInput
         [formControl]="control()"
@@ -82,7 +82,7 @@ export class EmailField {
 export class CodeField {
   readonly control = input.required<FormControl<string>>();
   /** Translation key of the label. */
-  readonly label = input.required<string>();
+  readonly labelKey = input.required<string>();
   readonly testId = input.required<string>();
 }
 

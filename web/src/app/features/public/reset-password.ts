@@ -41,7 +41,7 @@ import {
         <app-email-field [control]="form.controls.email" testId="reset-email" />
         <app-code-field
           [control]="form.controls.code"
-          label="passwordReset.code"
+          labelKey="passwordReset.code"
           testId="reset-code"
         />
         <app-new-password-fields

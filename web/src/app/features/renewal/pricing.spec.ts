@@ -10,6 +10,7 @@ const plan = (overrides: Partial<Plan>): Plan => ({
   currency: 'usd',
   isActive: true,
   sortOrder: 0,
+  maxStreams: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });
