@@ -155,27 +155,19 @@ export class EmbyMediaServer extends BaseMediaServer {
    * TMDB id is matched here too.
    */
   async findByTmdbId(tmdbId: number, type: 'Movie' | 'Series'): Promise<MediaItem | null> {
-    const call: Call = {
-      op: 'find_by_tmdb',
-      path: '/Items',
-      query: {
-        Recursive: true,
-        IncludeItemTypes: [type],
-        AnyProviderIdEquals: [`tmdb.${tmdbId}`],
-        Fields: ['ProviderIds'],
-      },
-    };
-    const page = await this.client.json(call, ItemPageSchema);
-    const hit = page.Items.map((i) => toMediaItem(i)).find(
-      (i) => tmdbOf(i.providerIds) === String(tmdbId),
-    );
+    const [hit] = await this.itemsByTmdbIds([tmdbId], type);
     return hit ?? null;
   }
 
   /** One `/Items` call with every id in `AnyProviderIdEquals`, each hit checked as above. */
   async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
-    const found = new Set<number>();
-    if (tmdbIds.length === 0) return found;
+    if (tmdbIds.length === 0) return new Set();
+    const items = await this.itemsByTmdbIds(tmdbIds, type);
+    return new Set(items.map((item) => Number(tmdbOf(item.providerIds))));
+  }
+
+  /** The items of `type` whose `ProviderIds.Tmdb` is one of `tmdbIds` (one call). */
+  private async itemsByTmdbIds(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<MediaItem[]> {
     const wanted = new Set(tmdbIds.map(String));
     const call: Call = {
       op: 'find_by_tmdb',
@@ -188,10 +180,8 @@ export class EmbyMediaServer extends BaseMediaServer {
       },
     };
     const page = await this.client.json(call, ItemPageSchema);
-    for (const item of page.Items.map((i) => toMediaItem(i))) {
-      const tmdb = tmdbOf(item.providerIds);
-      if (tmdb !== undefined && wanted.has(tmdb)) found.add(Number(tmdb));
-    }
-    return found;
+    return page.Items.map((i) => toMediaItem(i)).filter((item) =>
+      wanted.has(tmdbOf(item.providerIds) ?? ''),
+    );
   }
 }
