@@ -1,6 +1,6 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
-import { flushAndRender } from '../../../testing/dom';
+import { flushAndRender, stubResizeObserver } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { ThemeSwitch } from '../../core/theme/theme';
 import { ChartCard } from './chart-card';
@@ -321,14 +321,7 @@ describe('ChartCard', () => {
   const init = jest.fn();
 
   beforeAll(() => {
-    Object.defineProperty(window, 'ResizeObserver', {
-      configurable: true,
-      value: class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      },
-    });
+    stubResizeObserver();
   });
 
   async function render() {
