@@ -50,7 +50,7 @@ import type { Integrations, ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { metadataRoutes } from './modules/metadata/index.js';
-import { requestRoutes, searchAvailability } from './modules/requests/index.js';
+import { libraryTitles, requestRoutes, searchAvailability } from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
@@ -206,7 +206,8 @@ export function createApp(deps: AppDeps): UsherApp {
     ...redeemRoutes(context),
     ...paymentRoutes(context, { checkoutDeadlineMs: deps.checkoutDeadlineMs }),
     ...metadataRoutes(context, {
-      availability: (userId, titles) => searchAvailability(context.db, userId, titles),
+      availability: async (userId, titles) =>
+        searchAvailability(context.db, userId, titles, await libraryTitles(context, titles)),
     }),
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),

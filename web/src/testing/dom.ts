@@ -38,3 +38,15 @@ export const NO_MATERIAL_ANIMATIONS = {
   provide: MATERIAL_ANIMATIONS,
   useValue: { animationsDisabled: true },
 };
+
+/** jsdom has no `ResizeObserver`; the chart card observes its width with one. */
+export function stubResizeObserver(): void {
+  Object.defineProperty(window, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    },
+  });
+}

@@ -27,6 +27,19 @@ export function errorBody(code: string, message = 'API message', details?: unkno
   return { error: { code, message, requestId: 'req-123', ...(details ? { details } : {}) } };
 }
 
+/**
+ * A refusal for `TestRequest.flush(...refusal(409, 'CODE'))`: the shared error body and its
+ * status (the specs' status text is never read).
+ */
+export function refusal(
+  status: number,
+  code: string,
+  message = 'API message',
+  details?: unknown,
+): [ReturnType<typeof errorBody>, { status: number; statusText: string }] {
+  return [errorBody(code, message, details), { status, statusText: 'x' }];
+}
+
 /** Pretends a session was stored by an earlier visit. */
 export function storeSession(token = 'stored-token'): void {
   const expiresAt = new Date(Date.now() + 86_400_000).toISOString();

@@ -71,6 +71,9 @@ describe.each(domainFlavours('jellyfin'))('devices on %s', (flavour) => {
       username: 'bob',
     });
     expect(tv.blacklisted).toBe(false);
+    // Jellyfin's /Devices has no address: the IP comes from the device's session (issue 36).
+    expect(tv.ip).toMatch(/^192\.168\.1\.\d+$/);
+    expect(all.data.find((d) => d.deviceId === 'alice-firefox')!.ip).toMatch(/^192\.168\.1\./);
     const ofBob = deviceListSchema.parse(
       await (await w.get(`/api/v1/admin/devices?userId=${bob.id}`, w.adminToken)).json(),
     );

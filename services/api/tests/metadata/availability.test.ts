@@ -2,7 +2,8 @@ import { metadataSearchReplySchema, type MetadataResult } from '@usher/contracts
 import { eq } from 'drizzle-orm';
 import { jest } from '@jest/globals';
 import { mediaRequests } from '../../src/db/schema/index.js';
-import { searchAvailability } from '../../src/modules/requests/index.js';
+import { IntegrationError } from '../../src/integrations/errors.js';
+import { libraryTitles, searchAvailability } from '../../src/modules/requests/index.js';
 import { ENGINE } from '../support/database.js';
 import { startHarness, type Harness } from '../requests/harness.js';
 
@@ -42,23 +43,78 @@ describe(`metadata search availability (${ENGINE})`, () => {
   it("should badge another member's request as requested without naming the requester", async () => {
     const alice = await h.member();
     const bob = await h.member();
-    const id = await requestMovie(alice.token, 693134, 'Dune: Part Two');
+    const id = await requestMovie(alice.token, 14337, 'Primer');
 
-    const res = await h.t.call('get', '/api/v1/metadata/search?query=dune', { token: bob.token });
+    const res = await h.t.call('get', '/api/v1/metadata/search?query=primer', { token: bob.token });
     const text = await res.text();
     const data = metadataSearchReplySchema.parse(JSON.parse(text)).data;
-    expect(find(data, 693134).availability).toEqual({ state: 'requested', ownRequestId: null });
-    // Nobody else asked for these: "none", for every result of the page.
-    expect(find(data, 438631).availability).toEqual({ state: 'none', ownRequestId: null });
+    expect(find(data, 14337).availability).toEqual({ state: 'requested', ownRequestId: null });
+    // Every result of the page carries one.
     expect(data.every((r) => r.availability !== undefined)).toBe(true);
     // Neither who asked nor which request it is reaches another member.
     for (const secret of [alice.username, alice.id, id]) expect(text).not.toContain(secret);
 
     // The requester sees the same state and their own request's id.
-    expect(await availabilityOf('query=dune', alice.token, 693134)).toEqual({
+    expect(await availabilityOf('query=primer', alice.token, 14337)).toEqual({
       state: 'requested',
       ownRequestId: id,
     });
+  });
+
+  // Issue 36: the badge came only from requests, so a title on the server showed nothing until
+  // the member pressed Request (and was forgotten on reload).
+  it('should badge what the library holds as in library before anyone asks for it', async () => {
+    const bob = await h.member();
+    // The fake library holds Dune: Part Two and Severance (seed catalogue), nobody asked.
+    expect(await availabilityOf('query=dune', bob.token, 693134)).toEqual({
+      state: 'in_library',
+      ownRequestId: null,
+    });
+    expect(await availabilityOf('query=severance&type=tv', bob.token, 95396)).toEqual({
+      state: 'in_library',
+      ownRequestId: null,
+    });
+    // Dune (2021) is not on the server and nobody asked: "none".
+    expect(await availabilityOf('query=dune', bob.token, 438631)).toEqual({
+      state: 'none',
+      ownRequestId: null,
+    });
+  });
+
+  it('should leave the library out when the media server cannot answer', async () => {
+    const warn = jest.fn();
+    const failing = (kind: 'not_configured' | 'network') => ({
+      logger: { warn } as never,
+      integrations: {
+        mediaServer: {
+          get: () => Promise.reject(new IntegrationError('media_server', 'get', kind, 'down')),
+        },
+      } as never,
+    });
+    const titles = [{ mediaType: 'movie' as const, tmdbId: 693134 }];
+    expect(await libraryTitles(failing('network'), titles)).toEqual(new Set());
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(await libraryTitles(failing('not_configured'), titles)).toEqual(new Set());
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('should answer without the library when the media server is slower than the deadline', async () => {
+    const never = {
+      logger: { warn: jest.fn() } as never,
+      integrations: {
+        mediaServer: {
+          get: async () => ({ tmdbIdsInLibrary: () => new Promise<Set<number>>(() => undefined) }),
+        },
+      } as never,
+    };
+    jest.useFakeTimers();
+    try {
+      const answer = libraryTitles(never, [{ mediaType: 'movie', tmdbId: 693134 }], 50);
+      await jest.advanceTimersByTimeAsync(50);
+      await expect(answer).resolves.toEqual(new Set());
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('should leave anonymous, bad-token and bot searches in the spec shape', async () => {

@@ -3,7 +3,7 @@ import { TestBed } from '@angular/core/testing';
 import { provideTestApp } from '../../testing/providers';
 import { ApiError } from '../core/api/api-error';
 import { Notifier } from '../core/notifier';
-import { type Action, action } from './action';
+import { type Action, action, rowAction } from './action';
 
 const refusal = () =>
   new ApiError(422, 'LAST_ADMIN', 'At least one active admin must remain', 'req-7', null);
@@ -75,5 +75,35 @@ describe('action', () => {
     await act.run(() => Promise.resolve());
 
     expect(act.error()).toBeNull();
+  });
+
+  it('should name the running row and ignore every row meanwhile', async () => {
+    const rows = runInInjectionContext(TestBed.inject(Injector), () => rowAction());
+    let finish!: () => void;
+    const work = jest.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const first = rows.runFor('a', work);
+    expect(rows.key()).toBe('a');
+
+    await expect(rows.runFor('a', work)).resolves.toBe(false);
+    await expect(rows.runFor('b', work)).resolves.toBe(false);
+    expect(rows.key()).toBe('a');
+
+    finish();
+    await expect(first).resolves.toBe(true);
+    expect(rows.key()).toBeNull();
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
+  it('should show an invalid form its errors and run nothing', async () => {
+    const form = { invalid: true, markAllAsTouched: jest.fn() };
+    const work = jest.fn(() => Promise.resolve());
+
+    await expect(act.submit(form, work)).resolves.toBe(false);
+    expect(form.markAllAsTouched).toHaveBeenCalled();
+    expect(work).not.toHaveBeenCalled();
+
+    form.invalid = false;
+    await expect(act.submit(form, work)).resolves.toBe(true);
+    expect(work).toHaveBeenCalledTimes(1);
   });
 });

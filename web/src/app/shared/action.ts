@@ -29,6 +29,11 @@ export interface Action {
    * success shows `done`; a failure becomes `error`. Resolves whether the work succeeded.
    */
   run(work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
+  /**
+   * A form's submit: an invalid form shows its field errors (every field touched) and nothing
+   * runs; a valid one runs `work` as `run` does.
+   */
+  submit(form: SubmittedForm, work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
   /** Shows a failure that did not come from `run` (a check before the call). */
   fail(error: unknown): void;
   /** Shows the page's own wording for a failure (a `handle` that explains it better). */
@@ -37,15 +42,28 @@ export interface Action {
   clear(): void;
 }
 
+/** What `Action.submit` needs of a form (a `FormGroup`). */
+export interface SubmittedForm {
+  readonly invalid: boolean;
+  markAllAsTouched(): void;
+}
+
 /** An `Action` for a component; call it in a field initialiser (it injects). */
 export function action(): Action {
   const errors = inject(ErrorTexts);
   const notifier = inject(Notifier);
   const busy = signal(false);
   const error = signal<ErrorText | null>(null);
-  return {
+  const act: Action = {
     busy: busy.asReadonly(),
     error: error.asReadonly(),
+    submit(form, work, options) {
+      if (form.invalid || busy()) {
+        form.markAllAsTouched();
+        return Promise.resolve(false);
+      }
+      return act.run(work, options);
+    },
     async run(work, options = {}) {
       if (busy()) return false;
       busy.set(true);
@@ -71,5 +89,37 @@ export function action(): Action {
     fail: (failure) => error.set(errors.describe(failure)),
     show: (text) => error.set(text),
     clear: () => error.set(null),
+  };
+  return act;
+}
+
+/**
+ * An `Action` for a list whose rows each have buttons (approve, cancel, run now): one row runs at
+ * a time, `key` names it (its buttons show the spinner), and every button pressed meanwhile —
+ * the second click of a double click included — is ignored (issue 36).
+ */
+export interface RowAction extends Action {
+  /** The key of the row whose action is running, or null. */
+  readonly key: Signal<string | null>;
+  /** Runs `work` for the row `key` unless any row's action is running (`Action.run`). */
+  runFor(key: string, work: () => Promise<unknown>, options?: RunOptions): Promise<boolean>;
+}
+
+/** A `RowAction` for a component; call it in a field initialiser (it injects). */
+export function rowAction(): RowAction {
+  const base = action();
+  const key = signal<string | null>(null);
+  return {
+    ...base,
+    key: key.asReadonly(),
+    async runFor(row, work, options) {
+      if (base.busy()) return false;
+      key.set(row);
+      try {
+        return await base.run(work, options);
+      } finally {
+        key.set(null);
+      }
+    },
   };
 }

@@ -1,8 +1,10 @@
+import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import type { Page } from '@usher/contracts/values';
 import { flushAndRender, NO_MATERIAL_ANIMATIONS } from '../../testing/dom';
 import { provideTestApp } from '../../testing/providers';
+import { Notifier } from '../core/notifier';
 import { type Column, DATA_TABLE, type TableSort } from './data-table';
 import { localListPage } from './list-page';
 
@@ -95,6 +97,24 @@ class ListedThings {
   });
   readonly columns: Column<Thing>[] = [
     { id: 'name', header: 'adminUsers.col.user', text: (t) => t.name },
+  ];
+}
+
+const LONG_ID = '0190f3c2-7a1b-7c3d-9e4f-0123456789ab';
+
+@Component({
+  imports: [DATA_TABLE],
+  template: `<app-data-table [rows]="rows" [columns]="columns" tableTestId="calm" />`,
+  changeDetection: ChangeDetectionStrategy.OnPush,
+})
+class CalmThings {
+  readonly rows = [
+    { id: LONG_ID, name: 'Administrator of the longest title', at: '', ok: true, n: 1 },
+  ];
+  readonly columns: Column<Thing>[] = [
+    { id: 'name', header: 'adminUsers.col.user', text: (t) => t.name },
+    { id: 'role', header: 'adminUsers.col.role', key: () => 'roles.admin' },
+    { id: 'ref', header: 'audit.col.requestId', shortId: (t) => t.id },
   ];
 }
 
@@ -191,5 +211,30 @@ describe('DataTable', () => {
 
     expect(root.querySelector('[data-testid="things-error"]')).not.toBeNull();
     expect(root.querySelector('table')).toBeNull();
+  });
+
+  // Issue 36: cells broke numbers and words ("$12.9/9", "Administrato/r"); ids wrapped one
+  // character a line.
+  it('should keep a spec cell on one line with its whole text as the title, and ids short with copy', async () => {
+    const fixture = TestBed.createComponent(CalmThings);
+    await flushAndRender(fixture);
+    const root = fixture.nativeElement as HTMLElement;
+    const [name, role, ref] = [...root.querySelectorAll<HTMLElement>('tbody td')];
+    const line = name!.querySelector('.line')!;
+    expect(line.textContent!.trim()).toBe('Administrator of the longest title');
+    expect(line.getAttribute('title')).toBe('Administrator of the longest title');
+    expect(role!.querySelector('.line')!.getAttribute('title')).toBe('Administrator');
+
+    const id = ref!.querySelector('[data-testid="short-id"]')!;
+    expect(id.textContent).toBe('0190f3c2…');
+    expect(id.getAttribute('title')).toBe(LONG_ID);
+    const clipboard = TestBed.inject(Clipboard);
+    const copy = jest.spyOn(clipboard, 'copy').mockReturnValue(true);
+    const notifier = jest
+      .spyOn(TestBed.inject(Notifier), 'show')
+      .mockImplementation(() => undefined);
+    ref!.querySelector<HTMLButtonElement>('[data-testid="copy-id"]')!.click();
+    expect(copy).toHaveBeenCalledWith(LONG_ID);
+    expect(notifier).toHaveBeenCalledWith('common.copied');
   });
 });

@@ -20,6 +20,7 @@ import type { ListPage } from './list-page';
 import { ListView } from './list-view';
 import { LocalDatePipe } from './local-date';
 import { type RowAction, RowMenu } from './row-menu';
+import { ShortId } from './short-id';
 import { StatusChip, type Tone } from './status-chip';
 
 /** Column widths of the fixed table layout (issue 14): paging does not move the columns. */
@@ -53,6 +54,8 @@ export interface Column<T> {
   /** The cell is a date in the active language (`time`: with the time of day). */
   date?: (row: T) => string | null | undefined;
   time?: boolean;
+  /** The cell is an id: its first characters, the whole as the title, a copy button. */
+  shortId?: (row: T) => string | null | undefined;
   /** The cell is a status chip: tone, icon and the label's translation key. */
   chip?: (row: T) => ChipSpec;
   /** The cell is the row's "⋮" menu. */
@@ -167,6 +170,7 @@ export class AttrsDirective {
     ListView,
     LocalDatePipe,
     RowMenu,
+    ShortId,
     StatusChip,
   ],
   template: `
@@ -277,13 +281,27 @@ export class AttrsDirective {
                           [actions]="menu.actions"
                           [testId]="menu.testId"
                         />
-                      } @else if (column.date) {
-                        {{ column.date(row) | localDate: (column.time ? 'dateTime' : 'date') }}
-                      } @else if (column.key) {
-                        @let key = column.key(row);
-                        {{ isArray(key) ? t(key[0], key[1]) : t(key) }}
+                      } @else if (column.shortId) {
+                        @if (column.shortId(row); as id) {
+                          <app-short-id [value]="id" />
+                        }
+                      } @else if (column.date && column.time) {
+                        <!-- The day, and the time under it: "2026年12月7日 14:30" did not fit
+                             a column and lost its time to the ellipsis. -->
+                        @let at = column.date(row);
+                        <span class="line" [attr.title]="(at | localDate: 'dateTime') || null">
+                          <span class="line">{{ at | localDate }}</span>
+                          <span class="line muted-line">{{ at | localDate: 'time' }}</span>
+                        </span>
                       } @else {
-                        {{ column.text?.(row) }}
+                        @let text =
+                          column.date
+                            ? (column.date(row) | localDate)
+                            : column.key
+                              ? translated(t, column.key(row))
+                              : column.text?.(row);
+                        <!-- One line, cut with an ellipsis, the whole as the title (issue 36). -->
+                        <span class="line" [attr.title]="text || null">{{ text }}</span>
                       }
                     </td>
                   }
@@ -353,7 +371,13 @@ export class DataTable<T> {
     () => new Map(this.headerDefs().map((def) => [def.name(), def.template])),
   );
 
-  protected readonly isArray = Array.isArray;
+  /** A `key` column's text: the key alone, or with its params. */
+  protected translated(
+    t: (key: string, params?: Record<string, unknown>) => string,
+    key: string | [string, Record<string, unknown>],
+  ): string {
+    return Array.isArray(key) ? t(key[0], key[1]) : t(key);
+  }
   protected readonly tableId = computed(
     () => this.tableTestId() ?? (this.testId() ? `${this.testId()}-table` : null),
   );

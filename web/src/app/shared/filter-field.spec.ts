@@ -9,6 +9,7 @@ import {
   FilterBar,
   type FilterSpec,
   SelectFilter,
+  SEARCH_DEBOUNCE_MS,
   TextFilter,
   dateToDay,
   dayToDate,
@@ -96,6 +97,39 @@ describe('filter fields', () => {
     input.value = '';
     input.dispatchEvent(new Event('change'));
     expect(fixture.componentInstance.changes).toEqual([{ search: 'carol' }, { search: null }]);
+  });
+
+  // Issue 36: the admin user search filtered only on Enter.
+  it('should filter as you type once the keys pause, once per value', async () => {
+    const fixture = await render();
+    const input = (fixture.nativeElement as HTMLElement).querySelector<HTMLInputElement>(
+      '[data-testid="search"]',
+    )!;
+    jest.useFakeTimers();
+    try {
+      input.focus();
+      for (const typed of ['c', 'ca', 'car']) {
+        input.value = typed;
+        input.dispatchEvent(new Event('input'));
+        jest.advanceTimersByTime(SEARCH_DEBOUNCE_MS - 1);
+      }
+      expect(fixture.componentInstance.changes).toEqual([]);
+      jest.advanceTimersByTime(1);
+      expect(fixture.componentInstance.changes).toEqual([{ search: 'car' }]);
+      // Enter after the pause says nothing new.
+      input.dispatchEvent(new Event('change'));
+      expect(fixture.componentInstance.changes).toHaveLength(1);
+      // The URL's value arrives while the member has typed on: the box keeps the keys.
+      input.value = 'carol';
+      input.dispatchEvent(new Event('input'));
+      fixture.componentInstance.search.set('car');
+      fixture.detectChanges();
+      expect(input.value).toBe('carol');
+      jest.advanceTimersByTime(SEARCH_DEBOUNCE_MS);
+      expect(fixture.componentInstance.changes).toEqual([{ search: 'car' }, { search: 'carol' }]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('should offer "any" then the translated options, and say null for "any"', async () => {

@@ -1,6 +1,8 @@
 import {
   ChangeDetectionStrategy,
   Component,
+  DestroyRef,
+  type ElementRef,
   Injectable,
   computed,
   effect,
@@ -8,6 +10,7 @@ import {
   input,
   linkedSignal,
   output,
+  viewChild,
 } from '@angular/core';
 import { NgTemplateOutlet } from '@angular/common';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
@@ -56,9 +59,15 @@ const FILTER_STYLES = `
   }
 `;
 
+/** How long a search box waits after the last key before it filters (issue 36). */
+export const SEARCH_DEBOUNCE_MS = 350;
+
 /**
- * A text or search filter of a list page. It commits on `change` (Enter, or leaving the
- * field), not on every key, and says `null` for an emptied field so the param leaves the URL.
+ * A text or search filter of a list page. It filters as you type (issue 36: the admin user
+ * search filtered only on Enter), once the keys pause for `SEARCH_DEBOUNCE_MS`, and at once on
+ * `change` (Enter, or leaving the field); an emptied field says `null` so the param leaves the
+ * URL. The URL's value is written into the box only while nobody types in it, so a filter that
+ * lands mid-word does not eat the keys typed since.
  */
 @Component({
   selector: 'app-text-filter',
@@ -67,10 +76,11 @@ const FILTER_STYLES = `
     <mat-form-field appearance="outline">
       <mat-label>{{ label() }}</mat-label>
       <input
+        #box
         matInput
         [type]="type()"
-        [value]="value()"
-        (change)="changed.emit($any($event.target).value || null)"
+        (input)="typed($any($event.target).value)"
+        (change)="commit($any($event.target).value)"
         [attr.data-testid]="testId() ?? null"
       />
     </mat-form-field>
@@ -85,6 +95,34 @@ export class TextFilter {
   readonly type = input<'search' | 'date'>('search');
   readonly testId = input<string>();
   readonly changed = output<string | null>();
+  private readonly box = viewChild.required<ElementRef<HTMLInputElement>>('box');
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** What was last said, so Enter after the pause does not say it twice. */
+  private said: string | null = null;
+
+  constructor() {
+    effect(() => {
+      const value = this.value();
+      const box = this.box().nativeElement;
+      this.said = value || null;
+      if (box.ownerDocument.activeElement !== box || this.timer === undefined) box.value = value;
+    });
+    inject(DestroyRef).onDestroy(() => clearTimeout(this.timer));
+  }
+
+  protected typed(value: string): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.commit(value), SEARCH_DEBOUNCE_MS);
+  }
+
+  protected commit(value: string): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const next = value.trim() || null;
+    if (next === this.said) return;
+    this.said = next;
+    this.changed.emit(next);
+  }
 }
 
 /** `YYYY-MM-DD` as a local calendar day, or null. */

@@ -70,6 +70,7 @@ export abstract class BaseMediaServer implements MediaServer {
     type: 'Movie' | 'Series',
     titleHint?: string,
   ): Promise<MediaItem | null>;
+  abstract tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>>;
   /** Query that keeps virtual ("missing") items out, where the server has such a filter. */
   protected abstract missingFilter(): Record<string, boolean>;
   protected abstract sessionsQuery(): Record<string, number>;

@@ -155,20 +155,33 @@ export class EmbyMediaServer extends BaseMediaServer {
    * TMDB id is matched here too.
    */
   async findByTmdbId(tmdbId: number, type: 'Movie' | 'Series'): Promise<MediaItem | null> {
+    const [hit] = await this.itemsByTmdbIds([tmdbId], type);
+    return hit ?? null;
+  }
+
+  /** One `/Items` call with every id in `AnyProviderIdEquals`, each hit checked as above. */
+  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
+    if (tmdbIds.length === 0) return new Set();
+    const items = await this.itemsByTmdbIds(tmdbIds, type);
+    return new Set(items.map((item) => Number(tmdbOf(item.providerIds))));
+  }
+
+  /** The items of `type` whose `ProviderIds.Tmdb` is one of `tmdbIds` (one call). */
+  private async itemsByTmdbIds(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<MediaItem[]> {
+    const wanted = new Set(tmdbIds.map(String));
     const call: Call = {
       op: 'find_by_tmdb',
       path: '/Items',
       query: {
         Recursive: true,
         IncludeItemTypes: [type],
-        AnyProviderIdEquals: [`tmdb.${tmdbId}`],
+        AnyProviderIdEquals: tmdbIds.map((id) => `tmdb.${id}`),
         Fields: ['ProviderIds'],
       },
     };
     const page = await this.client.json(call, ItemPageSchema);
-    const hit = page.Items.map((i) => toMediaItem(i)).find(
-      (i) => tmdbOf(i.providerIds) === String(tmdbId),
+    return page.Items.map((i) => toMediaItem(i)).filter((item) =>
+      wanted.has(tmdbOf(item.providerIds) ?? ''),
     );
-    return hit ?? null;
   }
 }

@@ -165,6 +165,13 @@ export class JellyfinMediaServer extends BaseMediaServer {
     return map.get(wanted) ?? null;
   }
 
+  /** From the tmdb→item map of the whole type (kept 10 minutes, as for `findByTmdbId`). */
+  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
+    if (tmdbIds.length === 0) return new Set();
+    const map = await this.tmdbMap(type);
+    return new Set(tmdbIds.filter((id) => map.has(String(id))));
+  }
+
   private tmdbQuery(type: 'Movie' | 'Series') {
     return {
       Recursive: true,

@@ -226,6 +226,11 @@ export interface MediaServer {
     type: 'Movie' | 'Series',
     titleHint?: string,
   ): Promise<MediaItem | null>;
+  /**
+   * Which of `tmdbIds` the library holds as `type` (a search page's titles at once): the TMDB
+   * ids, as numbers, of the items whose `ProviderIds.Tmdb` is one of them.
+   */
+  tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>>;
   playbackQuery(sql: string): Promise<PlaybackResult>;
   /** The item's Primary image scaled to `maxWidth`; null when the item or image is unknown. */
   primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null>;

@@ -7,7 +7,7 @@ import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
-import type { MediaDevice } from '../../integrations/media-server/index.js';
+import type { MediaDevice, MediaSession } from '../../integrations/media-server/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { usersByMediaId, type LinkedUser } from '../media/index.js';
 import { blacklistNames, countBlacklist, recordDeviceAction, failureNote } from './queries.js';
@@ -43,6 +43,22 @@ export function toDevice(
   };
 }
 
+/**
+ * Jellyfin's `/Devices` carries no address (50-integrations.md §1.4, only Emby sends
+ * `IpAddress`): a device without one takes its session's `RemoteEndPoint`, so the IP column is
+ * not empty on Jellyfin (issue 36).
+ */
+function withSessionAddresses(devices: MediaDevice[], sessions: MediaSession[]): MediaDevice[] {
+  const addresses = new Map<string, string>();
+  for (const s of sessions) {
+    if (s.deviceId && s.remoteAddress) addresses.set(s.deviceId, s.remoteAddress);
+  }
+  return devices.map((d) => {
+    const ip = d.ipAddress ?? addresses.get(d.deviceId);
+    return ip === undefined ? d : { ...d, ipAddress: ip };
+  });
+}
+
 const byActivity = (a: MediaDevice, b: MediaDevice) =>
   (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.key.localeCompare(b.key);
 
@@ -59,7 +75,12 @@ export async function listDevices(ctx: ModuleContext, q: DeviceListQuery): Promi
     mediaUserId = row.mediaUserId;
   }
   const server = await ctx.integrations.mediaServer.get();
-  const [devices, names] = await Promise.all([server.listDevices(), blacklistNames(ctx.db)]);
+  const [listed, sessions, names] = await Promise.all([
+    server.listDevices(),
+    server.listSessions(),
+    blacklistNames(ctx.db),
+  ]);
+  const devices = withSessionAddresses(listed, sessions);
   const client = q.client === undefined ? undefined : normalizeClient(q.client);
   const isBlacklisted = (d: MediaDevice) => names.has(normalizeClient(d.client ?? ''));
   const kept = devices

@@ -17,4 +17,9 @@ export {
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {
   return [...memberRequestRoutes(ctx), ...adminRequestRoutes(ctx), ...internalRequestRoutes(ctx)];
 }
-export { searchAvailability, titleKey, type SearchTitle } from './availability.js';
+export {
+  libraryTitles,
+  searchAvailability,
+  titleKey,
+  type SearchTitle,
+} from './availability.js';

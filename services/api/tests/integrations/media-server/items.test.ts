@@ -166,6 +166,20 @@ describe('media-server adapters: items', () => {
     await expect(adapter.findByTmdbId(1, 'Movie')).resolves.toBeNull();
   });
 
+  it.each(MODES)('should say which of a page of TMDB ids %s holds, in one call', async (mode) => {
+    const { adapter, fake } = await boot(mode);
+    // Dune: Part Two and Oppenheimer are seeded; 1 is nobody; Severance is a series, not a movie.
+    const found = await adapter.tmdbIdsInLibrary([693134, 1, 872585, 95396], 'Movie');
+    expect([...found].sort()).toEqual([693134, 872585]);
+    expect(await adapter.tmdbIdsInLibrary([95396], 'Series')).toEqual(new Set([95396]));
+    await expect(adapter.tmdbIdsInLibrary([], 'Movie')).resolves.toEqual(new Set());
+    if (mode === 'emby') {
+      expect(fake.requests()[0]?.query).toMatchObject({
+        AnyProviderIdEquals: 'tmdb.693134,tmdb.1,tmdb.872585,tmdb.95396',
+      });
+    }
+  });
+
   it('should match TMDB ids itself when the server ignores the filter (risk 11)', async () => {
     // Jellyfin 10.11 still answers /emby paths and ignores the filter: it returns everything.
     const { adapterWith, seeded, fake } = await boot('jellyfin10');

@@ -3,7 +3,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import { firstValueFrom } from 'rxjs';
-import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
+import { aUser, errorBody, storeSession, refusal } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../notifier';
 import { SessionStore } from '../session/session-store';
@@ -132,9 +132,7 @@ describe('interceptors', () => {
     setUp();
     const context = new HttpContext().set(STARTUP_CHECK, true);
     const result = failure(firstValueFrom(client.get('/api/v1/me', { context })));
-    http
-      .expectOne('/api/v1/me')
-      .flush(errorBody('TOKEN_INVALID'), { status: 401, statusText: 'x' });
+    http.expectOne('/api/v1/me').flush(...refusal(401, 'TOKEN_INVALID'));
     await result;
     expect(router.navigate).not.toHaveBeenCalled();
   });
@@ -157,9 +155,7 @@ describe('interceptors', () => {
     storeSession();
     setUp();
     const result = failure(firstValueFrom(client.get('/api/v1/admin/current')));
-    http
-      .expectOne('/api/v1/admin/current')
-      .flush(errorBody('FORBIDDEN'), { status: 403, statusText: 'x' });
+    http.expectOne('/api/v1/admin/current').flush(...refusal(403, 'FORBIDDEN'));
     expect(await result).toMatchObject({ code: 'FORBIDDEN' });
     expect(router.navigateByUrl).not.toHaveBeenCalled();
     expect(router.navigate).not.toHaveBeenCalled();

@@ -1,7 +1,14 @@
 import { TestBed } from '@angular/core/testing';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { Router } from '@angular/router';
-import { TOKEN_REPLY, aUser, errorBody, settle, storeSession } from '../../../testing/fixtures';
+import {
+  TOKEN_REPLY,
+  aUser,
+  errorBody,
+  settle,
+  storeSession,
+  refusal,
+} from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { SESSION_KEY, SessionStore } from './session-store';
 
@@ -226,9 +233,7 @@ describe('SessionStore', () => {
     const session = setUp();
     session.me.set(aUser({ locale: 'en' }));
     const done = session.saveLocale('zh-CN');
-    http
-      .expectOne('/api/v1/me')
-      .flush(errorBody('INTERNAL_ERROR'), { status: 500, statusText: 'x' });
+    http.expectOne('/api/v1/me').flush(...refusal(500, 'INTERNAL_ERROR'));
     await expect(done).resolves.toBeUndefined();
     expect(session.signedIn()).toBe(true);
   });

@@ -7,6 +7,7 @@ import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { ShortId } from '../../shared/short-id';
 import { AuditApi } from './audit-api';
 import { auditDetails } from './audit-details';
 
@@ -19,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Component({
   selector: 'app-audit-page',
-  imports: [MatIcon, MatIconButton, RouterLink, TranslocoDirective, FilterBar, DATA_TABLE],
+  imports: [MatIcon, MatIconButton, RouterLink, TranslocoDirective, FilterBar, DATA_TABLE, ShortId],
   templateUrl: './audit-page.html',
   styleUrl: './audit-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -65,9 +66,14 @@ export default class AuditPage {
     { id: 'at', header: 'audit.col.at', width: 'datetime', date: (e) => e.at, time: true },
     { id: 'actor', header: 'audit.col.actor' },
     { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
-    { id: 'target', header: 'audit.col.target' },
+    { id: 'target', header: 'audit.col.target', width: '18%' },
     { id: 'summary', header: 'audit.col.summary', width: 'wide' },
-    { id: 'requestId', header: 'audit.col.requestId', cellClass: 'mono', text: (e) => e.requestId },
+    {
+      id: 'requestId',
+      header: 'audit.col.requestId',
+      width: '15%',
+      shortId: (e) => e.requestId,
+    },
     { id: 'details', header: 'audit.col.details', hideHeader: true, width: 'menu' },
   ];
   protected readonly attrs = (entry: AuditEntry) => ({ 'data-action': entry.action });

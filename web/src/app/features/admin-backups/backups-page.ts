@@ -1,13 +1,14 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { MatAnchor, MatButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { BackupFile } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
+import { action } from '../../shared/action';
 import { downloadBlob } from '../../shared/csv';
+import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
@@ -36,6 +37,7 @@ export function formatBytes(bytes: number): string {
 @Component({
   selector: 'app-backups-page',
   imports: [
+    DATA_TABLE,
     ErrorState,
     FormError,
     LocalDatePipe,
@@ -53,42 +55,50 @@ export default class BackupsPage {
   private readonly api = inject(BackupsApi);
   private readonly jobs = inject(JobsApi);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
 
   protected readonly backups = apiResource({ params: () => true, load: () => this.api.list() });
-  protected readonly running = signal(false);
-  protected readonly actionError = signal<ErrorText | null>(null);
-  protected readonly size = formatBytes;
+  /** "Back up now", followed until the run ends; a second press meanwhile is ignored. */
+  protected readonly running = action();
+  protected readonly downloading = action();
+  protected readonly columns: Column<BackupFile>[] = [
+    { id: 'name', header: 'adminBackups.name', cellClass: 'mono', text: (f) => f.name },
+    { id: 'size', header: 'adminBackups.size', width: 'num', text: (f) => formatBytes(f.bytes) },
+    {
+      id: 'created',
+      header: 'adminBackups.created',
+      width: 'datetime',
+      date: (f) => f.createdAt,
+      time: true,
+    },
+    { id: 'download', header: 'common.actions', hideHeader: true, width: 'actions' },
+  ];
+  protected readonly byName = (file: BackupFile) => file.name;
+  protected readonly attrs = (file: BackupFile) => ({ 'data-backup': file.name });
 
   protected async runNow(): Promise<void> {
-    this.actionError.set(null);
-    this.running.set(true);
-    try {
-      const runId = await this.api.runNow();
-      let run = await this.jobs.getRun(runId);
-      while (run.status === 'running') {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        run = await this.jobs.getRun(runId);
-      }
-      if (run.status === 'succeeded') {
-        this.notifier.show('adminBackups.done', { name: String(run.summary?.['file'] ?? '') });
-      } else {
-        this.notifier.show('adminBackups.failed', { error: run.error ?? run.status });
-      }
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.running.set(false);
-      this.backups.reload();
-    }
+    this.downloading.clear();
+    await this.running.run(
+      async () => {
+        const runId = await this.api.runNow();
+        let run = await this.jobs.getRun(runId);
+        while (run.status === 'running') {
+          await new Promise((r) => setTimeout(r, POLL_MS));
+          run = await this.jobs.getRun(runId);
+        }
+        if (run.status === 'succeeded') {
+          this.notifier.show('adminBackups.done', { name: String(run.summary?.['file'] ?? '') });
+        } else {
+          this.notifier.show('adminBackups.failed', { error: run.error ?? run.status });
+        }
+      },
+      { after: () => this.backups.reload() },
+    );
   }
 
   protected async download(file: BackupFile): Promise<void> {
-    this.actionError.set(null);
-    try {
-      downloadBlob(file.name, await this.api.download(file.name));
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    }
+    this.running.clear();
+    await this.downloading.run(async () =>
+      downloadBlob(file.name, await this.api.download(file.name)),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { CountPipe } from '../../shared/count';
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
@@ -70,6 +71,7 @@ export function ranking<T extends { count: number }>(rows: readonly T[]): RankRo
 @Component({
   selector: 'app-devices-page',
   imports: [
+    CountPipe,
     MatButton,
     MatIcon,
     MatTab,

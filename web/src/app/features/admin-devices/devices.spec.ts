@@ -224,7 +224,8 @@ describe('admin devices', () => {
     expect(fixture.nativeElement.textContent).toContain('No results for these filters.');
   });
 
-  it('should log a device out after confirming, by its encoded id, and reload', async () => {
+  /** One device listed; its menu's Log out pressed (and confirmed). */
+  async function logOutFromTheMenu(): Promise<HTMLElement> {
     const root = await render();
     flushStats();
     http.expectOne((r) => r.url === '/api/v1/admin/devices').flush(page([aDevice()]));
@@ -233,6 +234,11 @@ describe('admin devices', () => {
     await fixture.whenStable();
     (document.querySelector('[data-testid="device-logout"]') as HTMLElement).click();
     await flushAndRender(fixture);
+    return root;
+  }
+
+  it('should log a device out after confirming, by its encoded id, and reload', async () => {
+    await logOutFromTheMenu();
     const post = http.expectOne('/api/v1/admin/devices/dev%2F1/logout');
     expect(post.request.method).toBe('POST');
     post.flush(null, { status: 204, statusText: 'No Content' });
@@ -245,14 +251,7 @@ describe('admin devices', () => {
   });
 
   it('should treat a device the server no longer lists (404) as gone and refresh', async () => {
-    const root = await render();
-    flushStats();
-    http.expectOne((r) => r.url === '/api/v1/admin/devices').flush(page([aDevice()]));
-    await flushAndRender(fixture);
-    byTestId(root, 'device-menu-dev/1')!.click();
-    await fixture.whenStable();
-    (document.querySelector('[data-testid="device-logout"]') as HTMLElement).click();
-    await flushAndRender(fixture);
+    const root = await logOutFromTheMenu();
     http
       .expectOne('/api/v1/admin/devices/dev%2F1/logout')
       .flush(errorBody('DEVICE_NOT_FOUND'), { status: 404, statusText: 'Not Found' });

@@ -3,7 +3,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { JobRun } from '@usher/contracts';
 import { localListPage } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
-import { summaryText } from './cron-words';
+import { summaryInLanguage } from './cron-words';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
 
@@ -73,5 +73,5 @@ export class JobRuns {
   ];
   protected readonly attrs = (run: JobRun) => ({ 'data-run-status': run.status });
   protected readonly durationOf = durationOf;
-  protected readonly summary = summaryText;
+  protected readonly summary = summaryInLanguage();
 }

@@ -15,9 +15,9 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { JobRun, JobSummary } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
+import { rowAction } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
@@ -25,7 +25,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
-import { cronWords, summaryText } from './cron-words';
+import { cronWords, summaryInLanguage } from './cron-words';
 import { JobRuns } from './job-runs';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -86,7 +86,6 @@ export default class JobsPage {
   private readonly api = inject(JobsApi);
   private readonly tracker = inject(LongActionTracker);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   private readonly dialog = inject(MatDialog);
   private readonly transloco = inject(TranslocoService);
   private readonly language = inject(LanguageSwitch);
@@ -109,7 +108,8 @@ export default class JobsPage {
   protected readonly following = signal<Record<string, Following>>({});
   /** Bumped per job when a followed run ends, so an open history reloads. */
   protected readonly versions = signal<Record<string, number>>({});
-  protected readonly actionError = signal<ErrorText | null>(null);
+  /** Starting a run: one job at a time, a second click meanwhile ignored. */
+  protected readonly starting = rowAction();
   /** Ticks every second while a run is followed, for the elapsed time. */
   private readonly now = signal(Date.now());
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -119,7 +119,7 @@ export default class JobsPage {
   );
   protected readonly chips = RUN_CHIPS;
   protected readonly durationOf = durationOf;
-  protected readonly summary = summaryText;
+  protected readonly summary = summaryInLanguage();
 
   constructor() {
     inject(DestroyRef).onDestroy(() => this.stopTicker());
@@ -141,7 +141,9 @@ export default class JobsPage {
   }
 
   protected busy(job: JobSummary): boolean {
-    return job.running || this.following()[job.name] !== undefined;
+    return (
+      job.running || this.following()[job.name] !== undefined || this.starting.key() === job.name
+    );
   }
 
   protected toggle(name: string): void {
@@ -150,29 +152,33 @@ export default class JobsPage {
 
   protected async runNow(job: JobSummary): Promise<void> {
     const label = this.label(job);
-    if (CONFIRM_FIRST.has(job.name)) {
-      const confirmed = await confirmAction(this.dialog, {
-        titleKey: 'jobs.confirmTitle',
-        consequenceKeys: [`jobs.consequence.${job.name}`],
-        params: { job: label },
-        confirmKey: 'jobs.runNow',
-      });
-      if (!confirmed) return;
-    }
-    this.actionError.set(null);
-    let runId: string;
-    try {
-      runId = await this.api.run(job.name);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'JOB_RUNNING') {
-        this.notifier.show('jobs.alreadyRunning', { job: label });
-        this.jobs.reload();
-        return;
-      }
-      this.actionError.set(this.errors.describe(error));
-      return;
-    }
-    await this.follow(job.name, label, runId);
+    let runId: string | null = null;
+    // Starting is guarded (a double click on "Run now" ran the job twice, issue 36); following
+    // is not, so several jobs can run at once.
+    await this.starting.runFor(
+      job.name,
+      async () => {
+        if (CONFIRM_FIRST.has(job.name)) {
+          const confirmed = await confirmAction(this.dialog, {
+            titleKey: 'jobs.confirmTitle',
+            consequenceKeys: [`jobs.consequence.${job.name}`],
+            params: { job: label },
+            confirmKey: 'jobs.runNow',
+          });
+          if (!confirmed) return;
+        }
+        runId = await this.api.run(job.name);
+      },
+      {
+        handle: (error) => {
+          if (!(error instanceof ApiError) || error.code !== 'JOB_RUNNING') return false;
+          this.notifier.show('jobs.alreadyRunning', { job: label });
+          this.jobs.reload();
+          return true;
+        },
+      },
+    );
+    if (runId !== null) await this.follow(job.name, label, runId);
   }
 
   /** Polls the run until it ends (60-web.md §5), then says how it went and reloads the page. */
@@ -186,7 +192,7 @@ export default class JobsPage {
         (r) => r.status !== 'running',
       );
     } catch (error) {
-      this.actionError.set(this.errors.describe(error));
+      this.starting.fail(error);
     }
     this.following.update((all) => {
       const rest = { ...all };
@@ -195,7 +201,7 @@ export default class JobsPage {
     });
     if (Object.keys(this.following()).length === 0) this.stopTicker();
     if (run) {
-      const details = run.error ?? summaryText(run.summary);
+      const details = run.error ?? this.summary(run.summary);
       this.notifier.show(`jobs.finished.${run.status}`, { job: label, details });
     }
     this.versions.update((all) => ({ ...all, [name]: (all[name] ?? 0) + 1 }));

@@ -8,7 +8,9 @@ import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testi
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
 import { POLL_FAST_MS } from '../../shared/long-action';
-import { cronWords, summaryText } from './cron-words';
+import en from '../../../assets/i18n/en.json';
+import zhCN from '../../../assets/i18n/zh-CN.json';
+import { SUMMARY_COUNTERS, cronWords, summaryText } from './cron-words';
 import JobsPage from './jobs-page';
 
 const RUN_ID = '01936f6e-8a7b-7c3d-9e4f-00000000000a';
@@ -74,6 +76,29 @@ describe('cron in words', () => {
       summaryText({ removed: { audit_log: 2, email_codes: 0 }, total: 2, cutoffAt: 'x' }),
     ).toBe('audit_log 2 · total 2');
     expect(summaryText(null)).toBe('');
+  });
+
+  // Issue 36: raw counter keys (`gaveUp`, `sessionsFailed`) and counts without separators.
+  it('should name every counter in words and write counts with separators', () => {
+    const words = {
+      label: (key: string) => `<${key}>`,
+      count: (n: number) => n.toLocaleString('en'),
+    };
+    expect(summaryText({ due: 1480, gaveUp: 2, sessionsFailed: 1 }, words)).toBe(
+      '<due> 1,480 · <gaveUp> 2 · <sessionsFailed> 1',
+    );
+    expect(summaryText({ gaveUp: 2, sessionsFailed: 1 })).toBe('gave up 2 · sessions failed 1');
+    // A skip's reason as written; ids, dates and lists of failures not as raw values.
+    expect(
+      summaryText({ reason: 'media server not configured', batchId: 'b1', failed: [{}, {}] }),
+    ).toBe('media server not configured · failed 2');
+  });
+
+  it('should have every counter in both languages', () => {
+    for (const lang of [en, zhCN]) {
+      const counters = (lang.jobs as { counter: Record<string, string> }).counter;
+      expect(Object.keys(counters).sort()).toEqual([...SUMMARY_COUNTERS].sort());
+    }
   });
 });
 
@@ -236,6 +261,18 @@ describe('JobsPage', () => {
     expect(notifier.show).toHaveBeenCalledWith('jobs.alreadyRunning', { job: 'Cleanup' });
     await flushJobs([aJob({ name: 'cleanup', running: true })]);
     expect(byTestId(root, 'job-running')!.textContent).toContain('Running…');
+  });
+
+  // Issue 36: a double click on "Run now" started the job twice.
+  it('should start one run for a double click on Run now', async () => {
+    const root = await render();
+    await flushJobs([aJob({ name: 'cleanup', schedule: '30 3 * * *' })]);
+    byTestId(root, 'run-cleanup')!.click();
+    byTestId(root, 'run-cleanup')!.click();
+    await flushAndRender(fixture);
+    http.expectOne('/api/v1/admin/jobs/cleanup/run').flush({ runId: RUN_ID });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'job-running')).not.toBeNull();
   });
 
   it('should open the paged run history with errors', async () => {

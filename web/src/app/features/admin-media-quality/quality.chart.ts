@@ -7,6 +7,7 @@ import {
   type QualityState,
 } from '@usher/contracts/values';
 import type { ChartSpec } from '../../shared/chart/chart-options';
+import type { ChartTone } from '../../shared/chart/chart-palette';
 import type { ChipSpec } from '../../shared/data-table';
 import type { Tone } from '../../shared/status-chip';
 
@@ -21,6 +22,15 @@ export const STATE_CHIPS: Record<QualityState | 'scanning', { tone: Tone; icon: 
 };
 
 /** Resolution chips of the low-quality table and the drill-down. */
+/** A resolution's colour in every chart: best (4K) to poor (SD), the same in both schemes. */
+export const RESOLUTION_TONES: Record<QualityResolution, ChartTone> = {
+  uhd4k: 'best',
+  fhd1080: 'good',
+  hd720: 'fair',
+  sd: 'poor',
+  unknown: 'unknown',
+};
+
 export const RESOLUTION_CHIPS: Record<QualityResolution, { tone: Tone; icon: string }> = {
   uhd4k: { tone: 'success', icon: 'check_circle' },
   fhd1080: { tone: 'success', icon: 'check_circle' },
@@ -89,6 +99,7 @@ export function qualityCharts(
       items: QUALITY_RESOLUTIONS.filter((k) => report.resolution[k] > 0).map((k) => ({
         label: t(`quality.resolution.${k}`),
         value: report.resolution[k],
+        tone: RESOLUTION_TONES[k],
       })),
       categoryHeader: t('quality.chart.resolution'),
       valueHeader: videos,

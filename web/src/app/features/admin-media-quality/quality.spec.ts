@@ -8,7 +8,12 @@ import type {
   QualityReport,
 } from '@usher/contracts';
 import { errorBody, storeSession } from '../../../testing/fixtures';
-import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import {
+  NO_MATERIAL_ANIMATIONS,
+  byTestId,
+  flushAndRender,
+  stubResizeObserver,
+} from '../../../testing/dom';
 import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
 import { POLL_FAST_MS } from '../../shared/long-action';
@@ -206,14 +211,7 @@ describe('media quality pages', () => {
   function setUp(): void {
     storeSession();
     notifier = { show: jest.fn() };
-    Object.defineProperty(window, 'ResizeObserver', {
-      configurable: true,
-      value: class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      },
-    });
+    stubResizeObserver();
     TestBed.configureTestingModule({
       providers: [
         ...provideTestApp(),

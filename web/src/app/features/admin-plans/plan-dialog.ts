@@ -15,6 +15,7 @@ import { action } from '../../shared/action';
 import { DialogShell } from '../../shared/dialog-shell';
 import { AdminPlansApi } from './plans-api';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { NumberField } from '../../shared/number-field';
 
 export interface PlanDialogData {
   /** The plan being edited; absent when creating. */
@@ -48,6 +49,7 @@ export function toMajorText(minor: number, currency: PlanCurrency): string {
 @Component({
   selector: 'app-plan-dialog',
   imports: [
+    NumberField,
     ReactiveFormsModule,
     MatOption,
     MatSelect,

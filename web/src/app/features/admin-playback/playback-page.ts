@@ -1,3 +1,4 @@
+import { CountPipe } from '../../shared/count';
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
@@ -37,6 +38,7 @@ type ProfileRow = PlaybackProfilesPage['data'][number];
 @Component({
   selector: 'app-playback-page',
   imports: [
+    CountPipe,
     FilterBar,
     DATA_TABLE,
     MatTab,

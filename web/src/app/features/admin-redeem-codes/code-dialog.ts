@@ -17,6 +17,7 @@ import { FieldErrorPipe } from '../../shared/field-error';
 import { type CodeFields, RedeemCodesApi, codesCsvRows } from './redeem-codes-api';
 import { TEXT_FIELD } from '../../shared/form-field';
 import { DIALOG_PARTS } from '../../shared/dialog-parts';
+import { NumberField } from '../../shared/number-field';
 
 export interface CodeDialogData {
   /** The code being edited; absent when creating. */
@@ -48,6 +49,7 @@ export function fromDateInput(day: string): string | null {
 @Component({
   selector: 'app-code-dialog',
   imports: [
+    NumberField,
     ReactiveFormsModule,
     MatButton,
     MatButtonToggle,

@@ -5,7 +5,7 @@ import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dial
 import { Router } from '@angular/router';
 import type { RedeemCode } from '@usher/contracts';
 import { of } from 'rxjs';
-import { errorBody, storeSession } from '../../../testing/fixtures';
+import { storeSession, refusal } from '../../../testing/fixtures';
 import {
   NO_MATERIAL_ANIMATIONS,
   byTestId,
@@ -281,7 +281,7 @@ describe('admin redeem codes', () => {
       const patch = http.expectOne(`/api/v1/admin/redeem-codes/${aCode().id}`);
       expect(patch.request.method).toBe('PATCH');
       expect(patch.request.body).toMatchObject({ maxUses: 1, expiresAt: null });
-      patch.flush(errorBody('MAX_USES_BELOW_USED'), { status: 422, statusText: 'x' });
+      patch.flush(...refusal(422, 'MAX_USES_BELOW_USED'));
       await flushAndRender(fixture);
       expect(root.textContent).toContain('cannot be lower than the uses so far');
       expect(ref.close).not.toHaveBeenCalled();

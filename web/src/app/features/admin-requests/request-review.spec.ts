@@ -1,12 +1,8 @@
-import { HttpTestingController } from '@angular/common/http/testing';
-import { type ComponentFixture, TestBed } from '@angular/core/testing';
-import { MatDialog } from '@angular/material/dialog';
-import { Router } from '@angular/router';
-import { scriptedDialog } from '../../../testing/dialog';
-import { aUser, errorBody, settle } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
-import { Notifier } from '../../core/notifier';
-import { SessionStore } from '../../core/session/session-store';
+import type { HttpTestingController } from '@angular/common/http/testing';
+import type { ComponentFixture } from '@angular/core/testing';
+import type { Router } from '@angular/router';
+import { errorBody, settle } from '../../../testing/fixtures';
+import { renderPage } from '../../../testing/page';
 import { aPage, anAdminRequest } from '../../shared/requests/request-fixtures';
 import RequestReview from './request-review';
 
@@ -22,24 +18,10 @@ describe('RequestReview', () => {
   let root: HTMLElement;
 
   async function render(inputs: Record<string, string> = {}): Promise<void> {
-    notifier = { show: jest.fn() };
-    dialogAnswers = [];
-    const dialog = scriptedDialog(() => dialogAnswers.shift());
-    TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        { provide: Notifier, useValue: notifier },
-        { provide: MatDialog, useValue: dialog },
-      ],
-    });
-    TestBed.inject(SessionStore).me.set(aUser({ role: 'admin' }));
-    http = TestBed.inject(HttpTestingController);
-    router = TestBed.inject(Router);
-    jest.spyOn(router, 'navigate').mockResolvedValue(true);
-    fixture = TestBed.createComponent(RequestReview);
-    for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
-    root = fixture.nativeElement as HTMLElement;
-    await fixture.whenStable();
+    ({ fixture, http, router, notifier, dialogAnswers, root } = await renderPage(RequestReview, {
+      user: { role: 'admin' },
+      inputs,
+    }));
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
@@ -94,6 +76,20 @@ describe('RequestReview', () => {
     byTestId('approve-request')!.click();
     await answer(`${BASE}/${ID}/approve`, { request: anAdminRequest({ status: 'APPROVED' }) });
     await flushList(aPage([], 0), 'page=1&pageSize=20&status=PENDING');
+    expect(notifier.show).toHaveBeenCalledWith('adminRequests.approved', {
+      name: 'Winter Harbour',
+    });
+  });
+
+  // Issue 36: a double click sent two approvals (the second answered 409 and a wrong toast).
+  it('should send one approval for a double click on Approve', async () => {
+    await render({ status: 'PENDING' });
+    await flushList(aPage([anAdminRequest()]), 'page=1&pageSize=20&status=PENDING');
+    byTestId('approve-request')!.click();
+    byTestId('approve-request')!.click();
+    await answer(`${BASE}/${ID}/approve`, { request: anAdminRequest({ status: 'APPROVED' }) });
+    await flushList(aPage([], 0), 'page=1&pageSize=20&status=PENDING');
+    expect(notifier.show).toHaveBeenCalledTimes(1);
     expect(notifier.show).toHaveBeenCalledWith('adminRequests.approved', {
       name: 'Winter Harbour',
     });

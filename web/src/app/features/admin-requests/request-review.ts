@@ -20,6 +20,7 @@ import { ListView } from '../../shared/list-view';
 import { AdminRequestsApi } from './admin-requests-api';
 import { CandidatesDialog, type CandidatesOutcome } from './candidates-dialog';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { rowAction } from '../../shared/action';
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 350;
@@ -81,7 +82,8 @@ export default class RequestReview {
     pageSizes: [],
   });
   protected readonly filters = this.list.query;
-  protected readonly busyId = signal<string | null>(null);
+  /** One request's action at a time; a second click meanwhile (a double click) is ignored. */
+  protected readonly acting = rowAction();
   /** False once the API said manual search needs MoviePilot (503 NOT_SUPPORTED). */
   protected readonly searchSupported = signal(true);
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +123,7 @@ export default class RequestReview {
         actions.push({
           testId: 'redispatch-request',
           label:
-            this.busyId() === request.id ? 'adminRequests.sending' : 'adminRequests.redispatch',
+            this.acting.key() === request.id ? 'adminRequests.sending' : 'adminRequests.redispatch',
           run: () => void this.redispatch(request),
         });
       }
@@ -229,21 +231,20 @@ export default class RequestReview {
     });
   }
 
-  private async act(request: AdminMediaRequest, action: () => Promise<void>): Promise<void> {
-    this.busyId.set(request.id);
-    try {
-      await action();
-    } catch (error) {
-      if (error instanceof ApiError && HANDLED_ELSEWHERE.has(error.code)) {
-        this.notifier.show('adminRequests.handledElsewhere');
-      } else {
-        this.notifier.show('requests.actionFailed', {
-          reason: this.errors.describe(error).message,
-        });
-      }
-    } finally {
-      this.busyId.set(null);
-    }
-    this.list.reload();
+  private async act(request: AdminMediaRequest, work: () => Promise<void>): Promise<void> {
+    await this.acting.runFor(request.id, work, {
+      // Failures are a snackbar on this page (the card has no error line).
+      handle: (error) => {
+        if (error instanceof ApiError && HANDLED_ELSEWHERE.has(error.code)) {
+          this.notifier.show('adminRequests.handledElsewhere');
+        } else {
+          this.notifier.show('requests.actionFailed', {
+            reason: this.errors.describe(error).message,
+          });
+        }
+        return true;
+      },
+      after: () => this.list.reload(),
+    });
   }
 }

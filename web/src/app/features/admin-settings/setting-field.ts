@@ -41,6 +41,9 @@ import { TEXT_FIELD } from '../../shared/form-field';
  * placeholder repeats it), quiet source and apply chips, the input for its type, its error and
  * its history.
  */
+/** Kinds of setting not drawn as one text box. */
+const NOT_TEXT_BOXES = new Set(['toggle', 'select', 'chips', 'libraries', 'readonly']);
+
 @Component({
   selector: 'app-setting-field',
   imports: [
@@ -88,6 +91,10 @@ export class SettingField {
   protected readonly inputType = computed(() => htmlInputType(this.item()));
   protected readonly sourceKey = computed(() => sourceKey(this.item()));
   protected readonly id = computed(() => `setting-${this.item().key}`);
+  /** The text box the label is for; null for the kinds drawn otherwise (toggles, selects). */
+  protected readonly controlFor = computed(() =>
+    NOT_TEXT_BOXES.has(this.kind()) ? null : `${this.id()}-control`,
+  );
   private readonly draft = computed(() => this.editor.drafts()[this.item().group] ?? {});
   protected readonly edited = computed(() => this.item().key in this.draft());
   protected readonly cleared = computed(

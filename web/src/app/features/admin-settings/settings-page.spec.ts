@@ -3,7 +3,7 @@ import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import { TranslocoService } from '@jsverse/transloco';
 import type { SettingsTestReply } from '@usher/contracts';
-import { errorBody, settle } from '../../../testing/fixtures';
+import { errorBody, settle, refusal } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
 import { unsavedSettingsGuard } from './routes';
@@ -406,7 +406,7 @@ describe('SettingsPage', () => {
     fixture = TestBed.createComponent(SettingsPage);
     root = fixture.nativeElement as HTMLElement;
     await fixture.whenStable();
-    http.expectOne(LIST_URL).flush(errorBody('INTERNAL_ERROR'), { status: 500, statusText: 'x' });
+    http.expectOne(LIST_URL).flush(...refusal(500, 'INTERNAL_ERROR'));
     await settle();
     await fixture.whenStable();
     expect(byTestId('settings-error')!.textContent).toContain('Reference: req-123');
@@ -475,10 +475,7 @@ describe('SettingsPage', () => {
     );
     http
       .expectOne('/api/v1/admin/media-server/libraries')
-      .flush(errorBody('NOT_CONFIGURED', 'x', { system: 'media_server' }), {
-        status: 503,
-        statusText: 'x',
-      });
+      .flush(...refusal(503, 'NOT_CONFIGURED', 'x', { system: 'media_server' }));
     await settle();
     await fixture.whenStable();
     expect(byTestId('setting-RANKING_LIBRARY_IDS-input')!.tagName.toLowerCase()).toBe('input');

@@ -3,7 +3,7 @@ import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angula
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { DialogShell } from '../../shared/dialog-shell';
-import { TEXT_FIELD } from '../../shared/form-field';
+import { NumberField } from '../../shared/number-field';
 
 export interface DaysDialogData {
   titleKey: string;
@@ -13,7 +13,7 @@ export interface DaysDialogData {
 /** "Extend N days" (default 30, 1–3650), for one user or a selection. */
 @Component({
   selector: 'app-days-dialog',
-  imports: [ReactiveFormsModule, TranslocoDirective, DialogShell, ...TEXT_FIELD],
+  imports: [NumberField, ReactiveFormsModule, TranslocoDirective, DialogShell],
   template: `
     <form *transloco="let t" [formGroup]="form" (ngSubmit)="submit()" novalidate>
       <app-dialog-shell
@@ -22,27 +22,14 @@ export interface DaysDialogData {
         submitTestId="extend-ok"
         [cancelResult]="undefined"
       >
-        <mat-form-field appearance="outline" class="full">
-          <mat-label>{{ t('adminUsers.days') }}</mat-label>
-          <input
-            matInput
-            type="number"
-            min="1"
-            max="3650"
-            formControlName="days"
-            data-testid="extend-days"
-          />
-          @if (form.controls.days.invalid) {
-            <mat-error>{{ t('validation.range', { min: 1, max: 3650 }) }}</mat-error>
-          }
-        </mat-form-field>
+        <app-number-field
+          [control]="form.controls.days"
+          labelKey="adminUsers.days"
+          [max]="3650"
+          testId="extend-days"
+        />
       </app-dialog-shell>
     </form>
-  `,
-  styles: `
-    .full {
-      width: 100%;
-    }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
 })

@@ -4,7 +4,7 @@ import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dial
 import { Router } from '@angular/router';
 import type { AdminUser } from '@usher/contracts';
 import { of } from 'rxjs';
-import { aUser, errorBody, settle, storeSession } from '../../../testing/fixtures';
+import { aUser, settle, storeSession, refusal } from '../../../testing/fixtures';
 import {
   NO_MATERIAL_ANIMATIONS,
   byTestId,
@@ -215,9 +215,7 @@ describe('admin users', () => {
       };
       const done = pageComponent.toggleActive(BOB);
       await flushAndRender(fixture);
-      http!
-        .expectOne(`/api/v1/admin/users/${BOB.id}/active`)
-        .flush(errorBody('LAST_ADMIN'), { status: 422, statusText: 'x' });
+      http!.expectOne(`/api/v1/admin/users/${BOB.id}/active`).flush(...refusal(422, 'LAST_ADMIN'));
       await flushAndRender(fixture);
       listRequest().flush(page([BOB]));
       await done;
@@ -320,9 +318,7 @@ describe('admin users', () => {
       await fixture.whenStable();
       typeInto(root, 'user-username', 'bob');
       await clickOn(fixture, root, 'user-save');
-      http!
-        .expectOne('/api/v1/admin/users')
-        .flush(errorBody('USERNAME_TAKEN'), { status: 409, statusText: 'x' });
+      http!.expectOne('/api/v1/admin/users').flush(...refusal(409, 'USERNAME_TAKEN'));
       await flushAndRender(fixture);
       expect(root.textContent).toContain('That username is already taken.');
       expect(byTestId(root, 'generated-password')).toBeNull();

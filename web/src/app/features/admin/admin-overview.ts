@@ -1,3 +1,4 @@
+import { CountPipe } from '../../shared/count';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
@@ -122,7 +123,7 @@ export const INTEGRATION_GROUPS: Record<keyof SystemInfo['integrations'], string
  */
 @Component({
   selector: 'app-admin-overview',
-  imports: [MatIcon, RouterLink, TranslocoDirective, LocalDatePipe, ErrorState],
+  imports: [CountPipe, MatIcon, RouterLink, TranslocoDirective, LocalDatePipe, ErrorState],
   templateUrl: './admin-overview.html',
   styleUrl: './admin-overview.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,

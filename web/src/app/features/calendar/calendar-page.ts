@@ -21,11 +21,11 @@ import type { CalendarItem, JobRun } from '@usher/contracts';
 import type { CalendarScope, CalendarStatus } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
 import { SiteStore } from '../../core/site/site-store';
+import { action, rowAction } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { FormError } from '../../shared/form-error';
 import { dayParam, oneOfParam } from '../../shared/list-page';
@@ -82,7 +82,6 @@ export default class CalendarPage {
   private readonly router = inject(Router);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   private readonly tracker = inject(LongActionTracker);
   private readonly site = inject(SiteStore);
   private readonly language = inject(LanguageSwitch);
@@ -107,10 +106,10 @@ export default class CalendarPage {
   protected readonly statusView = CALENDAR_STATUS_VIEW;
   protected readonly code = episodeCode;
   /** The episode whose follow toggle is busy (its series' tmdb id). */
-  protected readonly busySeries = signal<number | null>(null);
-  protected readonly actionError = signal<ErrorText | null>(null);
+  /** Follow / unfollow, one series at a time (a second click meanwhile is ignored). */
+  protected readonly following = rowAction();
   protected readonly syncRun = signal<JobRun | null>(null);
-  protected readonly syncing = signal(false);
+  protected readonly syncing = action();
   protected readonly syncStarted = signal<number | null>(null);
   protected readonly progress = computed(() => syncProgress(this.syncRun()));
   /** Seconds since "Sync now", refreshed with every poll of the run. */
@@ -186,57 +185,56 @@ export default class CalendarPage {
       });
       if (!ok) return;
     }
-    this.busySeries.set(series.tmdbId);
-    this.actionError.set(null);
-    try {
+    this.syncing.clear();
+    await this.following.runFor(String(series.tmdbId), async () => {
       if (item.following) await this.api.unfollow(series.tmdbId);
       else await this.api.follow(series.tmdbId);
       this.notifier.show(item.following ? 'calendar.unfollowed' : 'calendar.followed', {
         name: series.name,
       });
       this.data.reload();
-    } catch (error) {
-      this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.busySeries.set(null);
-    }
+    });
   }
 
   /** Admins: start the sync (or follow the one running) and show its progress until it ends. */
   protected async sync(): Promise<void> {
-    this.actionError.set(null);
-    this.syncing.set(true);
+    this.following.clear();
     this.syncStarted.set(Date.now());
-    try {
-      const runId = await this.api.sync();
-      const run = await this.tracker.track(
-        async () => {
-          const current = await this.api.run(runId);
-          this.syncRun.set(current);
-          return current;
+    await this.syncing.run(
+      async () => {
+        const runId = await this.api.sync();
+        const run = await this.tracker.track(
+          async () => {
+            const current = await this.api.run(runId);
+            this.syncRun.set(current);
+            return current;
+          },
+          (current) => current.status !== 'running',
+        );
+        const summary = run.summary as { progress?: { episodes?: number; ready?: number } } | null;
+        if (run.status === 'failed') {
+          this.notifier.show('calendar.sync.failed');
+        } else if (run.status === 'skipped') {
+          this.notifier.show('calendar.sync.skipped');
+        } else {
+          this.notifier.show('calendar.sync.done', {
+            episodes: summary?.progress?.episodes ?? 0,
+            ready: summary?.progress?.ready ?? 0,
+          });
+        }
+        this.data.reload();
+      },
+      {
+        handle: (error) => {
+          const running = error instanceof ApiError && error.code === 'JOB_RUNNING';
+          if (running) this.notifier.show('calendar.sync.busy');
+          return running;
         },
-        (current) => current.status !== 'running',
-      );
-      const summary = run.summary as { progress?: { episodes?: number; ready?: number } } | null;
-      if (run.status === 'failed') {
-        this.notifier.show('calendar.sync.failed');
-      } else if (run.status === 'skipped') {
-        this.notifier.show('calendar.sync.skipped');
-      } else {
-        this.notifier.show('calendar.sync.done', {
-          episodes: summary?.progress?.episodes ?? 0,
-          ready: summary?.progress?.ready ?? 0,
-        });
-      }
-      this.data.reload();
-    } catch (error) {
-      const running = error instanceof ApiError && error.code === 'JOB_RUNNING';
-      if (running) this.notifier.show('calendar.sync.busy');
-      else this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.syncing.set(false);
-      this.syncRun.set(null);
-      this.syncStarted.set(null);
-    }
+        after: () => {
+          this.syncRun.set(null);
+          this.syncStarted.set(null);
+        },
+      },
+    );
   }
 }

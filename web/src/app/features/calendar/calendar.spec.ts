@@ -1,14 +1,10 @@
-import { HttpTestingController } from '@angular/common/http/testing';
-import { type ComponentFixture, TestBed } from '@angular/core/testing';
-import { MatDialog } from '@angular/material/dialog';
-import { Router } from '@angular/router';
+import type { HttpTestingController } from '@angular/common/http/testing';
+import type { ComponentFixture } from '@angular/core/testing';
+import type { Router } from '@angular/router';
 import type { CalendarItem, CalendarWeek, JobRun } from '@usher/contracts';
-import { scriptedDialog } from '../../../testing/dialog';
 import { flushAndRender } from '../../../testing/dom';
-import { aUser, settle } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
-import { Notifier } from '../../core/notifier';
-import { SessionStore } from '../../core/session/session-store';
+import { settle } from '../../../testing/fixtures';
+import { renderPage } from '../../../testing/page';
 import { POLL_FAST_MS } from '../../shared/long-action';
 import CalendarPage from './calendar-page';
 import { episodeCode, formatDay, parseStatus, shiftDay, syncProgress } from './calendar-view';
@@ -109,24 +105,10 @@ describe('CalendarPage', () => {
   let root: HTMLElement;
 
   async function render(inputs: Record<string, string> = {}, admin = false) {
-    notifier = { show: jest.fn() };
-    dialogAnswers = [];
-    const dialog = scriptedDialog(() => dialogAnswers.shift());
-    TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        { provide: Notifier, useValue: notifier },
-        { provide: MatDialog, useValue: dialog },
-      ],
-    });
-    TestBed.inject(SessionStore).me.set(aUser(admin ? { role: 'admin' } : {}));
-    http = TestBed.inject(HttpTestingController);
-    router = TestBed.inject(Router);
-    jest.spyOn(router, 'navigate').mockResolvedValue(true);
-    fixture = TestBed.createComponent(CalendarPage);
-    for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
-    root = fixture.nativeElement as HTMLElement;
-    await fixture.whenStable();
+    ({ fixture, http, router, notifier, dialogAnswers, root } = await renderPage(CalendarPage, {
+      user: admin ? { role: 'admin' } : {},
+      inputs,
+    }));
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);

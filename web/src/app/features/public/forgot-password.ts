@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { NonNullableFormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
@@ -7,12 +7,11 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, errorSystem } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
-import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
 import { RegistrationApi } from './registration-api';
-import { TEXT_FIELD } from '../../shared/form-field';
+import { EMAIL_RULES, EmailField } from './public-fields';
 
 /**
  * `/forgot-password` (60-web.md §4.1). The reply is the same whether or not the address is
@@ -27,10 +26,9 @@ import { TEXT_FIELD } from '../../shared/form-field';
     RouterLink,
     TranslocoDirective,
     AuthPage,
+    EmailField,
     FormError,
     SubmitButton,
-    FieldErrorPipe,
-    ...TEXT_FIELD,
   ],
   template: `
     <app-auth-page *transloco="let t" [heading]="t('passwordReset.forgotHeading')">
@@ -50,17 +48,7 @@ import { TEXT_FIELD } from '../../shared/form-field';
       } @else {
         <p class="lead">{{ t('passwordReset.forgotLead') }}</p>
         <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
-          <mat-form-field appearance="outline">
-            <mat-label>{{ t('register.email') }}</mat-label>
-            <input
-              matInput
-              type="email"
-              formControlName="email"
-              autocomplete="email"
-              data-testid="forgot-email"
-            />
-            <mat-error>{{ form.controls.email | fieldError }}</mat-error>
-          </mat-form-field>
+          <app-email-field [control]="form.controls.email" testId="forgot-email" />
           <app-form-error [error]="act.error()" testId="forgot-error" />
           <app-submit-button class="submit" [busy]="act.busy()" testId="forgot-submit">
             {{ t('passwordReset.send') }}
@@ -78,18 +66,15 @@ export default class ForgotPassword {
   private readonly errors = inject(ErrorTexts);
   private readonly transloco = inject(TranslocoService);
   protected readonly form = inject(NonNullableFormBuilder).group({
-    email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+    email: ['', EMAIL_RULES],
   });
   protected readonly act = action();
   protected readonly sentTo = signal<string | null>(null);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.act.busy()) {
-      this.form.markAllAsTouched();
-      return;
-    }
     const email = this.form.controls.email.value.trim();
-    await this.act.run(
+    await this.act.submit(
+      this.form,
       async () => {
         await this.api.forgotPassword(email);
         this.sentTo.set(email);

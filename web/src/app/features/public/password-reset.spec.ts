@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
-import { errorBody } from '../../../testing/fixtures';
+import { refusal } from '../../../testing/fixtures';
 import { byTestId, clickOn, flushAndRender, typeInto } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
@@ -64,10 +64,7 @@ describe('password reset pages', () => {
       await clickOn(fixture, root, 'forgot-submit');
       http
         .expectOne('/api/v1/auth/password/forgot')
-        .flush(errorBody('NOT_CONFIGURED', 'x', { system: 'smtp' }), {
-          status: 503,
-          statusText: 'x',
-        });
+        .flush(...refusal(503, 'NOT_CONFIGURED', 'x', { system: 'smtp' }));
       await flushAndRender(fixture);
       expect(byTestId(root, 'forgot-error')!.textContent).toContain('send /resetpw to the bot');
     });
@@ -105,9 +102,7 @@ describe('password reset pages', () => {
       typeInto(root, 'reset-password', 'brand-new-pw');
       typeInto(root, 'reset-confirm', 'brand-new-pw');
       await clickOn(fixture, root, 'reset-submit');
-      http
-        .expectOne('/api/v1/auth/password/reset')
-        .flush(errorBody('EMAIL_CODE_INVALID'), { status: 422, statusText: 'x' });
+      http.expectOne('/api/v1/auth/password/reset').flush(...refusal(422, 'EMAIL_CODE_INVALID'));
       await flushAndRender(fixture);
       expect(byTestId(root, 'reset-code-error')!.textContent).toContain(
         'That code is wrong or has expired.',

@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
-import { aUser, errorBody } from '../../../testing/fixtures';
+import { aUser, refusal } from '../../../testing/fixtures';
 import { byTestId, clickOn, flushAndRender, typeInto } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { Notifier } from '../../core/notifier';
@@ -41,7 +41,7 @@ describe('Register', () => {
     await fixture.whenStable();
     const modeRequest = http.expectOne('/api/v1/auth/register/mode');
     if (mode) modeRequest.flush(mode);
-    else modeRequest.flush(errorBody('INTERNAL_ERROR'), { status: 500, statusText: 'x' });
+    else modeRequest.flush(...refusal(500, 'INTERNAL_ERROR'));
     await flushAndRender(fixture);
     return fixture.nativeElement as HTMLElement;
   }
@@ -107,9 +107,7 @@ describe('Register', () => {
     const root = await render(OPEN);
     fill(root);
     await clickOn(fixture, root, 'register-submit');
-    http
-      .expectOne('/api/v1/auth/register')
-      .flush(errorBody('USERNAME_TAKEN'), { status: 409, statusText: 'x' });
+    http.expectOne('/api/v1/auth/register').flush(...refusal(409, 'USERNAME_TAKEN'));
     await flushAndRender(fixture);
     expect(byTestId(root, 'register-username-error')!.textContent).toContain(
       'That username is already taken.',
@@ -124,10 +122,7 @@ describe('Register', () => {
     await clickOn(fixture, root, 'register-submit');
     http
       .expectOne('/api/v1/auth/register')
-      .flush(errorBody('UPSTREAM_UNAVAILABLE', 'x', { system: 'media_server' }), {
-        status: 502,
-        statusText: 'x',
-      });
+      .flush(...refusal(502, 'UPSTREAM_UNAVAILABLE', 'x', { system: 'media_server' }));
     await flushAndRender(fixture);
     expect(byTestId(root, 'register-error')!.textContent).toContain('nothing was saved');
   });
@@ -138,10 +133,7 @@ describe('Register', () => {
     await clickOn(fixture, root, 'register-submit');
     http
       .expectOne('/api/v1/auth/register')
-      .flush(errorBody('NOT_CONFIGURED', 'x', { system: 'media_server' }), {
-        status: 503,
-        statusText: 'x',
-      });
+      .flush(...refusal(503, 'NOT_CONFIGURED', 'x', { system: 'media_server' }));
     await flushAndRender(fixture);
     expect(byTestId(root, 'register-error')!.textContent).toContain("Registration isn't open yet");
   });
@@ -174,10 +166,7 @@ describe('Register', () => {
       await clickOn(fixture, root, 'register-check-code');
       http
         .expectOne('/api/v1/auth/register/validate-code')
-        .flush(errorBody('REDEEM_CODE_INVALID', 'x', { reason: 'exhausted' }), {
-          status: 422,
-          statusText: 'x',
-        });
+        .flush(...refusal(422, 'REDEEM_CODE_INVALID', 'x', { reason: 'exhausted' }));
       await flushAndRender(fixture);
       expect(byTestId(root, 'register-code-error')!.textContent).toContain(
         'This code has been used up.',
@@ -196,10 +185,7 @@ describe('Register', () => {
       await clickOn(fixture, root, 'register-submit');
       const post = http.expectOne('/api/v1/auth/register');
       expect(post.request.body).toMatchObject({ code: CODE, username: 'new_member' });
-      post.flush(errorBody('REDEEM_CODE_INVALID', 'x', { reason: 'expired' }), {
-        status: 422,
-        statusText: 'x',
-      });
+      post.flush(...refusal(422, 'REDEEM_CODE_INVALID', 'x', { reason: 'expired' }));
       await flushAndRender(fixture);
       expect(byTestId(root, 'register-code-error')!.textContent).toContain(
         'This code has expired.',
@@ -248,7 +234,7 @@ describe('Register', () => {
       await clickOn(fixture, root, 'register-submit');
       const post = http.expectOne('/api/v1/auth/register');
       expect(post.request.body).toMatchObject({ emailCode: '123456' });
-      post.flush(errorBody('EMAIL_CODE_INVALID'), { status: 422, statusText: 'x' });
+      post.flush(...refusal(422, 'EMAIL_CODE_INVALID'));
       await flushAndRender(fixture);
       expect(byTestId(root, 'register-email-code-error')).not.toBeNull();
     });

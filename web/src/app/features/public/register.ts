@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatSuffix } from '@angular/material/form-field';
 import { MatIcon } from '@angular/material/icon';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
@@ -19,10 +18,10 @@ import { SessionStore } from '../../core/session/session-store';
 import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
-import { PasswordToggle } from '../../shared/password-toggle';
 import { ErrorState } from '../../shared/page-state';
 import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
+import { CodeField, EMAIL_RULES, EmailField, NewPasswordFields, SIX_DIGITS } from './public-fields';
 import { codeErrorKey, passwordsMatch, showOnField } from './public-forms';
 import {
   RegistrationApi,
@@ -44,7 +43,6 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
   selector: 'app-register',
   imports: [
     ReactiveFormsModule,
-    MatSuffix,
     MatIcon,
     MatProgressBar,
     RouterLink,
@@ -55,7 +53,9 @@ const CODE_PATTERN = /^[0-9A-Fa-f]{16}$/;
     SubmitButton,
     EmailCodeButton,
     FieldErrorPipe,
-    PasswordToggle,
+    EmailField,
+    CodeField,
+    NewPasswordFields,
     ...TEXT_FIELD,
   ],
   templateUrl: './register.html',
@@ -89,7 +89,7 @@ export default class Register {
     {
       code: [''],
       username: ['', [Validators.required, Validators.minLength(3), Validators.maxLength(32)]],
-      email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
+      email: ['', EMAIL_RULES],
       emailCode: [''],
       password: ['', [Validators.required, Validators.maxLength(PASSWORD_MAX_LENGTH)]],
       confirm: ['', [Validators.required]],
@@ -97,10 +97,10 @@ export default class Register {
     { validators: [passwordsMatch] },
   );
   protected readonly preview = signal<InviteCodePreview | null>(null);
-  protected readonly checking = signal(false);
+  /** "Check" of the invite code (its button's spinner; a refusal goes on the code field). */
+  protected readonly checking = action();
   protected readonly emailCode = emailCodeFlow((email) => this.api.sendCode(email));
   protected readonly act = action();
-  protected readonly showPassword = signal(false);
 
   private readonly emailValue = toSignal(this.form.controls.email.valueChanges, {
     initialValue: '',
@@ -128,9 +128,7 @@ export default class Register {
       ),
     );
     password.addValidators(Validators.minLength(mode.passwordMinLength));
-    emailCode.setValidators(
-      mode.emailVerification ? [Validators.required, Validators.pattern(/^\d{6}$/)] : [],
-    );
+    emailCode.setValidators(mode.emailVerification ? SIX_DIGITS : []);
     const linkCode = this.code()?.trim();
     if (linkCode) code.setValue(linkCode.toUpperCase());
     for (const control of [code, username, emailCode, password]) {
@@ -144,16 +142,14 @@ export default class Register {
     const control = this.form.controls.code;
     control.markAsTouched();
     const code = control.value.trim().toUpperCase();
-    if (!CODE_PATTERN.test(code) || this.checking()) return;
-    this.checking.set(true);
+    if (!CODE_PATTERN.test(code)) return;
     this.preview.set(null);
-    try {
-      this.preview.set(await this.api.validateCode(code));
-    } catch (error) {
-      this.showCodeError(error);
-    } finally {
-      this.checking.set(false);
-    }
+    await this.checking.run(async () => this.preview.set(await this.api.validateCode(code)), {
+      handle: (error) => {
+        this.showCodeError(error);
+        return true;
+      },
+    });
   }
 
   /** "Send code": an e-mail code to the typed address, then the resend countdown. */
@@ -166,13 +162,11 @@ export default class Register {
   }
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.act.busy() || !this.mode()) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    const mode = this.mode();
+    if (!mode) return;
     const { code, username, email, emailCode, password } = this.form.getRawValue();
-    const mode = this.mode()!;
-    await this.act.run(
+    await this.act.submit(
+      this.form,
       async () => {
         const reply = await this.api.register({
           username: username.trim(),

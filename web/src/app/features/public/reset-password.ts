@@ -2,18 +2,23 @@ import { ChangeDetectionStrategy, Component, effect, inject, input } from '@angu
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
-import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
 import { passwordsMatch, showOnField } from './public-forms';
 import { RegistrationApi } from './registration-api';
-import { TEXT_FIELD } from '../../shared/form-field';
+import {
+  CodeField,
+  EMAIL_RULES,
+  EmailField,
+  NewPasswordFields,
+  SIX_DIGITS,
+  newPasswordRules,
+} from './public-fields';
 
 /** `/reset-password?email=&code=` (60-web.md §4.1): the e-mailed code sets a new password. */
 @Component({
@@ -23,63 +28,27 @@ import { TEXT_FIELD } from '../../shared/form-field';
     RouterLink,
     TranslocoDirective,
     AuthPage,
+    CodeField,
+    EmailField,
     FormError,
+    NewPasswordFields,
     SubmitButton,
-    FieldErrorPipe,
-    ...TEXT_FIELD,
   ],
   template: `
     <app-auth-page *transloco="let t" [heading]="t('passwordReset.resetHeading')">
       <p class="lead">{{ t('passwordReset.resetLead') }}</p>
       <form [formGroup]="form" (ngSubmit)="submit()" novalidate>
-        <mat-form-field appearance="outline">
-          <mat-label>{{ t('register.email') }}</mat-label>
-          <input
-            matInput
-            type="email"
-            formControlName="email"
-            autocomplete="email"
-            data-testid="reset-email"
-          />
-          <mat-error>{{ form.controls.email | fieldError }}</mat-error>
-        </mat-form-field>
-        <mat-form-field appearance="outline">
-          <mat-label>{{ t('passwordReset.code') }}</mat-label>
-          <input
-            matInput
-            formControlName="code"
-            inputmode="numeric"
-            autocomplete="one-time-code"
-            maxlength="6"
-            data-testid="reset-code"
-          />
-          <mat-error data-testid="reset-code-error">{{
-            form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
-          }}</mat-error>
-        </mat-form-field>
-        <mat-form-field appearance="outline">
-          <mat-label>{{ t('account.password.new') }}</mat-label>
-          <input
-            matInput
-            type="password"
-            formControlName="password"
-            autocomplete="new-password"
-            data-testid="reset-password"
-          />
-          <mat-hint>{{ t('account.password.hint', { min: minLength }) }}</mat-hint>
-          <mat-error>{{ form.controls.password | fieldError }}</mat-error>
-        </mat-form-field>
-        <mat-form-field appearance="outline">
-          <mat-label>{{ t('account.password.confirm') }}</mat-label>
-          <input
-            matInput
-            type="password"
-            formControlName="confirm"
-            autocomplete="new-password"
-            data-testid="reset-confirm"
-          />
-          <mat-error>{{ form.controls.confirm | fieldError }}</mat-error>
-        </mat-form-field>
+        <app-email-field [control]="form.controls.email" testId="reset-email" />
+        <app-code-field
+          [control]="form.controls.code"
+          labelKey="passwordReset.code"
+          testId="reset-code"
+        />
+        <app-new-password-fields
+          [password]="form.controls.password"
+          [confirm]="form.controls.confirm"
+          testId="reset"
+        />
         <app-form-error [error]="act.error()" testId="reset-error" />
         <app-submit-button class="submit" [busy]="act.busy()" testId="reset-submit">
           {{ t('passwordReset.submit') }}
@@ -100,19 +69,11 @@ export default class ResetPassword {
   readonly email = input<string | undefined>();
   readonly code = input<string | undefined>();
 
-  protected readonly minLength = PASSWORD_MIN_LENGTH;
   protected readonly form = inject(NonNullableFormBuilder).group(
     {
-      email: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
-      code: ['', [Validators.required, Validators.pattern(/^\d{6}$/)]],
-      password: [
-        '',
-        [
-          Validators.required,
-          Validators.minLength(PASSWORD_MIN_LENGTH),
-          Validators.maxLength(PASSWORD_MAX_LENGTH),
-        ],
-      ],
+      email: ['', EMAIL_RULES],
+      code: ['', SIX_DIGITS],
+      password: ['', newPasswordRules()],
       confirm: ['', [Validators.required]],
     },
     { validators: [passwordsMatch] },
@@ -129,12 +90,9 @@ export default class ResetPassword {
   }
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.act.busy()) {
-      this.form.markAllAsTouched();
-      return;
-    }
     const { email, code, password } = this.form.getRawValue();
-    await this.act.run(
+    await this.act.submit(
+      this.form,
       async () => {
         await this.api.resetPassword({
           email: email.trim(),

@@ -38,13 +38,18 @@ describe('SignInForm', () => {
     await fixture.whenStable();
   }
 
+  /** Types the name and the password, then presses Sign in. */
+  async function signIn(root: HTMLElement, username: string, password: string): Promise<void> {
+    type(root, 'username', username);
+    type(root, 'password', password);
+    await submit(root);
+  }
+
   afterEach(() => http.verify());
 
   it('should sign in and go to the overview', async () => {
     const root = await render();
-    type(root, 'username', ' alice ');
-    type(root, 'password', 'secret-pw');
-    await submit(root);
+    await signIn(root, ' alice ', 'secret-pw');
     const req = http.expectOne('/api/v1/auth/login');
     expect(req.request.body).toEqual({ username: 'alice', password: 'secret-pw' });
     req.flush({ ...TOKEN_REPLY, user: aUser() });
@@ -52,31 +57,20 @@ describe('SignInForm', () => {
     expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview');
   });
 
-  it('should go to a safe redirect target after signing in', async () => {
-    const root = await render('/console/account');
-    type(root, 'username', 'alice');
-    type(root, 'password', 'secret-pw');
-    await submit(root);
+  it.each([
+    ['a safe redirect target', '/console/account', '/console/account'],
+    ['the overview, not a redirect to another site', '//evil.example/', '/console/overview'],
+  ])('should go to %s after signing in', async (_case, redirect, landing) => {
+    const root = await render(redirect);
+    await signIn(root, 'alice', 'secret-pw');
     http.expectOne('/api/v1/auth/login').flush({ ...TOKEN_REPLY, user: aUser() });
     await settle();
-    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/account');
-  });
-
-  it('should ignore a redirect to another site', async () => {
-    const root = await render('//evil.example/');
-    type(root, 'username', 'alice');
-    type(root, 'password', 'secret-pw');
-    await submit(root);
-    http.expectOne('/api/v1/auth/login').flush({ ...TOKEN_REPLY, user: aUser() });
-    await settle();
-    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview');
+    expect(router.navigateByUrl).toHaveBeenCalledWith(landing);
   });
 
   it('should route a forced password change to the password card, keeping the redirect', async () => {
     const root = await render('/console/overview');
-    type(root, 'username', 'admin');
-    type(root, 'password', 'temporary-pw');
-    await submit(root);
+    await signIn(root, 'admin', 'temporary-pw');
     http.expectOne('/api/v1/auth/login').flush({
       ...TOKEN_REPLY,
       user: aUser({ role: 'admin', mustChangePassword: true }),
@@ -90,9 +84,7 @@ describe('SignInForm', () => {
 
   it('should show the translated error for a wrong password and stay', async () => {
     const root = await render();
-    type(root, 'username', 'alice');
-    type(root, 'password', 'wrong');
-    await submit(root);
+    await signIn(root, 'alice', 'wrong');
     http
       .expectOne('/api/v1/auth/login')
       .flush(errorBody('INVALID_CREDENTIALS', 'Invalid credentials'), {
@@ -110,9 +102,7 @@ describe('SignInForm', () => {
   it('should show the error in Chinese when that is the active language', async () => {
     const root = await render();
     TestBed.inject(TranslocoService).setActiveLang('zh-CN');
-    type(root, 'username', 'alice');
-    type(root, 'password', 'wrong');
-    await submit(root);
+    await signIn(root, 'alice', 'wrong');
     http
       .expectOne('/api/v1/auth/login')
       .flush(errorBody('ACCOUNT_DISABLED'), { status: 403, statusText: 'Forbidden' });

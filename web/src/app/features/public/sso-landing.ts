@@ -20,6 +20,7 @@ import { AuthApi } from '../../core/session/auth-api';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { ssoStartUrl } from '../../core/session/sso';
+import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AuthPage } from './auth-page';
@@ -58,7 +59,7 @@ import { AuthPage } from './auth-page';
               <mat-hint>{{ t('ssoLanding.inviteHint') }}</mat-hint>
             </mat-form-field>
             <app-form-error [error]="problem()" testId="sso-error" />
-            <app-submit-button [busy]="busy()" testId="sso-invite-submit">
+            <app-submit-button [busy]="act.busy()" testId="sso-invite-submit">
               {{ t('ssoLanding.inviteSubmit') }}
             </app-submit-button>
           </form>
@@ -119,8 +120,10 @@ export default class SsoLanding implements OnInit {
   /** Query param `error`: the API error code of a failed callback. */
   readonly error = input<string | undefined>();
 
-  protected readonly busy = signal(false);
-  protected readonly problem = signal<ErrorText | null>(null);
+  protected readonly act = action();
+  /** The callback's own failure (no exchange was tried), or the exchange's. */
+  private readonly failed = signal<ErrorText | null>(null);
+  protected readonly problem = computed(() => this.act.error() ?? this.failed());
   protected readonly needsInvite = signal(false);
   protected readonly username = signal('');
   protected readonly retryUrl = ssoStartUrl(null);
@@ -134,24 +137,20 @@ export default class SsoLanding implements OnInit {
     if (failed || !this.hasCode()) {
       // The callback's error code only (no request id): its reply was a redirect, not a body.
       const code = /^[A-Z_]{3,40}$/.test(failed ?? '') ? failed! : 'SSO_STATE_INVALID';
-      this.problem.set(this.errors.describe(new ApiError(400, code, '', null, undefined)));
+      this.failed.set(this.errors.describe(new ApiError(400, code, '', null, undefined)));
       return;
     }
     void this.exchange();
   }
 
   protected async sendInvite(): Promise<void> {
-    if (this.form.invalid || this.busy()) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    await this.exchange(this.form.getRawValue().inviteCode.trim());
+    await this.exchange(this.form);
   }
 
-  private async exchange(inviteCode?: string): Promise<void> {
-    this.busy.set(true);
-    this.problem.set(null);
-    try {
+  /** The code for a session; with `form`, after the invite code the API asked for. */
+  private async exchange(form?: typeof this.form): Promise<void> {
+    const inviteCode = form?.getRawValue().inviteCode.trim();
+    const work = async () => {
       const reply = await this.api.exchangeSso({
         code: this.code()!,
         ...(inviteCode ? { inviteCode } : {}),
@@ -159,16 +158,18 @@ export default class SsoLanding implements OnInit {
       this.session.adopt(reply);
       const redirect = safeRedirect(reply.redirect);
       await this.router.navigateByUrl(redirect ?? OVERVIEW_URL, { replaceUrl: true });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'REGISTRATION_CODE_REQUIRED') {
+    };
+    const options = {
+      handle: (error: unknown) => {
+        if (!(error instanceof ApiError) || error.code !== 'REGISTRATION_CODE_REQUIRED')
+          return false;
         const details = error.details as { username?: string } | undefined;
         this.username.set(details?.username ?? '');
         this.needsInvite.set(true);
-        return;
-      }
-      this.problem.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+        return true;
+      },
+    };
+    if (form) await this.act.submit(form, work, options);
+    else await this.act.run(work, options);
   }
 }

@@ -1,6 +1,6 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
-import { errorBody } from '../../../testing/fixtures';
+import { refusal } from '../../../testing/fixtures';
 import { byTestId, clickOn, flushAndRender } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import Unsubscribe from './unsubscribe';
@@ -43,7 +43,7 @@ describe('Unsubscribe', () => {
     await clickOn(fixture, root, 'unsubscribe-submit');
     http
       .expectOne((r) => r.url === '/api/v1/public/unsubscribe')
-      .flush(errorBody('UNSUBSCRIBE_LINK_INVALID', 'x'), { status: 400, statusText: 'x' });
+      .flush(...refusal(400, 'UNSUBSCRIBE_LINK_INVALID', 'x'));
     await flushAndRender(fixture);
     expect(byTestId(root, 'unsubscribe-error')!.textContent).toContain(
       'This unsubscribe link is not valid',

@@ -1,3 +1,4 @@
+import { NgTemplateOutlet } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { RankingEntry } from '@usher/contracts';
@@ -5,6 +6,7 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { ChartCard } from '../../shared/chart/chart-card';
 import type { ChartSpec } from '../../shared/chart/chart-options';
 import { formatDuration, formatHours, hoursOf } from '../../shared/playback/playback-format';
+import { MediaLinks } from '../../shared/media-link';
 import { PosterImage } from '../../shared/requests/poster-image';
 
 /**
@@ -14,7 +16,7 @@ import { PosterImage } from '../../shared/requests/poster-image';
  */
 @Component({
   selector: 'app-ranking-list',
-  imports: [ChartCard, PosterImage, TranslocoDirective],
+  imports: [ChartCard, NgTemplateOutlet, PosterImage, TranslocoDirective],
   template: `
     <section class="category" [attr.aria-labelledby]="headingId()" *transloco="let t">
       <h2 [id]="headingId()">{{ t('rankings.category.' + category()) }}</h2>
@@ -27,16 +29,17 @@ import { PosterImage } from '../../shared/requests/poster-image';
           @for (e of podium(); track e.itemKey) {
             <li class="step" [class]="'place-' + e.rank" data-testid="podium-entry">
               <div class="poster">
-                <app-poster-image
-                  [src]="e.posterUrl"
-                  [alt]="''"
-                  [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
+                <ng-container
+                  [ngTemplateOutlet]="posterLink"
+                  [ngTemplateOutletContext]="{ $implicit: e, kind: 'poster-link' }"
                 />
+                <!-- Outside the link: its name is the title's, without the rank's digit. -->
                 <span class="medal" aria-hidden="true">{{ e.rank }}</span>
               </div>
               <p class="title" [attr.title]="e.name">
-                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span
-                >{{ e.name }}
+                <span class="visually-hidden">{{ t('rankings.rank', { rank: e.rank }) }} </span>{{
+                  e.name
+                }}
               </p>
               <p class="numbers">
                 <span>{{ t('rankings.plays', { n: e.playCount }) }}</span>
@@ -50,13 +53,10 @@ import { PosterImage } from '../../shared/requests/poster-image';
             @for (e of rest(); track e.itemKey) {
               <li data-testid="ranking-row">
                 <span class="rank">{{ e.rank }}</span>
-                <div class="thumb">
-                  <app-poster-image
-                    [src]="e.posterUrl"
-                    [alt]="''"
-                    [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
-                  />
-                </div>
+                <ng-container
+                  [ngTemplateOutlet]="posterLink"
+                  [ngTemplateOutletContext]="{ $implicit: e, kind: 'thumb' }"
+                />
                 <span class="name" [attr.title]="e.name">{{ e.name }}</span>
                 <span class="stats">
                   <span class="plays">{{ t('rankings.plays', { n: e.playCount }) }}</span>
@@ -72,6 +72,25 @@ import { PosterImage } from '../../shared/requests/poster-image';
           [attr.data-testid]="category() + '-chart'"
         />
       }
+      <!-- The poster opens the item on the media server (issue 36); without its address the
+           link has no href. -->
+      <ng-template #posterLink let-e let-kind="kind">
+        @let url = itemUrl()(e.itemKey);
+        <a
+          [class]="kind"
+          [attr.href]="url"
+          target="_blank"
+          rel="noopener noreferrer"
+          [attr.aria-label]="url ? t('rankings.openItem', { name: e.name }) : null"
+          data-testid="poster-link"
+        >
+          <app-poster-image
+            [src]="e.posterUrl"
+            [alt]="''"
+            [fallbackIcon]="category() === 'movie' ? 'movie' : 'tv'"
+          />
+        </a>
+      </ng-template>
     </section>
   `,
   styleUrl: './ranking-list.scss',
@@ -80,6 +99,7 @@ import { PosterImage } from '../../shared/requests/poster-image';
 export class RankingList {
   private readonly transloco = inject(TranslocoService);
   private readonly lang = inject(LanguageSwitch).active;
+  protected readonly itemUrl = inject(MediaLinks).itemUrl;
 
   readonly category = input.required<'movie' | 'series'>();
   readonly entries = input.required<readonly RankingEntry[]>();

@@ -37,7 +37,11 @@ export class RankingsApi {
     return checkReply('rankingBatchSchema', reply);
   }
 
-  async history(period: RankingPeriod, page: number, pageSize: number): Promise<RankingHistoryPage> {
+  async history(
+    period: RankingPeriod,
+    page: number,
+    pageSize: number,
+  ): Promise<RankingHistoryPage> {
     const params = new HttpParams()
       .set('period', period)
       .set('page', page)

@@ -2,7 +2,12 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import type { RankingBatch, RankingBatchSummary, RankingEntry } from '@usher/contracts';
-import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import {
+  NO_MATERIAL_ANIMATIONS,
+  byTestId,
+  flushAndRender,
+  stubResizeObserver,
+} from '../../../testing/dom';
 import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
 import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { LanguageSwitch } from '../../core/i18n/language';
@@ -84,14 +89,7 @@ describe('RankingsPage', () => {
   let navigate: jest.SpyInstance;
 
   beforeAll(() => {
-    Object.defineProperty(window, 'ResizeObserver', {
-      configurable: true,
-      value: class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      },
-    });
+    stubResizeObserver();
   });
 
   async function render(
@@ -115,6 +113,35 @@ describe('RankingsPage', () => {
 
   const latest = () => http.expectOne((r) => r.url === '/api/v1/rankings/latest');
   const history = () => http.expectOne((r) => r.url === '/api/v1/rankings/history');
+
+  // Issue 36: posters on rankings linked nowhere.
+  it('should open each poster on the media server, and none without its address', async () => {
+    const root = await render({ period: 'weekly' });
+    latest().flush({
+      batch: aBatch({ series: [{ ...entry(1, 'Severance', 3, 3), itemKey: 'name:Severance' }] }),
+    });
+    history().flush(page([aSummary()]));
+    await flushAndRender(fixture);
+    const links = () => [
+      ...root.querySelectorAll<HTMLAnchorElement>('[data-testid="poster-link"]'),
+    ];
+    expect(links().every((a) => !a.hasAttribute('href'))).toBe(true);
+
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: true, kind: 'jellyfin', publicUrl: 'https://watch.example.org/' });
+    await flushAndRender(fixture);
+    expect(links().map((a) => a.getAttribute('href'))).toEqual([
+      'https://watch.example.org/web/#/details?id=item-1-11',
+      'https://watch.example.org/web/#/details?id=item-2-18',
+      'https://watch.example.org/web/#/details?id=item-3-14',
+      'https://watch.example.org/web/#/details?id=item-4-7',
+      // A series the server no longer has: its key is a name, not an id.
+      null,
+    ]);
+    expect(links()[0]!.getAttribute('aria-label')).toBe('Open Oppenheimer on the media server');
+    expect(links()[0]!.getAttribute('target')).toBe('_blank');
+  });
 
   it('should show the podium with posters, the ranked list, totals and the history', async () => {
     const root = await render({ period: 'weekly' });
@@ -173,6 +200,8 @@ describe('RankingsPage', () => {
     expect(entries[0]!.getAttribute('aria-current')).toBe('true');
     expect(entries[1]!.textContent).toContain('Heat');
     expect(entries[1]!.getAttribute('href')).toContain(`batch=${OLD_ID}`);
+    // The posters' links read the media server's address once for both categories.
+    http.expectOne('/api/v1/media/server');
     http.verify();
   });
 

@@ -1,11 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
 import { MatDialog } from '@angular/material/dialog';
@@ -14,10 +7,10 @@ import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { RankingBatch, RankingPeriod } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { SessionStore } from '../../core/session/session-store';
+import { rowAction } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { EmptyState, ErrorState } from '../../shared/page-state';
@@ -27,6 +20,7 @@ import { askGenerate } from './generate-dialog';
 import { RANKING_PERIODS, RankingsApi } from './rankings-api';
 import { periodLabel } from './rankings-format';
 import { RankingList } from './ranking-list';
+import { MediaLinks } from '../../shared/media-link';
 
 const HISTORY_PAGE_SIZE = 10;
 
@@ -54,6 +48,8 @@ const HISTORY_PAGE_SIZE = 10;
   ],
   templateUrl: './rankings-page.html',
   styleUrl: './rankings-page.scss',
+  // One read of the media server's address for both categories' poster links.
+  providers: [MediaLinks],
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export default class RankingsPage {
@@ -61,7 +57,6 @@ export default class RankingsPage {
   private readonly router = inject(Router);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   private readonly lang = inject(LanguageSwitch).active;
   protected readonly isAdmin = inject(SessionStore).isAdmin;
 
@@ -76,8 +71,8 @@ export default class RankingsPage {
   protected readonly historyPage = signal(1);
   /** A computed-now ranking an admin asked for; shown instead of the stored one until closed. */
   protected readonly preview = signal<RankingBatch | null>(null);
-  protected readonly busy = signal<'preview' | 'generate' | null>(null);
-  protected readonly actionError = signal<ErrorText | null>(null);
+  /** Preview or generate, one at a time. */
+  protected readonly acting = rowAction();
   protected readonly pluginMissing = signal(false);
 
   private readonly stored = apiResource({
@@ -142,16 +137,13 @@ export default class RankingsPage {
   }
 
   private async act(kind: 'preview' | 'generate', work: () => Promise<void>): Promise<void> {
-    this.busy.set(kind);
-    this.actionError.set(null);
     this.pluginMissing.set(false);
-    try {
-      await work();
-    } catch (error) {
-      if (playbackProblem(error) === 'plugin') this.pluginMissing.set(true);
-      else this.actionError.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(null);
-    }
+    await this.acting.runFor(kind, work, {
+      handle: (error) => {
+        const plugin = playbackProblem(error) === 'plugin';
+        if (plugin) this.pluginMissing.set(true);
+        return plugin;
+      },
+    });
   }
 }

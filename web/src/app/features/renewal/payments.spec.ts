@@ -83,6 +83,28 @@ describe('Renewal payments', () => {
     return { fixture, root: fixture.nativeElement as HTMLElement };
   }
 
+  // Issue 36: renewal as a pricing page.
+  it('should price each plan a month, mark the best value and say the expiry it gives', async () => {
+    const monthly = {
+      ...YEN,
+      id: '01936f6e-8a7b-7c3d-9e4f-0123456789a3',
+      name: 'Monthly',
+      days: 30,
+      price: 500,
+    };
+    const { root } = await plansTab({ data: [monthly, YEN], paymentsEnabled: true, pending: [] });
+    const card = (name: string) => root.querySelector<HTMLElement>(`[data-plan="${name}"]`)!;
+    const text = (name: string, id: string) =>
+      card(name).querySelector(`[data-testid="${id}"]`)?.textContent?.trim();
+    expect(text('Monthly', 'plan-per-month')).toBeUndefined();
+    expect(text('Yearly', 'plan-per-month')).toBe('≈ ¥411 a month');
+    expect(card('Yearly').querySelector('[data-testid="plan-best"]')?.textContent).toContain(
+      'Best value',
+    );
+    expect(card('Monthly').querySelector('[data-testid="plan-best"]')).toBeNull();
+    expect(text('Monthly', 'plan-new-expiry')).toMatch(/^Valid until /);
+  });
+
   it('should show each price in its currency digits and send the member to Stripe on Buy', async () => {
     const { fixture, root } = await plansTab({
       data: [YEN, DINAR],

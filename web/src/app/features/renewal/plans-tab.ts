@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardActions, MatCardContent } from '@angular/material/card';
 import { MatIcon } from '@angular/material/icon';
@@ -8,14 +8,18 @@ import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { FormError } from '../../shared/form-error';
+import { SessionStore } from '../../core/session/session-store';
+import { LocalDatePipe } from '../../shared/local-date';
 import { MoneyPipe } from '../../shared/money';
 import { EmptyState, ErrorState } from '../../shared/page-state';
 import { SubmitButton } from '../../shared/submit-button';
 import { BrowserLocation, CHECKOUT_STORAGE_KEY, PaymentsApi } from './payments-api';
+import { planOffers } from './pricing';
 
 /**
- * The Plans tab of `/console/renewal` (60-web.md §4.2): a card per plan with its price in the
- * active language; Buy opens Stripe Checkout, Continue payment resumes a pending one.
+ * The plans of `/console/renewal` (60-web.md §4.2), first on the page: a card per plan with its
+ * price in the active language, the price a month, the best value marked and the expiry the plan
+ * would give (issue 36); Buy opens Stripe Checkout, Continue payment resumes a pending one.
  */
 @Component({
   selector: 'app-plans-tab',
@@ -27,6 +31,7 @@ import { BrowserLocation, CHECKOUT_STORAGE_KEY, PaymentsApi } from './payments-a
     MatIcon,
     TranslocoDirective,
     FormError,
+    LocalDatePipe,
     MoneyPipe,
     EmptyState,
     ErrorState,
@@ -42,6 +47,11 @@ export class PlansTab {
   private readonly errors = inject(ErrorTexts);
 
   protected readonly plans = apiResource({ params: () => true, load: () => this.api.plans() });
+  private readonly me = inject(SessionStore).me;
+  /** The plans as offers: per-month price, best value, and the expiry each would give. */
+  protected readonly offers = computed(() =>
+    planOffers(this.plans.value()?.data ?? [], this.me()?.expiresAt ?? null, new Date()),
+  );
   /** The plan whose checkout is being opened. */
   protected readonly buying = signal<string | null>(null);
   protected readonly error = signal<ErrorText | null>(null);

@@ -46,6 +46,10 @@ describe('Renewal', () => {
     http
       .expectOne((r) => r.url === '/api/v1/me/redemptions')
       .flush({ data: history, total: history.length, page: 1, pageSize: 10 });
+    // The plans come first on the page (payments.spec.ts tests them).
+    for (const plans of http.match('/api/v1/plans')) {
+      plans.flush({ data: [], paymentsEnabled: false, pending: [] });
+    }
     await flushAndRender(fixture);
     return fixture.nativeElement as HTMLElement;
   }

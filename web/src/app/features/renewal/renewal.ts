@@ -19,7 +19,7 @@ import {
 } from '@angular/forms';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatIcon } from '@angular/material/icon';
-import { MatTab, MatTabContent, MatTabGroup } from '@angular/material/tabs';
+import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
@@ -40,8 +40,9 @@ import { PlansTab } from './plans-tab';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
 import { TEXT_FIELD } from '../../shared/form-field';
 
-const TABS = ['redeem', 'plans', 'history'] as const;
-type Tab = (typeof TABS)[number];
+const TABS = ['renew', 'history'] as const;
+/** `?tab=` values, old links' `redeem` and `plans` included: both open the plans and the code. */
+const TAB_INDEX: Record<string, number> = { renew: 0, redeem: 0, plans: 0, history: 1 };
 
 /** Refusals of a code that the page words itself (20-api.md §5 `POST /me/redeem`). */
 export function redeemErrorKey(error: unknown): string | null {
@@ -69,7 +70,6 @@ export function redeemErrorKey(error: unknown): string | null {
     MatCardContent,
     MatIcon,
     MatTab,
-    MatTabContent,
     MatTabGroup,
     TranslocoDirective,
     LocalDatePipe,
@@ -100,9 +100,7 @@ export default class Renewal {
   readonly tab = input<string | undefined>();
   /** Query param `checkout`: Stripe's return (`success` or `cancelled`). */
   readonly checkout = input<string | undefined>();
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'redeem') as Tab)),
-  );
+  protected readonly tabIndex = computed(() => TAB_INDEX[this.tab() ?? 'renew'] ?? 0);
 
   protected readonly me = this.session.me;
   protected readonly membership = computed(() => {

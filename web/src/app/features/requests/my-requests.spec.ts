@@ -1,12 +1,7 @@
-import { HttpTestingController } from '@angular/common/http/testing';
-import { type ComponentFixture, TestBed } from '@angular/core/testing';
-import { MatDialog } from '@angular/material/dialog';
-import { Router } from '@angular/router';
-import { scriptedDialog } from '../../../testing/dialog';
-import { aUser, errorBody, settle } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
-import { Notifier } from '../../core/notifier';
-import { SessionStore } from '../../core/session/session-store';
+import type { HttpTestingController } from '@angular/common/http/testing';
+import type { ComponentFixture } from '@angular/core/testing';
+import { errorBody, settle, refusal } from '../../../testing/fixtures';
+import { renderPage } from '../../../testing/page';
 import { aPage, aRequest } from '../../shared/requests/request-fixtures';
 import MyRequests from './my-requests';
 
@@ -15,35 +10,16 @@ const LIST = '/api/v1/media-requests';
 describe('MyRequests', () => {
   let fixture: ComponentFixture<MyRequests>;
   let http: HttpTestingController;
-  let router: Router;
   let notifier: { show: jest.Mock };
   let dialogAnswers: unknown[];
   let dialogData: unknown[];
   let root: HTMLElement;
 
   async function render(inputs: { status?: string; page?: string } = {}, expired = false) {
-    notifier = { show: jest.fn() };
-    dialogAnswers = [];
-    dialogData = [];
-    const dialog = scriptedDialog((config) => {
-      dialogData.push(config.data);
-      return dialogAnswers.shift();
-    });
-    TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        { provide: Notifier, useValue: notifier },
-        { provide: MatDialog, useValue: dialog },
-      ],
-    });
-    TestBed.inject(SessionStore).me.set(aUser({ isExpired: expired }));
-    http = TestBed.inject(HttpTestingController);
-    router = TestBed.inject(Router);
-    jest.spyOn(router, 'navigate').mockResolvedValue(true);
-    fixture = TestBed.createComponent(MyRequests);
-    for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
-    root = fixture.nativeElement as HTMLElement;
-    await fixture.whenStable();
+    ({ fixture, http, notifier, dialogAnswers, dialogData, root } = await renderPage(MyRequests, {
+      user: { isExpired: expired },
+      inputs,
+    }));
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
@@ -198,9 +174,7 @@ describe('MyRequests', () => {
 
   it('should show a load failure with Retry', async () => {
     await render();
-    http
-      .expectOne(`${LIST}?page=1&pageSize=20`)
-      .flush(errorBody('INTERNAL_ERROR'), { status: 500, statusText: 'x' });
+    http.expectOne(`${LIST}?page=1&pageSize=20`).flush(...refusal(500, 'INTERNAL_ERROR'));
     await settle();
     await fixture.whenStable();
     expect(byTestId('requests-error')!.textContent).toContain('Reference: req-123');

@@ -18,6 +18,7 @@ import { type RequestTab, parseRequestTab } from '../../shared/requests/request-
 import { RequestTabs } from '../../shared/requests/request-tabs';
 import { existingOf, summaryMessage } from './request-errors';
 import { RequestsApi } from './requests-api';
+import { rowAction } from '../../shared/action';
 
 const PAGE_SIZE = 20;
 
@@ -61,7 +62,8 @@ export default class MyRequests {
     pageSizes: [],
   });
   protected readonly tab = computed(() => this.list.query().status);
-  protected readonly busyId = signal<string | null>(null);
+  /** One request's action at a time; a second click meanwhile is ignored. */
+  protected readonly acting = rowAction();
   /** The status tab of the request that made a resubmit a duplicate (REQUEST_EXISTS). */
   protected readonly existing = signal<RequestTab | null>(null);
   /** Expired members may look and cancel, not ask (60-web.md §2.4). */
@@ -143,22 +145,22 @@ export default class MyRequests {
     });
   }
 
-  private async act(request: MediaRequest, action: () => Promise<void>): Promise<void> {
-    this.busyId.set(request.id);
+  private async act(request: MediaRequest, work: () => Promise<void>): Promise<void> {
     this.existing.set(null);
-    try {
-      await action();
-      this.list.reload();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'REQUEST_EXISTS') {
-        this.existing.set(parseRequestTab(existingOf(error.details)?.status));
-      }
-      if (error instanceof ApiError && error.code === 'REQUEST_STATE_CHANGED') {
-        this.list.reload();
-      }
-      this.notifier.show('requests.actionFailed', { reason: this.errors.describe(error).message });
-    } finally {
-      this.busyId.set(null);
-    }
+    const ok = await this.acting.runFor(request.id, work, {
+      handle: (error) => {
+        if (error instanceof ApiError && error.code === 'REQUEST_EXISTS') {
+          this.existing.set(parseRequestTab(existingOf(error.details)?.status));
+        }
+        if (error instanceof ApiError && error.code === 'REQUEST_STATE_CHANGED') {
+          this.list.reload();
+        }
+        this.notifier.show('requests.actionFailed', {
+          reason: this.errors.describe(error).message,
+        });
+        return true;
+      },
+    });
+    if (ok) this.list.reload();
   }
 }

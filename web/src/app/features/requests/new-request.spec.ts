@@ -1,12 +1,8 @@
-import { HttpTestingController } from '@angular/common/http/testing';
-import { type ComponentFixture, TestBed } from '@angular/core/testing';
-import { MatDialog } from '@angular/material/dialog';
-import { Router } from '@angular/router';
-import { scriptedDialog } from '../../../testing/dialog';
-import { aUser, errorBody, settle } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
-import { Notifier } from '../../core/notifier';
-import { SessionStore } from '../../core/session/session-store';
+import type { HttpTestingController } from '@angular/common/http/testing';
+import type { ComponentFixture } from '@angular/core/testing';
+import type { Router } from '@angular/router';
+import { errorBody, settle, refusal } from '../../../testing/fixtures';
+import { renderPage } from '../../../testing/page';
 import { aRequest, aResult } from '../../shared/requests/request-fixtures';
 import NewRequest from './new-request';
 
@@ -34,23 +30,10 @@ describe('NewRequest', () => {
   let root: HTMLElement;
 
   async function render(role: 'user' | 'admin' = 'user', expired = false): Promise<void> {
-    notifier = { show: jest.fn() };
-    dialogAnswers = [];
-    const dialog = scriptedDialog(() => dialogAnswers.shift());
-    TestBed.configureTestingModule({
-      providers: [
-        ...provideTestApp(),
-        { provide: Notifier, useValue: notifier },
-        { provide: MatDialog, useValue: dialog },
-      ],
-    });
-    TestBed.inject(SessionStore).me.set(aUser({ role, isExpired: expired }));
-    http = TestBed.inject(HttpTestingController);
-    router = TestBed.inject(Router);
-    jest.spyOn(router, 'navigate').mockResolvedValue(true);
-    fixture = TestBed.createComponent(NewRequest);
-    root = fixture.nativeElement as HTMLElement;
-    await fixture.whenStable();
+    ({ fixture, http, router, notifier, dialogAnswers, root } = await renderPage(NewRequest, {
+      user: { role, isExpired: expired },
+      inputs: {},
+    }));
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
@@ -350,9 +333,7 @@ describe('NewRequest', () => {
     http.expectOne(CHECK).flush({ inLibrary: false, detection: 'ok' });
     await settle();
     await settle();
-    http
-      .expectOne(CREATE)
-      .flush(errorBody('REQUEST_LIMIT_REACHED'), { status: 422, statusText: 'x' });
+    http.expectOne(CREATE).flush(...refusal(422, 'REQUEST_LIMIT_REACHED'));
     await settle();
     await fixture.whenStable();
     expect(byTestId('submit-error')!.textContent).toContain('You have reached your request limit');

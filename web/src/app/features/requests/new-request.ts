@@ -40,6 +40,7 @@ import {
   resultAvailability,
 } from '../../shared/requests/request-status';
 import { PosterBadgeView } from '../../shared/poster-card/poster-badge';
+import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { existingOf, summaryMessage } from './request-errors';
@@ -121,8 +122,8 @@ export default class NewRequest {
   protected readonly seasonsError = this.seasonsRead.error;
   protected readonly season = signal(0);
   protected readonly note = signal('');
-  protected readonly submitting = signal(false);
-  protected readonly submitError = signal<ErrorText | null>(null);
+  /** Check-existing then create; a second press meanwhile is ignored. */
+  protected readonly submitting = action();
   /** The status tab of a request that already exists for the picked title. */
   protected readonly existingTab = signal<string | null>(null);
   private readonly sheet = viewChild<ElementRef<HTMLElement>>('sheet');
@@ -186,7 +187,7 @@ export default class NewRequest {
     this.selected.set(result);
     this.season.set(0);
     this.note.set('');
-    this.submitError.set(null);
+    this.submitting.clear();
     this.existingTab.set(null);
     this.backdropFailed.set(false);
     setTimeout(() => this.sheet()?.nativeElement.focus());
@@ -199,30 +200,33 @@ export default class NewRequest {
   /** check-existing first, then create; an existing title asks before "Submit anyway". */
   protected async submit(): Promise<void> {
     const picked = this.selected();
-    if (!picked || this.submitting() || this.expired()) return;
+    if (!picked || this.expired()) return;
     const type: RequestType = picked.mediaType === 'tv' ? 'TV' : 'MOVIE';
     const season = type === 'TV' ? this.season() : 0;
-    this.submitting.set(true);
-    this.submitError.set(null);
     this.existingTab.set(null);
-    try {
-      const check = await this.api.checkExisting(type, picked.tmdbId, season);
-      if (check.activeRequest) {
-        this.existingTab.set(parseRequestTab(check.activeRequest.status));
-        return;
-      }
-      let confirmExisting = false;
-      if (check.inLibrary) {
-        this.markInLibrary(picked);
-        if (!(await this.confirmExisting(picked, check.summary?.message))) return;
-        confirmExisting = true;
-      }
-      await this.create(picked, type, season, confirmExisting);
-    } catch (error) {
-      await this.handleCreateError(error, picked, type, season);
-    } finally {
-      this.submitting.set(false);
-    }
+    await this.submitting.run(
+      async () => {
+        const check = await this.api.checkExisting(type, picked.tmdbId, season);
+        if (check.activeRequest) {
+          this.existingTab.set(parseRequestTab(check.activeRequest.status));
+          return;
+        }
+        let confirmExisting = false;
+        if (check.inLibrary) {
+          this.markInLibrary(picked);
+          if (!(await this.confirmExisting(picked, check.summary?.message))) return;
+          confirmExisting = true;
+        }
+        await this.createOrAsk(picked, type, season, confirmExisting);
+      },
+      {
+        handle: (error) => {
+          if (!(error instanceof ApiError) || error.code !== 'REQUEST_EXISTS') return false;
+          this.existingTab.set(parseRequestTab(existingOf(error.details)?.status));
+          return true;
+        },
+      },
+    );
   }
 
   private async create(
@@ -253,28 +257,23 @@ export default class NewRequest {
     await this.router.navigate(['/console/requests']);
   }
 
-  private async handleCreateError(
-    error: unknown,
+  /** Creates; when the library changed between the check and the create, asks now. */
+  private async createOrAsk(
     picked: MetadataResult,
     type: RequestType,
     season: number,
+    confirmExisting: boolean,
   ): Promise<void> {
-    if (error instanceof ApiError && error.code === 'ALREADY_IN_LIBRARY') {
-      this.markInLibrary(picked);
-      // The library changed between the check and the create: ask now.
-      if (!(await this.confirmExisting(picked, summaryMessage(error.details)))) return;
-      try {
-        await this.create(picked, type, season, true);
-      } catch (again) {
-        this.submitError.set(this.errors.describe(again));
+    try {
+      await this.create(picked, type, season, confirmExisting);
+    } catch (error) {
+      if (confirmExisting || !(error instanceof ApiError) || error.code !== 'ALREADY_IN_LIBRARY') {
+        throw error;
       }
-      return;
+      this.markInLibrary(picked);
+      if (!(await this.confirmExisting(picked, summaryMessage(error.details)))) return;
+      await this.create(picked, type, season, true);
     }
-    if (error instanceof ApiError && error.code === 'REQUEST_EXISTS') {
-      this.existingTab.set(parseRequestTab(existingOf(error.details)?.status));
-      return;
-    }
-    this.submitError.set(this.errors.describe(error));
   }
 
   private markInLibrary(picked: MetadataResult): void {

@@ -6,13 +6,15 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import type { ChartColors } from './chart-palette';
+import type { ChartColors, ChartTone } from './chart-palette';
 
 /** One category and its value: an hour and its plays, a client and its watch time. */
 export interface ChartItem {
   /** Already translated or formatted by the page. */
   readonly label: string;
   readonly value: number;
+  /** A meaning its colour carries (a quality tier), the same in every chart and scheme. */
+  readonly tone?: ChartTone;
 }
 
 /**
@@ -187,7 +189,11 @@ export function chartOptions(
           avoidLabelOverlap: true,
           label: { show: false },
           itemStyle: { borderColor: colors.surface, borderWidth: 2 },
-          data: spec.items.map((item) => ({ name: item.label, value: item.value })),
+          data: spec.items.map((item) => ({
+            name: item.label,
+            value: item.value,
+            ...(item.tone ? { itemStyle: { color: colors.tones[item.tone] } } : {}),
+          })),
         },
       ],
     };
@@ -252,7 +258,11 @@ export function chartOptions(
       {
         type: 'bar',
         name: spec.valueHeader,
-        data: spec.items.map((item) => item.value),
+        data: spec.items.map((item) =>
+          item.tone
+            ? { value: item.value, itemStyle: { color: colors.tones[item.tone] } }
+            : item.value,
+        ),
         barMaxWidth: 32,
         itemStyle: {
           color: colors.series[0],

@@ -6,6 +6,8 @@ import { ThemeSwitch } from '../../core/theme/theme';
 export interface ChartColors {
   /** Series colours, in order (a donut's slices take them in turn). */
   readonly series: readonly string[];
+  /** The colour of each semantic tone (an item's `tone` wins over its place in `series`). */
+  readonly tones: Readonly<Record<ChartTone, string>>;
   readonly text: string;
   readonly mutedText: string;
   readonly gridLine: string;
@@ -17,16 +19,43 @@ export interface ChartColors {
   readonly fontSize: number;
 }
 
-/** Token → the light-scheme value used where the token cannot be resolved (jsdom, old engines). */
-const SERIES_TOKENS: readonly [string, string][] = [
-  ['--mat-sys-primary', '#005cbb'],
-  ['--mat-sys-tertiary', '#8f4c00'],
-  ['--mat-sys-secondary', '#565e71'],
-  ['--mat-sys-primary-fixed-dim', '#abc7ff'],
-  ['--mat-sys-tertiary-fixed-dim', '#ffb783'],
-  ['--mat-sys-error', '#ba1a1a'],
-  ['--mat-sys-outline', '#74777f'],
-];
+/**
+ * The categorical palette (issue 36: in dark mode the M3 tokens gave primary and primary-fixed-dim
+ * the same blue, so 4K and SD were one colour): seven hues, each scheme's set at least 20 ΔE
+ * (CIE76) apart pairwise and 3:1 against the page surface (WCAG 1.4.11), checked in chart.spec.
+ */
+export const CATEGORICAL = {
+  light: ['#1f66c2', '#c25400', '#00806a', '#8e44ad', '#b8327a', '#5f7a00', '#8a5a2b'],
+  dark: ['#8ab4ff', '#ffa155', '#3fd0b0', '#d39bf0', '#ff7ab8', '#b8d25a', '#d9a873'],
+} as const;
+
+/** Semantic tones of an item (quality tiers): best to poor, and unknown. */
+export const CHART_TONES = ['best', 'good', 'fair', 'poor', 'unknown'] as const;
+export type ChartTone = (typeof CHART_TONES)[number];
+
+/** Green, blue, amber, red and grey: the same meaning in both schemes. */
+export const TONES: Record<'light' | 'dark', Record<ChartTone, string>> = {
+  light: { best: '#1a7f37', good: '#1f66c2', fair: '#b26b00', poor: '#c0392b', unknown: '#74777f' },
+  dark: { best: '#6fd08a', good: '#8ab4ff', fair: '#ffc247', poor: '#ff8a80', unknown: '#9a9da3' },
+};
+
+/** Relative luminance (WCAG) of a colour the browser wrote as `rgb(…)` or `#rrggbb`. */
+export function luminanceOf(color: string): number | null {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  const parts = hex
+    ? [0, 2, 4].map((i) => parseInt(hex[1]!.slice(i, i + 2), 16))
+    : (/^rgba?\(([^)]+)\)/i
+        .exec(color)?.[1]
+        ?.split(/[ ,/]+/)
+        .slice(0, 3)
+        .map(Number) ?? []);
+  if (parts.length !== 3 || parts.some((n) => Number.isNaN(n))) return null;
+  const [r, g, b] = parts.map((n) => {
+    const c = n / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
 
 /**
  * Reads CSS custom properties as colours. The M3 tokens are `light-dark(…)` values, which a
@@ -49,13 +78,16 @@ export function resolveColors(document: Document): ChartColors {
     return size >= 10 && size <= 20 ? size : 12;
   };
   try {
+    const surface = read('--mat-sys-surface-container-high', '#e9e7ef');
+    const scheme = (luminanceOf(surface) ?? 1) < 0.4 ? 'dark' : 'light';
     return {
-      series: SERIES_TOKENS.map(([token, fallback]) => read(token, fallback)),
+      series: CATEGORICAL[scheme],
+      tones: TONES[scheme],
       text: read('--mat-sys-on-surface', '#1a1b20'),
       mutedText: read('--mat-sys-on-surface-variant', '#44474e'),
       gridLine: read('--mat-sys-outline-variant', '#c4c6d0'),
       axisLine: read('--mat-sys-outline', '#74777f'),
-      surface: read('--mat-sys-surface-container-high', '#e9e7ef'),
+      surface,
       fontFamily: view?.getComputedStyle(document.body).fontFamily || 'Roboto, sans-serif',
       fontSize: readSize(),
     };

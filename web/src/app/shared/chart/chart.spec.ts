@@ -1,6 +1,6 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
-import { flushAndRender } from '../../../testing/dom';
+import { flushAndRender, stubResizeObserver } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { ThemeSwitch } from '../../core/theme/theme';
 import { ChartCard } from './chart-card';
@@ -14,11 +14,19 @@ import {
   textWidth,
   valueSteps,
 } from './chart-options';
-import { type ChartColors, ChartPalette, resolveColors } from './chart-palette';
+import {
+  CATEGORICAL,
+  type ChartColors,
+  ChartPalette,
+  TONES,
+  luminanceOf,
+  resolveColors,
+} from './chart-palette';
 import { ECHARTS_LOADER } from './echarts-loader';
 
 const COLORS: ChartColors = {
   series: ['#111111', '#222222', '#333333'],
+  tones: TONES.light,
   text: '#000000',
   mutedText: '#444444',
   gridLine: '#cccccc',
@@ -109,6 +117,33 @@ describe('chart options (60-web.md §6.5)', () => {
     expect(options['animation']).toBe(false);
     const tooltip = options.tooltip as { valueFormatter: (v: unknown) => string };
     expect(tooltip.valueFormatter(2)).toBe('2 plays');
+  });
+
+  it('should paint an item with a tone in that tone, in a donut and in bars', () => {
+    const tiers: ChartSpec = {
+      type: 'donut',
+      items: [
+        { label: '4K', value: 3, tone: 'best' },
+        { label: 'SD', value: 1, tone: 'poor' },
+        { label: 'Other', value: 1 },
+      ],
+      categoryHeader: 'Resolution',
+      valueHeader: 'Videos',
+    };
+    const [pie] = chartOptions(tiers, COLORS, { description: 'd' }).series as [{ data: unknown }];
+    expect(pie.data).toEqual([
+      { name: '4K', value: 3, itemStyle: { color: TONES.light.best } },
+      { name: 'SD', value: 1, itemStyle: { color: TONES.light.poor } },
+      { name: 'Other', value: 1 },
+    ]);
+    const [bars] = chartOptions({ ...tiers, type: 'bar' }, COLORS, { description: 'd' }).series as [
+      { data: unknown },
+    ];
+    expect(bars.data).toEqual([
+      { value: 3, itemStyle: { color: TONES.light.best } },
+      { value: 1, itemStyle: { color: TONES.light.poor } },
+      1,
+    ]);
   });
 
   it('should never let category labels overlap, on a phone or a desktop, in either language', () => {
@@ -206,20 +241,20 @@ describe('ChartPalette', () => {
 
   it('should fall back to the light colours when the tokens cannot be resolved', () => {
     const colors = resolveColors(document);
-    expect(colors.series[0]).toBe('#005cbb');
+    expect(colors.series).toEqual(CATEGORICAL.light);
     expect(colors.text).toBe('#1a1b20');
     expect(colors.fontSize).toBe(12);
     expect(document.querySelectorAll('span').length).toBe(0);
   });
 
-  it('should resolve the tokens again when the theme changes', () => {
+  it("should take the scheme's palette again when the theme changes", () => {
     // A stand-in for the browser: the probe's colour depends on the scheme set on <html>.
     const real = window.getComputedStyle.bind(window);
     jest.spyOn(window, 'getComputedStyle').mockImplementation((element) => {
       const style = real(element);
       if (element instanceof HTMLSpanElement) {
         const dark = document.documentElement.dataset['theme'] === 'dark';
-        return { ...style, color: dark ? 'rgb(200, 200, 255)' : 'rgb(0, 0, 100)' };
+        return { ...style, color: dark ? 'rgb(41, 42, 47)' : 'rgb(233, 231, 239)' };
       }
       return style;
     });
@@ -227,10 +262,49 @@ describe('ChartPalette', () => {
     const palette = TestBed.inject(ChartPalette);
     const theme = TestBed.inject(ThemeSwitch);
     theme.use('light');
-    expect(palette.colors().series[0]).toBe('rgb(0, 0, 100)');
+    expect(palette.colors().series).toEqual(CATEGORICAL.light);
+    expect(palette.colors().tones).toEqual(TONES.light);
     theme.use('dark');
-    expect(palette.colors().series[0]).toBe('rgb(200, 200, 255)');
-    expect(palette.colors().text).toBe('rgb(200, 200, 255)');
+    expect(palette.colors().series).toEqual(CATEGORICAL.dark);
+    expect(palette.colors().tones).toEqual(TONES.dark);
+    expect(palette.colors().text).toBe('rgb(41, 42, 47)');
+  });
+
+  // Issue 36: in dark mode 4K and SD were drawn in one colour.
+  describe.each([
+    ['light', '#e9e7ef'],
+    ['dark', '#292a2f'],
+  ] as const)('in the %s scheme', (scheme, surface) => {
+    const lab = (hex: string): [number, number, number] => {
+      const [r, g, b] = [0, 2, 4].map((i) => {
+        const c = parseInt(hex.slice(1 + i, 3 + i), 16) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+      const x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
+      const y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
+      const z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
+      return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+    };
+    const deltaE = (a: string, b: string) => {
+      const [p, q] = [lab(a), lab(b)];
+      return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+    };
+    const contrast = (a: string, b: string) => {
+      const [hi, lo] = [luminanceOf(a)!, luminanceOf(b)!].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    const closest = (colors: readonly string[]) =>
+      Math.min(...colors.flatMap((a, i) => colors.slice(i + 1).map((b) => deltaE(a, b))));
+
+    it('should keep every categorical colour and every tone apart, and visible', () => {
+      const tones = Object.values(TONES[scheme]);
+      expect(closest(CATEGORICAL[scheme])).toBeGreaterThanOrEqual(20);
+      expect(closest(tones)).toBeGreaterThanOrEqual(20);
+      for (const color of [...CATEGORICAL[scheme], ...tones]) {
+        expect(contrast(color, surface)).toBeGreaterThanOrEqual(3);
+      }
+    });
   });
 });
 
@@ -247,14 +321,7 @@ describe('ChartCard', () => {
   const init = jest.fn();
 
   beforeAll(() => {
-    Object.defineProperty(window, 'ResizeObserver', {
-      configurable: true,
-      value: class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      },
-    });
+    stubResizeObserver();
   });
 
   async function render() {
@@ -348,7 +415,7 @@ describe('ChartCard', () => {
       const style = real(element);
       if (element instanceof HTMLSpanElement) {
         const dark = document.documentElement.dataset['theme'] === 'dark';
-        return { ...style, color: dark ? 'rgb(1, 1, 1)' : 'rgb(2, 2, 2)' };
+        return { ...style, color: dark ? 'rgb(30, 30, 35)' : 'rgb(240, 240, 245)' };
       }
       return style;
     });
@@ -356,7 +423,7 @@ describe('ChartCard', () => {
     TestBed.inject(ThemeSwitch).use('dark');
     await flushAndRender(fixture);
     const options = setOption.mock.calls.at(-1)![0] as ChartOptions;
-    expect(options['color']).toContain('rgb(1, 1, 1)');
+    expect(options['color']).toEqual(CATEGORICAL.dark);
     jest.restoreAllMocks();
   });
 });

@@ -1,3 +1,4 @@
+import { CountPipe } from '../count';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -46,6 +47,7 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
 @Component({
   selector: 'app-playback-portrait',
   imports: [
+    CountPipe,
     ChartCard,
     EmptyState,
     ErrorState,

@@ -2,7 +2,12 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import type { PlaybackProfile } from '@usher/contracts';
-import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import {
+  NO_MATERIAL_ANIMATIONS,
+  byTestId,
+  flushAndRender,
+  stubResizeObserver,
+} from '../../../testing/dom';
 import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
 import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { SessionStore } from '../../core/session/session-store';
@@ -99,14 +104,7 @@ describe('PortraitPage', () => {
   let navigate: jest.SpyInstance;
 
   beforeAll(() => {
-    Object.defineProperty(window, 'ResizeObserver', {
-      configurable: true,
-      value: class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      },
-    });
+    stubResizeObserver();
   });
 
   async function render(inputs: Record<string, string> = {}, role: 'user' | 'admin' = 'user') {
@@ -124,6 +122,14 @@ describe('PortraitPage', () => {
   }
 
   const request = () => http.expectOne((r) => r.url === '/api/v1/me/playback');
+
+  // Issue 36: "Plays 1480" without a separator.
+  it('should write the totals with separators', async () => {
+    const root = await render();
+    request().flush({ ...aPortrait(), totals: { ...aPortrait().totals, playCount: 1480 } });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'total-plays')!.textContent!.trim()).toBe('1,480');
+  });
 
   it('should show totals, the charts, genres and recent plays with posters', async () => {
     const root = await render();

@@ -1,3 +1,4 @@
+import { CountPipe } from '../count';
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -9,7 +10,7 @@ import { REQUEST_TABS, type RequestTab } from './request-status';
  */
 @Component({
   selector: 'app-request-tabs',
-  imports: [RouterLink, TranslocoDirective],
+  imports: [CountPipe, RouterLink, TranslocoDirective],
   template: `
     <nav class="tabs" *transloco="let t" [attr.aria-label]="t('requests.tabsLabel')">
       @for (status of tabs; track status) {
@@ -24,7 +25,7 @@ import { REQUEST_TABS, type RequestTab } from './request-status';
         >
           {{ t(status ? 'requests.tabs.' + status : 'requests.tabs.ALL') }}
           @if (status === active() && total() !== null) {
-            <span class="count" data-testid="tab-total">{{ total() }}</span>
+            <span class="count" data-testid="tab-total">{{ total() | count }}</span>
           }
         </a>
       }
