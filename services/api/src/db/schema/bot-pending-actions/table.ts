@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, timestamps } from '../columns.js';
 
 /**
  * TTL rows for the bot's multi-step dialogs (10-data.md §5), so any bot replica can continue a
@@ -15,8 +15,7 @@ export const botPendingActions = pgTable(
     messengerUserId: bigint('messenger_user_id', { mode: 'number' }).notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     expiresAt: instant('expires_at').notNull(),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // Creating an action replaces the live one for the same key.

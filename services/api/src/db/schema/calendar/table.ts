@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, ownerId, timestamps, tmdbPathCheck } from '../columns.js';
 import { users } from '../users/table.js';
 
 /** A calendar day as TMDB gives it, kept as `YYYY-MM-DD` (read in the business timezone). */
@@ -33,16 +33,12 @@ export const calendarSeries = pgTable(
     /** False → no longer synced, kept while followed. */
     isContinuing: boolean('is_continuing').notNull().default(true),
     lastSyncedAt: instant('last_synced_at'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('calendar_series_tmdb_id_uq').on(t.tmdbId),
     check('calendar_series_tmdb_id_ck', sql`${t.tmdbId} > 0`),
-    check(
-      'calendar_series_poster_path_ck',
-      sql`${t.posterPath} is null or ${t.posterPath} ~ '^/[A-Za-z0-9._-]+$'`,
-    ),
+    tmdbPathCheck('calendar_series_poster_path_ck', t.posterPath),
   ],
 );
 export type CalendarSeriesRow = typeof calendarSeries.$inferSelect;
@@ -53,9 +49,7 @@ export const calendarEpisodes = pgTable(
   'calendar_episodes',
   {
     id: uuid('id').primaryKey(),
-    seriesId: uuid('series_id')
-      .notNull()
-      .references(() => calendarSeries.id, { onDelete: 'cascade' }),
+    seriesId: ownerId('series_id', () => calendarSeries.id),
     season: integer('season').notNull(),
     episode: integer('episode').notNull(),
     name: text('name'),
@@ -66,8 +60,7 @@ export const calendarEpisodes = pgTable(
     /** When Usher first saw it in the library. */
     availableAt: instant('available_at'),
     lastCheckedAt: instant('last_checked_at'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('calendar_episodes_series_episode_uq').on(t.seriesId, t.season, t.episode),
@@ -87,12 +80,8 @@ export type NewCalendarEpisodeRow = typeof calendarEpisodes.$inferInsert;
 export const calendarFollows = pgTable(
   'calendar_follows',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    seriesId: uuid('series_id')
-      .notNull()
-      .references(() => calendarSeries.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
+    seriesId: ownerId('series_id', () => calendarSeries.id),
     createdAt: instant('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, ownerId } from '../columns.js';
 import { users } from '../users/table.js';
 
 /** Every run of a scheduled or manual job (10-data.md §9). */
@@ -40,9 +40,7 @@ export type JobRunRow = typeof jobRuns.$inferSelect;
 export const jobLeases = pgTable('job_leases', {
   jobName: text('job_name').primaryKey(),
   ownerId: text('owner_id').notNull(),
-  runId: uuid('run_id')
-    .notNull()
-    .references(() => jobRuns.id, { onDelete: 'cascade' }),
+  runId: ownerId('run_id', () => jobRuns.id),
   acquiredAt: instant('acquired_at').notNull(),
   expiresAt: instant('expires_at').notNull(),
 });

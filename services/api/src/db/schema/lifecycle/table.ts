@@ -7,14 +7,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { AnnouncementAudience, NoticeKind, NoticeStatus } from '@usher/contracts/values';
+import { instant, ownerId, timestamps } from '../columns.js';
 import { users } from '../users/table.js';
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * What a notice is (docs/lifecycle.md): the reminder before the end of a membership, an
@@ -48,9 +46,7 @@ export const memberNotices = pgTable(
   'member_notices',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     kind: text('kind').$type<NoticeKind>().notNull(),
     ref: text('ref').notNull(),
     channel: text('channel').$type<NoticeChannel>().notNull(),
@@ -65,8 +61,7 @@ export const memberNotices = pgTable(
     expiresAt: instant('expires_at'),
     /** The `REMINDER_DAYS` threshold a reminder was for. */
     days: integer('days'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('member_notices_uq').on(t.userId, t.kind, t.ref, t.channel),
@@ -122,12 +117,8 @@ export const announcements = pgTable(
 export const announcementRecipients = pgTable(
   'announcement_recipients',
   {
-    announcementId: uuid('announcement_id')
-      .notNull()
-      .references(() => announcements.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    announcementId: ownerId('announcement_id', () => announcements.id),
+    userId: ownerId('user_id', () => users.id),
     readAt: instant('read_at'),
   },
   (t) => [
@@ -147,9 +138,7 @@ export type AnnouncementRow = typeof announcements.$inferSelect;
 export const mediaAccountDeletions = pgTable(
   'media_account_deletions',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     expiresAt: instant('expires_at').notNull(),
     mediaUserId: text('media_user_id').notNull(),
     warnedAt: instant('warned_at').notNull(),

@@ -12,7 +12,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, ownerId, timestamps, tmdbPathCheck } from '../columns.js';
 import type { IngestProgress } from '@usher/contracts';
 import { users } from '../users/table.js';
 
@@ -63,8 +63,7 @@ export const mediaRequests = pgTable(
     candidatesSearchedAt: instant('candidates_searched_at'),
     ingestProgress: jsonb('ingest_progress').$type<IngestProgress>(),
     ingestedAt: instant('ingested_at'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // One active request per title/season; REJECTED never blocks.
@@ -107,14 +106,8 @@ export const mediaRequests = pgTable(
       'media_requests_automation_error_len_ck',
       sql`${t.automationError} is null or char_length(${t.automationError}) <= 500`,
     ),
-    check(
-      'media_requests_poster_path_ck',
-      sql`${t.posterPath} is null or ${t.posterPath} ~ '^/[A-Za-z0-9._-]+$'`,
-    ),
-    check(
-      'media_requests_backdrop_path_ck',
-      sql`${t.backdropPath} is null or ${t.backdropPath} ~ '^/[A-Za-z0-9._-]+$'`,
-    ),
+    tmdbPathCheck('media_requests_poster_path_ck', t.posterPath),
+    tmdbPathCheck('media_requests_backdrop_path_ck', t.backdropPath),
   ],
 );
 export type MediaRequestRow = typeof mediaRequests.$inferSelect;
@@ -125,17 +118,14 @@ export const requestAdminMessages = pgTable(
   'request_admin_messages',
   {
     id: uuid('id').primaryKey(),
-    requestId: uuid('request_id')
-      .notNull()
-      .references(() => mediaRequests.id, { onDelete: 'cascade' }),
+    requestId: ownerId('request_id', () => mediaRequests.id),
     approverMessengerId: bigint('approver_messenger_id', { mode: 'number' }),
     chatId: bigint('chat_id', { mode: 'number' }).notNull(),
     messageId: bigint('message_id', { mode: 'number' }),
     hasPhoto: boolean('has_photo').notNull().default(false),
     deliveryStatus: text('delivery_status').notNull(),
     failureReason: text('failure_reason'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('request_admin_messages_request_idx').on(t.requestId),

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, timestamps } from '../columns.js';
 import { PLAN_CURRENCIES } from '@usher/contracts/values';
 import { users } from '../users/table.js';
 
@@ -31,8 +31,7 @@ export const plans = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     /** Streams at once a member of this plan may play (docs/sharing.md); null = `SHARING_MAX_STREAMS`. */
     maxStreams: integer('max_streams'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('plans_active_sort_idx').on(t.isActive, t.sortOrder),
@@ -73,8 +72,7 @@ export const payments = pgTable(
     completedAt: instant('completed_at'),
     previousExpiresAt: instant('previous_expires_at'),
     newExpiresAt: instant('new_expires_at'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('payments_provider_session_uq')

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, ownerId } from '../columns.js';
 import { users } from '../users/table.js';
 
 /** A calendar day in the business timezone, kept as `YYYY-MM-DD` (never converted to an instant). */
@@ -60,9 +60,7 @@ export const playbackRankings = pgTable(
   'playback_rankings',
   {
     id: uuid('id').primaryKey(),
-    batchId: uuid('batch_id')
-      .notNull()
-      .references(() => rankingBatches.id, { onDelete: 'cascade' }),
+    batchId: ownerId('batch_id', () => rankingBatches.id),
     category: text('category').notNull(),
     /** 1..`RANKING_TOP_N`. */
     rank: smallint('rank').notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { char, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, ownerId, timestamps } from '../columns.js';
 import { users } from '../users/table.js';
 
 /** Codes that grant membership days at registration or renewal (10-data.md §2). */
@@ -15,8 +15,7 @@ export const redeemCodes = pgTable(
     expiresAt: instant('expires_at'),
     notes: text('notes').notNull().default(''),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('redeem_codes_code_uq').on(t.code),
@@ -35,9 +34,7 @@ export const redemptions = pgTable(
   'redemptions',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId('user_id', () => users.id),
     codeId: uuid('code_id').references(() => redeemCodes.id, { onDelete: 'set null' }),
     code: char('code', { length: 16 }).notNull(),
     kind: text('kind').notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, timestamps } from '../columns.js';
 import { users } from '../users/table.js';
 
 /** Media-server calls to retry after Usher already committed its own change (10-data.md §9). */
@@ -16,8 +16,7 @@ export const mediaServerRetryQueue = pgTable(
     attempts: smallint('attempts').notNull().default(0),
     nextAttemptAt: instant('next_attempt_at').notNull(),
     lastError: text('last_error'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('media_retry_due_idx').on(t.status, t.nextAttemptAt),

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { instant } from '../columns.js';
+import { instant, timestamps } from '../columns.js';
 
 /** Members and admins (10-data.md §2). */
 export const users = pgTable(
@@ -47,8 +47,7 @@ export const users = pgTable(
     /** Media access off until then for account sharing (`SHARING_SUSPEND_HOURS`); access sync restores it. */
     sharingSuspendedUntil: instant('sharing_suspended_until'),
     lastLoginAt: instant('last_login_at'),
-    createdAt: instant('created_at').notNull().defaultNow(),
-    updatedAt: instant('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
