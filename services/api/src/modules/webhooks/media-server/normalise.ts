@@ -57,39 +57,48 @@ function positive(n: number | undefined): number | undefined {
   return n !== undefined && n > 0 ? n : undefined;
 }
 
+/** Each item field's key in the two payloads: `[Emby (under Item), Jellyfin (flat)]`. */
+const KEYS = {
+  itemId: ['Id', 'ItemId'],
+  itemType: ['Type', 'ItemType'],
+  name: ['Name', 'Name'],
+  seriesId: ['SeriesId', 'SeriesId'],
+  seriesName: ['SeriesName', 'SeriesName'],
+  season: ['ParentIndexNumber', 'SeasonNumber'],
+  episode: ['IndexNumber', 'EpisodeNumber'],
+  episodeEnd: ['IndexNumberEnd', 'EpisodeNumberEnd'],
+} as const;
+const EMBY = 0;
+const JELLYFIN = 1;
+
+type ItemFields = Omit<NewItemEvent, 'sender' | 'event'>;
+
+function itemFields(source: Obj | undefined, sender: 0 | 1, tmdb: unknown): ItemFields {
+  const at = (key: keyof typeof KEYS): unknown => field(source, KEYS[key][sender]);
+  return {
+    itemId: itemId(at('itemId')),
+    itemType: text(at('itemType')),
+    name: text(at('name')),
+    seriesId: itemId(at('seriesId')),
+    seriesName: text(at('seriesName')),
+    season: integer(at('season')),
+    episode: integer(at('episode')),
+    episodeEnd: integer(at('episodeEnd')),
+    itemTmdbId: positive(integer(tmdb)),
+  };
+}
+
 export function normaliseEvent(body: Obj): NewItemEvent {
   const embyEvent = text(field(body, 'Event'));
   if (embyEvent !== undefined) {
     const item = object(field(body, 'Item'));
-    return {
-      sender: 'emby',
-      event: embyEvent,
-      itemId: itemId(field(item, 'Id')),
-      itemType: text(field(item, 'Type')),
-      name: text(field(item, 'Name')),
-      seriesId: itemId(field(item, 'SeriesId')),
-      seriesName: text(field(item, 'SeriesName')),
-      season: integer(field(item, 'ParentIndexNumber')),
-      episode: integer(field(item, 'IndexNumber')),
-      episodeEnd: integer(field(item, 'IndexNumberEnd')),
-      itemTmdbId: positive(integer(field(object(field(item, 'ProviderIds')), 'Tmdb'))),
-    };
+    const tmdb = field(object(field(item, 'ProviderIds')), 'Tmdb');
+    return { sender: 'emby', event: embyEvent, ...itemFields(item, EMBY, tmdb) };
   }
   const jellyfinEvent = text(field(body, 'NotificationType'));
   if (jellyfinEvent !== undefined) {
-    return {
-      sender: 'jellyfin',
-      event: jellyfinEvent,
-      itemId: itemId(field(body, 'ItemId')),
-      itemType: text(field(body, 'ItemType')),
-      name: text(field(body, 'Name')),
-      seriesId: itemId(field(body, 'SeriesId')),
-      seriesName: text(field(body, 'SeriesName')),
-      season: integer(field(body, 'SeasonNumber')),
-      episode: integer(field(body, 'EpisodeNumber')),
-      episodeEnd: integer(field(body, 'EpisodeNumberEnd')),
-      itemTmdbId: positive(integer(field(body, 'Provider_tmdb'))),
-    };
+    const tmdb = field(body, 'Provider_tmdb');
+    return { sender: 'jellyfin', event: jellyfinEvent, ...itemFields(body, JELLYFIN, tmdb) };
   }
   return { sender: 'unknown', event: '' };
 }
