@@ -12,11 +12,13 @@ import {
   playbackRecordSchema,
   posterParamsSchema,
   posterQuerySchema,
+  type PlaybackRangeQuery,
   sessionListSchema,
   sessionsQuerySchema,
   uuidSchema,
 } from '@usher/contracts';
 import { z } from 'zod';
+import type { AuthContext } from '../../http/context.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { latestForUser, MediaHomeCache, mediaServerPublic } from './home.js';
@@ -34,6 +36,21 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
   const cache = new MediaHomeCache();
   const signer = new PosterSigner(ctx.config.JWT_SECRET);
   const home = { cache, signer };
+  /** The library counts, for members and for the bot: one cache, one reply. */
+  const stats = (path: string, auth: 'user' | 'internal', tags: string[], summary: string) =>
+    defineRoute({
+      method: 'get',
+      path,
+      auth,
+      summary,
+      tags,
+      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c) => c.json(await cache.stats(ctx)),
+    });
+  /** A member's viewing portrait with its posters signed for the caller. */
+  const portrait = async (userId: string, query: PlaybackRangeQuery, auth: AuthContext) =>
+    withPosters(ctx, home, await userPortrait(ctx, userId, query), auth);
   return [
     defineRoute({
       method: 'get',
@@ -44,16 +61,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Server', schema: mediaServerPublicSchema } },
       handler: async (c) => c.json(await mediaServerPublic(ctx)),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media/stats',
-      auth: 'user',
-      summary: 'Library counts (cached 5 min per replica)',
-      tags: ['media'],
-      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
-      errors: UPSTREAM_ERRORS,
-      handler: async (c) => c.json(await cache.stats(ctx)),
-    }),
+    stats('/api/v1/media/stats', 'user', ['media'], 'Library counts (cached 5 min per replica)'),
     defineRoute({
       method: 'get',
       path: '/api/v1/media/latest',
@@ -91,16 +99,12 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
         });
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/internal/media/stats',
-      auth: 'internal',
-      summary: 'Library counts for the bot (same cache as /media/stats)',
-      tags: ['internal'],
-      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
-      errors: UPSTREAM_ERRORS,
-      handler: async (c) => c.json(await cache.stats(ctx)),
-    }),
+    stats(
+      '/api/v1/internal/media/stats',
+      'internal',
+      ['internal'],
+      'Library counts for the bot (same cache as /media/stats)',
+    ),
     defineRoute({
       method: 'get',
       path: '/api/v1/me/playback',
@@ -110,8 +114,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { query: playbackRangeQuerySchema },
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: PLAYBACK_ERRORS,
-      handler: async (c, { query, auth }) =>
-        c.json(await withPosters(ctx, home, await userPortrait(ctx, auth.userId, query), auth)),
+      handler: async (c, { query, auth }) => c.json(await portrait(auth.userId, query, auth)),
     }),
     defineRoute({
       method: 'get',
@@ -122,8 +125,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams, query: playbackRangeQuerySchema },
       responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
-      handler: async (c, { params, query, auth }) =>
-        c.json(await withPosters(ctx, home, await userPortrait(ctx, params.id, query), auth)),
+      handler: async (c, { params, query, auth }) => c.json(await portrait(params.id, query, auth)),
     }),
     defineRoute({
       method: 'get',
