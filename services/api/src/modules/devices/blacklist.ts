@@ -1,19 +1,25 @@
 // The client blacklist (20-api.md §6 "Devices"): entries, the immediate sign-out on add, and the
 // sweep that the `devices_enforce_blacklist` job and `POST /admin/devices/blacklist/logout` share.
 import type { BlacklistCreate, BlacklistCreated, LogoutOutcome } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
 import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { clientBlacklist, users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { MediaDevice, MediaServer } from '../../integrations/media-server/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { usersByMediaId } from '../media/index.js';
 import { normalizeClient } from './devices.js';
-import { blacklistNames, failureNote, recordDeviceAction, toBlacklistEntry } from './queries.js';
+import {
+  blacklistNames,
+  deleteBlacklistEntry,
+  failureNote,
+  findUserName,
+  insertBlacklistEntry,
+  recordDeviceAction,
+  toBlacklistEntry,
+} from './queries.js';
 
 /** Who runs a sweep: an admin (their id goes in the log) or the scheduled job (null). */
 export interface SweepBy {
@@ -108,20 +114,17 @@ export async function addToBlacklist(
   }
   const id = uuidv7();
   const row = await withTransaction(ctx, async (tx) => {
-    const [inserted] = await tx
-      .insert(clientBlacklist)
-      .values({
-        id,
-        clientName: body.clientName.trim(),
-        normalizedName: normalized,
-        reason: body.reason,
-        createdBy: caller.auth.userId,
-        createdAt: ctx.now(),
-      })
-      .returning();
+    const inserted = await insertBlacklistEntry(tx, {
+      id,
+      clientName: body.clientName.trim(),
+      normalizedName: normalized,
+      reason: body.reason,
+      createdBy: caller.auth.userId,
+      createdAt: ctx.now(),
+    });
     await recordDeviceAction(tx, {
       action: 'blacklist_add',
-      clientName: inserted!.clientName,
+      clientName: inserted.clientName,
       userId: null,
       actorId: caller.auth.userId,
       outcome: 'ok',
@@ -132,9 +135,9 @@ export async function addToBlacklist(
       caller,
       'device.blacklist_add',
       { type: 'client_blacklist', id },
-      { clientName: inserted!.clientName, reason: body.reason, logoutNow: body.logoutNow },
+      { clientName: inserted.clientName, reason: body.reason, logoutNow: body.logoutNow },
     );
-    return inserted!;
+    return inserted;
   }).catch((err: unknown) => {
     if (isUniqueViolation(err, 'client_blacklist_normalized_name_uq')) {
       throw new AppError('BLACKLIST_ENTRY_EXISTS', 'That client is already on the blacklist');
@@ -146,11 +149,8 @@ export async function addToBlacklist(
         actorId: caller.auth.userId,
       })
     : { loggedOut: 0, failed: 0 };
-  const [creator] = await ctx.db
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(eq(users.id, caller.auth.userId));
-  return { entry: toBlacklistEntry(row, creator ?? null), ...outcome };
+  const creator = await findUserName(ctx.db, caller.auth.userId);
+  return { entry: toBlacklistEntry(row, creator), ...outcome };
 }
 
 export async function removeFromBlacklist(
@@ -161,10 +161,7 @@ export async function removeFromBlacklist(
   const parsed = z.uuid().safeParse(id);
   if (!parsed.success) throw notFound();
   await withTransaction(ctx, async (tx) => {
-    const [gone] = await tx
-      .delete(clientBlacklist)
-      .where(eq(clientBlacklist.id, parsed.data))
-      .returning();
+    const gone = await deleteBlacklistEntry(tx, parsed.data);
     if (!gone) throw notFound();
     await recordDeviceAction(tx, {
       action: 'blacklist_remove',

@@ -2,15 +2,19 @@
 // users, its statistics, and signing one device out. The list is read from the media server on
 // every call (it is the truth about tokens); paging happens here, after the filters.
 import type { Device, DeviceList, DeviceListQuery, DeviceStats } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { MediaDevice, MediaSession } from '../../integrations/media-server/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { usersByMediaId, type LinkedUser } from '../media/index.js';
-import { blacklistNames, countBlacklist, recordDeviceAction, failureNote } from './queries.js';
+import {
+  blacklistNames,
+  countBlacklist,
+  failureNote,
+  mediaUserIdOf,
+  recordDeviceAction,
+} from './queries.js';
 
 const DAY_MS = 86_400_000;
 
@@ -66,13 +70,10 @@ export async function listDevices(ctx: ModuleContext, q: DeviceListQuery): Promi
   const page = { page: q.page, pageSize: q.pageSize };
   let mediaUserId: string | undefined;
   if (q.userId) {
-    const [row] = await ctx.db
-      .select({ mediaUserId: users.mediaUserId })
-      .from(users)
-      .where(eq(users.id, q.userId));
+    const linked = await mediaUserIdOf(ctx.db, q.userId);
     // An unknown or unlinked user has no devices on the media server.
-    if (!row?.mediaUserId) return { data: [], total: 0, ...page };
-    mediaUserId = row.mediaUserId;
+    if (!linked) return { data: [], total: 0, ...page };
+    mediaUserId = linked;
   }
   const server = await ctx.integrations.mediaServer.get();
   const [listed, sessions, names] = await Promise.all([

@@ -25,6 +25,44 @@ export async function blacklistEntries(db: Database): Promise<ClientBlacklistRow
   return db.select().from(clientBlacklist);
 }
 
+export async function insertBlacklistEntry(
+  db: Database,
+  entry: typeof clientBlacklist.$inferInsert,
+): Promise<ClientBlacklistRow> {
+  const [row] = await db.insert(clientBlacklist).values(entry).returning();
+  return row!;
+}
+
+/** The removed entry, or null when there was none. */
+export async function deleteBlacklistEntry(
+  db: Database,
+  id: string,
+): Promise<ClientBlacklistRow | null> {
+  const [row] = await db.delete(clientBlacklist).where(eq(clientBlacklist.id, id)).returning();
+  return row ?? null;
+}
+
+/** A user's id and name (an entry's creator), or null when the account is gone. */
+export async function findUserName(
+  db: Database,
+  id: string,
+): Promise<{ id: string; username: string } | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(eq(users.id, id));
+  return row ?? null;
+}
+
+/** The user's media-server id; null for an unknown or unlinked user. */
+export async function mediaUserIdOf(db: Database, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ mediaUserId: users.mediaUserId })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.mediaUserId ?? null;
+}
+
 export async function countBlacklist(db: Database): Promise<number> {
   const [row] = await db.select({ n: count() }).from(clientBlacklist);
   return Number(row?.n ?? 0);
