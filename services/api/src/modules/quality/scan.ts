@@ -3,13 +3,12 @@
 // scans in flat memory. Progress is written to the run's summary after every page (the admin
 // polls `GET /admin/job-runs/:runId`). A failed library keeps its previous report and records
 // `scan_error`; the report is replaced only when a scan of that library finishes.
-import { eq } from 'drizzle-orm';
-import { mediaQualityReports } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { Library, MediaServer } from '../../integrations/media-server/index.js';
 import { writeRunProgress } from '../../scheduler/progress.js';
 import type { JobDefinition, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
+import { markScanStarted, recordScanError, storeReport } from './queries.js';
 import { REPORT_SCHEMA_VERSION, ReportBuilder } from './report.js';
 
 export const QUALITY_SCAN_JOB = 'media_quality_scan';
@@ -71,22 +70,12 @@ async function scanLibrary(
     await writeProgress(ctx, run.runId, progress);
     if (page.items.length === 0) break;
   }
-  const now = ctx.now();
-  await ctx.db
-    .update(mediaQualityReports)
-    .set({
-      libraryName: lib.name,
-      collectionType: lib.collectionType ?? null,
-      itemCount: builder.count,
-      report: builder.build(),
-      schemaVersion: REPORT_SCHEMA_VERSION,
-      computedAt: now,
-      expiresAt: new Date(now.getTime() + REPORT_TTL_MS),
-      scanStartedAt: null,
-      scanError: null,
-      updatedAt: now,
-    })
-    .where(eq(mediaQualityReports.libraryId, lib.id));
+  const report = {
+    itemCount: builder.count,
+    report: builder.build(),
+    schemaVersion: REPORT_SCHEMA_VERSION,
+  };
+  await storeReport(ctx.db, lib, report, ctx.now(), REPORT_TTL_MS);
   return builder.count;
 }
 
@@ -109,21 +98,7 @@ export async function runQualityScan(
   if (libs.length === 0) throw new Error(`No library ${target.slice(0, 64)} on the media server`);
   const now = ctx.now();
   // The in-flight markers, one row per library (the report of an earlier scan stays).
-  for (const lib of libs) {
-    await ctx.db
-      .insert(mediaQualityReports)
-      .values({
-        libraryId: lib.id,
-        libraryName: lib.name,
-        collectionType: lib.collectionType ?? null,
-        scanStartedAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: mediaQualityReports.libraryId,
-        set: { libraryName: lib.name, scanStartedAt: now, updatedAt: now },
-      });
-  }
+  for (const lib of libs) await markScanStarted(ctx.db, lib, now);
   const progress: Progress = {
     libraryId: target,
     libraries: libs.length,
@@ -144,10 +119,7 @@ export async function runQualityScan(
       ).slice(0, 500);
       run.logger.warn({ err, libraryId: lib.id }, 'quality scan of a library failed');
       failed.push({ id: lib.id, error: message });
-      await ctx.db
-        .update(mediaQualityReports)
-        .set({ scanStartedAt: null, scanError: message, updatedAt: ctx.now() })
-        .where(eq(mediaQualityReports.libraryId, lib.id));
+      await recordScanError(ctx.db, lib.id, message, ctx.now());
       if (run.signal.aborted) break;
     }
     progress.librariesDone += 1;

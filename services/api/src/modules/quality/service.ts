@@ -6,10 +6,8 @@ import type {
   QualityLibraryList,
   QualityReport,
 } from '@usher/contracts';
-import { sql } from 'drizzle-orm';
 import { auditCaller } from '../../audit-log/audit.js';
-import { mediaQualityReports, type MediaQualityReportRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { MediaQualityReportRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import {
@@ -22,6 +20,7 @@ import {
   type StoredGroup,
   type StoredReport,
 } from './report.js';
+import { reportsByLibrary, runningScanTargets } from './queries.js';
 import { QUALITY_SCAN_JOB, videoLibraries } from './scan.js';
 
 const ALL = 'all';
@@ -39,20 +38,11 @@ function stateOf(row: MediaQualityReportRow | undefined, now: Date): State {
   return row!.expiresAt && row!.expiresAt.getTime() > now.getTime() ? 'fresh' : 'stale';
 }
 
-async function allRows(ctx: ModuleContext): Promise<Map<string, MediaQualityReportRow>> {
-  const rows = await ctx.db.select().from(mediaQualityReports);
-  return new Map(rows.map((r) => [r.libraryId, r]));
-}
-
 /** Library ids a running scan covers (`all` covers every one). */
 async function scanningTargets(ctx: ModuleContext): Promise<Set<string>> {
-  const since = new Date(ctx.now().getTime() - ABANDONED_MS).toISOString();
-  const rows = await queryRows<{ target: string | null }>(
-    ctx.db,
-    sql`select params->>'libraryId' as target from job_runs
-        where job_name = ${QUALITY_SCAN_JOB} and status = 'running' and started_at > ${since}`,
-  );
-  return new Set(rows.map((r) => r.target ?? ALL));
+  const since = new Date(ctx.now().getTime() - ABANDONED_MS);
+  const targets = await runningScanTargets(ctx.db, QUALITY_SCAN_JOB, since);
+  return new Set(targets.map((t) => t ?? ALL));
 }
 
 const scanningOf = (targets: Set<string>, id: string) => targets.has(ALL) || targets.has(id);
@@ -60,7 +50,7 @@ const scanningOf = (targets: Set<string>, id: string) => targets.has(ALL) || tar
 export async function listQualityLibraries(ctx: ModuleContext): Promise<QualityLibraryList> {
   const server = await ctx.integrations.mediaServer.get();
   const libraries = videoLibraries(await server.libraries());
-  const [rows, targets] = await Promise.all([allRows(ctx), scanningTargets(ctx)]);
+  const [rows, targets] = await Promise.all([reportsByLibrary(ctx.db), scanningTargets(ctx)]);
   const now = ctx.now();
   return {
     data: libraries.map((lib) => {
@@ -106,7 +96,7 @@ export async function qualityReport(
   libraryId: string,
   q: PaginationQuery,
 ): Promise<QualityReport> {
-  const [rows, targets] = await Promise.all([allRows(ctx), scanningTargets(ctx)]);
+  const [rows, targets] = await Promise.all([reportsByLibrary(ctx.db), scanningTargets(ctx)]);
   const now = ctx.now();
   if (libraryId !== ALL) {
     const row = rows.get(libraryId);
@@ -169,7 +159,7 @@ export async function qualityGroup(
   libraryId: string,
   groupId: string,
 ): Promise<QualityGroupDetail> {
-  const rows = await allRows(ctx);
+  const rows = await reportsByLibrary(ctx.db);
   const candidates = libraryId === ALL ? [...rows.values()] : [rows.get(libraryId)];
   for (const row of candidates) {
     const group = stored(row)?.groups.find((g) => g.groupId === groupId);
