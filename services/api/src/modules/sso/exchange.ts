@@ -2,35 +2,43 @@
 // account here.
 import { randomBytes } from 'node:crypto';
 import type { SsoExchangeResponse } from '@usher/contracts';
-import { and, eq, gt, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit } from '../../audit-log/audit.js';
+import { auditCaller, type AuditActor } from '../../audit-log/audit.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/errors.js';
-import { ssoHandoffs, users, type UserRow } from '../../db/schema/index.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { readRegistrationSettings, registerWithIdentity } from '../accounts/index.js';
 import type { RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
+import {
+  deleteHandoff,
+  findLiveHandoff,
+  findUser,
+  insertAdminUser,
+  insertIdentity,
+  lockUser,
+  promoteToAdmin,
+  recordLogin,
+} from './queries.js';
 import { pickUsername } from './username.js';
 import { stateInvalid } from '../../integrations/oidc/index.js';
 import {
   hashCode,
-  insertIdentity,
   refuseDisabled,
   userActor,
   type RegisterPayload,
   type SsoDeps,
 } from './records.js';
 
+/** Who writes the rows of an account that single sign-on creates or promotes. */
+const SSO_ACTOR: AuditActor = { type: 'system', id: null, label: 'sso' };
+
 /** Claims a hand-off row: deleted inside the transaction, so a code works once. */
 async function claimHandoff(tx: Tx, id: string): Promise<void> {
-  const gone = await tx.delete(ssoHandoffs).where(eq(ssoHandoffs.id, id)).returning({
-    id: ssoHandoffs.id,
-  });
-  if (gone.length === 0) throw codeInvalid();
+  if (!(await deleteHandoff(tx, id))) throw codeInvalid();
 }
 
 const codeInvalid = () =>
@@ -39,25 +47,15 @@ const codeInvalid = () =>
 /** Promotes a member in an admin group (never demotes: docs/sso.md). */
 async function promoteIfAdmin(tx: Tx, row: UserRow, admin: boolean, meta: RequestMeta, now: Date) {
   if (!admin || row.role === 'admin') return row;
-  const [updated] = await tx
-    .update(users)
-    .set({
-      role: 'admin',
-      expiresAt: null,
-      tokenVersion: sql`${users.tokenVersion} + 1`,
-      updatedAt: now,
-    })
-    .where(eq(users.id, row.id))
-    .returning();
-  await recordAudit(tx, {
-    actor: { type: 'system', id: null, label: 'sso' },
-    action: 'user.update',
-    target: { type: 'user', id: row.id },
-    details: { role: { from: 'user', to: 'admin' }, via: 'sso_admin_group' },
-    ip: meta.ip,
-    requestId: meta.requestId,
-  });
-  return updated!;
+  const updated = await promoteToAdmin(tx, row.id, now);
+  await auditCaller(
+    tx,
+    { actor: SSO_ACTOR, meta },
+    'user.update',
+    { type: 'user', id: row.id },
+    { role: { from: 'user', to: 'admin' }, via: 'sso_admin_group' },
+  );
+  return updated;
 }
 
 /**
@@ -71,39 +69,21 @@ export async function exchangeCode(
   meta: RequestMeta,
 ): Promise<SsoExchangeResponse> {
   const now = d.ctx.now();
-  const [handoff] = await d.ctx.db
-    .select()
-    .from(ssoHandoffs)
-    .where(and(eq(ssoHandoffs.codeHash, hashCode(input.code)), gt(ssoHandoffs.expiresAt, now)))
-    .limit(1);
+  const handoff = await findLiveHandoff(d.ctx.db, hashCode(input.code), now);
   if (!handoff) throw codeInvalid();
   const payload = handoff.payload as Partial<RegisterPayload> & { redirect?: string | null };
   let row: UserRow;
   if (handoff.kind === 'login') {
     row = await withTransaction(d.ctx, async (tx) => {
       await claimHandoff(tx, handoff.id);
-      const [found] = await tx
-        .select()
-        .from(users)
-        .where(eq(users.id, handoff.userId!))
-        .for('update')
-        .limit(1);
+      const found = await lockUser(tx, handoff.userId!);
       if (!found) throw codeInvalid();
       refuseDisabled(found);
       const promoted = await promoteIfAdmin(tx, found, payload.admin === true, meta, now);
-      const [updated] = await tx
-        .update(users)
-        .set({ lastLoginAt: now })
-        .where(eq(users.id, found.id))
-        .returning();
-      await recordAudit(tx, {
-        actor: userActor(promoted),
-        action: 'auth.sso_login',
-        target: { type: 'user', id: found.id },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
-      return updated!;
+      const updated = await recordLogin(tx, found.id, now);
+      const caller = { actor: userActor(promoted), meta };
+      await auditCaller(tx, caller, 'auth.sso_login', { type: 'user', id: found.id });
+      return updated;
     });
   } else {
     row = await createFromHandoff(d, handoff.id, payload as RegisterPayload, input, meta);
@@ -133,16 +113,15 @@ async function createFromHandoff(
   const linkAndAudit = async (tx: Tx, user: UserRow) => {
     await claimHandoff(tx, handoffId);
     await insertIdentity(tx, user.id, p, now);
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
+    await recordLogin(tx, user.id, now);
     for (const action of ['auth.sso_link', 'auth.sso_login'] as const) {
-      await recordAudit(tx, {
-        actor: userActor(user),
+      await auditCaller(
+        tx,
+        { actor: userActor(user), meta },
         action,
-        target: { type: 'user', id: user.id },
-        details: { issuer: p.issuer, via: 'first_sign_in' },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
+        { type: 'user', id: user.id },
+        { issuer: p.issuer, via: 'first_sign_in' },
+      );
     }
   };
   if (p.admin) {
@@ -152,20 +131,7 @@ async function createFromHandoff(
       const id = uuidv7();
       let inserted: UserRow;
       try {
-        [inserted] = (await tx
-          .insert(users)
-          .values({
-            id,
-            username,
-            email: p.email,
-            passwordHash,
-            hasPassword: false,
-            role: 'admin',
-            registeredVia: 'admin',
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()) as [UserRow];
+        inserted = await insertAdminUser(tx, { id, username, email: p.email, passwordHash }, now);
       } catch (err) {
         const constraint = uniqueViolation(err);
         if (constraint?.includes('email')) {
@@ -179,17 +145,15 @@ async function createFromHandoff(
         }
         throw err;
       }
-      await recordAudit(tx, {
-        actor: { type: 'system', id: null, label: 'sso' },
-        action: 'user.create',
-        target: { type: 'user', id },
-        details: { role: 'admin', via: 'sso_admin_group', issuer: p.issuer },
-        ip: meta.ip,
-        requestId: meta.requestId,
-      });
+      await auditCaller(
+        tx,
+        { actor: SSO_ACTOR, meta },
+        'user.create',
+        { type: 'user', id },
+        { role: 'admin', via: 'sso_admin_group', issuer: p.issuer },
+      );
       await linkAndAudit(tx, inserted);
-      const [fresh] = await tx.select().from(users).where(eq(users.id, id));
-      return fresh!;
+      return (await findUser(tx, id))!;
     });
   }
   const registration = await readRegistrationSettings(ctx.settings.store);
@@ -211,6 +175,5 @@ async function createFromHandoff(
     { issuer: p.issuer, insert: linkAndAudit },
     meta,
   );
-  const [fresh] = await ctx.db.select().from(users).where(eq(users.id, created.id));
-  return fresh!;
+  return (await findUser(ctx.db, created.id))!;
 }

@@ -1,12 +1,12 @@
 // The account's linked sign-ins (docs/sso.md): list and unlink.
 import type { UserIdentitiesResponse } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
-import { userIdentities, users, type UserRow } from '../../db/schema/index.js';
+import { auditCaller } from '../../audit-log/audit.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
+import { deleteIdentity, identitiesOf, lockUser } from './queries.js';
 import { userActor } from './records.js';
 
 /** `GET /me/identities`. */
@@ -15,11 +15,7 @@ export async function listIdentities(
   row: UserRow,
 ): Promise<UserIdentitiesResponse> {
   const s = await readSsoSettings(ctx.settings.store);
-  const rows = await ctx.db
-    .select()
-    .from(userIdentities)
-    .where(eq(userIdentities.userId, row.id))
-    .orderBy(userIdentities.createdAt);
+  const rows = await identitiesOf(ctx.db, row.id);
   return {
     data: rows.map((r) => ({
       id: r.id,
@@ -51,9 +47,9 @@ export async function unlinkIdentity(
   if (!UUID.test(identityId)) throw notFound();
   const s = await readSsoSettings(ctx.settings.store);
   await withTransaction(ctx, async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    const user = await lockUser(tx, userId);
     if (!user) throw notFound();
-    const mine = await tx.select().from(userIdentities).where(eq(userIdentities.userId, userId));
+    const mine = await identitiesOf(tx, userId);
     const target = mine.find((r) => r.id === identityId);
     if (!target) throw notFound();
     const passwordWorks = user.hasPassword && passwordLoginAllowed(s, user);
@@ -63,14 +59,13 @@ export async function unlinkIdentity(
         'This is the last way to sign in to your account; set a password or link another sign-in first',
       );
     }
-    await tx.delete(userIdentities).where(eq(userIdentities.id, identityId));
-    await recordAudit(tx, {
-      actor: userActor(user),
-      action: 'auth.sso_unlink',
-      target: { type: 'user', id: userId },
-      details: { issuer: target.issuer },
-      ip: meta.ip,
-      requestId: meta.requestId,
-    });
+    await deleteIdentity(tx, identityId);
+    await auditCaller(
+      tx,
+      { actor: userActor(user), meta },
+      'auth.sso_unlink',
+      { type: 'user', id: userId },
+      { issuer: target.issuer },
+    );
   });
 }

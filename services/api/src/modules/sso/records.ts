@@ -1,16 +1,13 @@
 // What the single sign-on steps share (docs/sso.md): the dependencies, the verified identity,
-// identity rows and one-time hand-offs.
+// the audit actor and one-time hand-offs (their SQL in queries.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import { type AuditActor } from '../../audit-log/audit.js';
-import type { Tx } from '../../db/client.js';
-import { uniqueViolation } from '../../db/errors.js';
-import { ssoHandoffs, userIdentities, users, type UserRow } from '../../db/schema/index.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
 import { readSsoSettings, type SsoSettings } from '../../integrations/oidc/index.js';
+import { insertHandoff } from './queries.js';
 import { type StateSealer } from './state.js';
 
 /** How long the web app has to exchange a sign-in code, and to type an invite code. */
@@ -37,13 +34,8 @@ export interface VerifiedIdentity {
   groups: string[];
 }
 
-export interface RegisterPayload {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  preferredUsername: string | null;
-  name: string | null;
+/** What a registration hand-off keeps of the identity, with the decision and where to go after. */
+export interface RegisterPayload extends Omit<VerifiedIdentity, 'groups'> {
   admin: boolean;
   redirect: string | null;
 }
@@ -66,53 +58,12 @@ export function inAdminGroup(s: SsoSettings, groups: string[]): boolean {
   return s.adminGroups.some((g) => groups.includes(g));
 }
 
-export async function findIdentityOwner(
-  db: ModuleContext['db'],
-  issuer: string,
-  subject: string,
-): Promise<{ identityId: string; user: UserRow } | null> {
-  const [row] = await db
-    .select({ identityId: userIdentities.id, user: users })
-    .from(userIdentities)
-    .innerJoin(users, eq(users.id, userIdentities.userId))
-    .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function insertIdentity(
-  tx: Tx,
-  userId: string,
-  id: VerifiedIdentity | RegisterPayload,
-  now: Date,
-): Promise<string> {
-  const identityId = uuidv7();
-  try {
-    await tx.insert(userIdentities).values({
-      id: identityId,
-      userId,
-      issuer: id.issuer,
-      subject: id.subject,
-      email: id.email,
-      createdAt: now,
-      lastUsedAt: now,
-    });
-  } catch (err) {
-    if (uniqueViolation(err)) throw identityTaken();
-    throw err;
-  }
-  return identityId;
-}
-
 /** As with passwords: a disabled account is refused, here after the provider said yes. */
 export function refuseDisabled(row: Pick<UserRow, 'isActive'>): void {
   if (!row.isActive) {
     throw new AppError('ACCOUNT_DISABLED', 'This account is disabled; contact the operator');
   }
 }
-
-export const identityTaken = () =>
-  new AppError('SSO_IDENTITY_TAKEN', 'This sign-in is already linked to another account');
 
 export async function createHandoff(
   d: SsoDeps,
@@ -122,16 +73,18 @@ export async function createHandoff(
   const code = randomBytes(32).toString('base64url');
   const now = d.ctx.now();
   const ttl = kind === 'login' ? LOGIN_HANDOFF_SECONDS : REGISTER_HANDOFF_SECONDS;
-  // Expired hand-offs are swept here, so the table stays as small as the sign-ins in flight.
-  await d.ctx.db.delete(ssoHandoffs).where(lt(ssoHandoffs.expiresAt, now));
-  await d.ctx.db.insert(ssoHandoffs).values({
-    id: uuidv7(),
-    codeHash: hashCode(code),
-    kind,
-    userId: values.userId ?? null,
-    payload: values.payload,
-    expiresAt: new Date(now.getTime() + ttl * 1000),
-    createdAt: now,
-  });
+  const expiresAt = new Date(now.getTime() + ttl * 1000);
+  await insertHandoff(
+    d.ctx.db,
+    {
+      codeHash: hashCode(code),
+      kind,
+      userId: values.userId ?? null,
+      payload: values.payload,
+      expiresAt,
+      createdAt: now,
+    },
+    now,
+  );
   return code;
 }

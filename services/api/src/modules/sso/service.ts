@@ -1,7 +1,6 @@
 // Single sign-on with an OpenID provider (issue 31, docs/sso.md): the start and the callback.
-import { eq } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
-import { userIdentities, users } from '../../db/schema/index.js';
+import { auditCaller } from '../../audit-log/audit.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestMeta } from '../context.js';
@@ -13,14 +12,19 @@ import {
   withinDeadline,
 } from '../../integrations/oidc/index.js';
 import type { SsoSettings } from '../../integrations/oidc/index.js';
+import {
+  findIdentityOwner,
+  findUser,
+  findUserByEmail,
+  identityTaken,
+  insertIdentity,
+  touchIdentity,
+} from './queries.js';
 import { STATE_TTL_SECONDS, stateCookie, type SsoState } from './state.js';
 import {
   activeSettings,
   createHandoff,
-  findIdentityOwner,
-  identityTaken,
   inAdminGroup,
-  insertIdentity,
   refuseDisabled,
   userActor,
   type RegisterPayload,
@@ -140,10 +144,7 @@ export async function finishCallback(
   const owner = await findIdentityOwner(d.ctx.db, identity.issuer, identity.subject);
   if (owner) {
     refuseDisabled(owner.user);
-    await d.ctx.db
-      .update(userIdentities)
-      .set({ lastUsedAt: now, email: identity.email })
-      .where(eq(userIdentities.id, owner.identityId));
+    await touchIdentity(d.ctx.db, owner.identityId, identity.email, now);
     const admin = inAdminGroup(s, identity.groups);
     return {
       kind: 'login',
@@ -154,24 +155,10 @@ export async function finishCallback(
     };
   }
   if (s.linkByVerifiedEmail && identity.email && identity.emailVerified) {
-    const [byEmail] = await d.ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.email, identity.email))
-      .limit(1);
+    const byEmail = await findUserByEmail(d.ctx.db, identity.email);
     if (byEmail) {
       refuseDisabled(byEmail);
-      await withTransaction(d.ctx, async (tx) => {
-        await insertIdentity(tx, byEmail.id, identity, now);
-        await recordAudit(tx, {
-          actor: userActor(byEmail),
-          action: 'auth.sso_link',
-          target: { type: 'user', id: byEmail.id },
-          details: { issuer: identity.issuer, via: 'verified_email' },
-          ip: meta.ip,
-          requestId: meta.requestId,
-        });
-      });
+      await linkWithAudit(d, byEmail, identity, 'verified_email', meta, now);
       return {
         kind: 'login',
         code: await createHandoff(d, 'login', {
@@ -219,22 +206,33 @@ async function linkIdentity(
   link: { userId: string; tokenVersion: number | null },
   meta: RequestMeta,
 ): Promise<void> {
-  const [user] = await d.ctx.db.select().from(users).where(eq(users.id, link.userId)).limit(1);
+  const user = await findUser(d.ctx.db, link.userId);
   if (!user || user.tokenVersion !== link.tokenVersion || !user.isActive) {
     throw stateInvalid('Your session changed while linking; sign in and try again', 'state');
   }
   const owner = await findIdentityOwner(d.ctx.db, identity.issuer, identity.subject);
   if (owner && owner.user.id !== user.id) throw identityTaken();
   if (owner) return; // Already linked to this very account: nothing to do.
+  await linkWithAudit(d, user, identity, 'account', meta, d.ctx.now());
+}
+
+/** The identity row and its `auth.sso_link` audit row, in one transaction. */
+async function linkWithAudit(
+  d: SsoDeps,
+  user: UserRow,
+  identity: VerifiedIdentity,
+  via: 'account' | 'verified_email',
+  meta: RequestMeta,
+  now: Date,
+): Promise<void> {
   await withTransaction(d.ctx, async (tx) => {
-    await insertIdentity(tx, user.id, identity, d.ctx.now());
-    await recordAudit(tx, {
-      actor: userActor(user),
-      action: 'auth.sso_link',
-      target: { type: 'user', id: user.id },
-      details: { issuer: identity.issuer, via: 'account' },
-      ip: meta.ip,
-      requestId: meta.requestId,
-    });
+    await insertIdentity(tx, user.id, identity, now);
+    await auditCaller(
+      tx,
+      { actor: userActor(user), meta },
+      'auth.sso_link',
+      { type: 'user', id: user.id },
+      { issuer: identity.issuer, via },
+    );
   });
 }

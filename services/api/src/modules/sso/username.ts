@@ -2,10 +2,9 @@
 // preferred username, else the e-mail's local part, else the name — reduced to Usher's rule
 // (3–32 letters, digits, underscores) and made unique in Usher and on the media server.
 import { randomInt } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/sql.js';
 import type { ModuleContext } from '../context.js';
 import { mediaServerFailure } from '../membership/index.js';
+import { usernameInUse } from './queries.js';
 
 /** Reduces any text to the username alphabet, or '' when nothing usable is left. */
 export function usernameBase(text: string | null | undefined): string {
@@ -41,11 +40,7 @@ export async function pickUsername(
   for (let i = 0; i < 5; i++) candidates.push(`${base}_${randomInt(1000, 10000)}`);
   for (const name of candidates) {
     if (taken.has(name.toLowerCase())) continue;
-    const rows = await queryRows(
-      ctx.db,
-      sql`select 1 from users where lower(username) = ${name.toLowerCase()} limit 1`,
-    );
-    if (rows.length === 0) return name;
+    if (!(await usernameInUse(ctx.db, name))) return name;
   }
   return `${base.slice(0, 20)}_${randomInt(100000, 1000000)}`;
 }
