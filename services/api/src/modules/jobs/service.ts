@@ -1,13 +1,13 @@
 // Jobs as the admin sees them (20-api.md §6 "Jobs"): the scheduler's jobs with their last run and
 // lease, run history, and a manual run under the job lease.
 import { JOB_NAME_PATTERN, type JobRun, type PaginationQuery } from '@usher/contracts';
-import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { auditCaller } from '../../audit-log/audit.js';
-import { countRows, paginate, type PageResult } from '../../db/paging.js';
-import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
+import type { PageResult } from '../../db/paging.js';
+import type { JobRunRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
+import { findRunRow, lastRun, leaseHeld, runsPage } from './queries.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -39,16 +39,8 @@ function assertKnown(ctx: ModuleContext, name: string): void {
 export async function summarizeJob(ctx: ModuleContext, name: string) {
   const job = ctx.scheduler.list().find((j) => j.name === name);
   if (!job) throw new AppError('JOB_NOT_FOUND', `No job named ${name.slice(0, 64)}`);
-  const [last] = await ctx.db
-    .select()
-    .from(jobRuns)
-    .where(eq(jobRuns.jobName, job.name))
-    .orderBy(desc(jobRuns.startedAt))
-    .limit(1);
-  const [lease] = await ctx.db
-    .select({ jobName: jobLeases.jobName })
-    .from(jobLeases)
-    .where(and(eq(jobLeases.jobName, job.name), sql`${jobLeases.expiresAt} > now()`));
+  const last = await lastRun(ctx.db, job.name);
+  const running = await leaseHeld(ctx.db, job.name);
   // The same computation the timer uses, so this is the slot that fires.
   const plan = await ctx.scheduler.plan(job.name);
   return {
@@ -60,7 +52,7 @@ export async function summarizeJob(ctx: ModuleContext, name: string) {
     enabled: plan.enabled,
     disabledBy: plan.disabledBy ?? plan.error,
     nextRunAt: iso(plan.nextRunAt),
-    running: Boolean(lease),
+    running,
     lastRun: last ? toJobRun(last) : null,
   };
 }
@@ -78,26 +70,14 @@ export async function listRuns(
   query: PaginationQuery,
 ): Promise<PageResult<JobRun>> {
   assertKnown(ctx, name);
-  const where = eq(jobRuns.jobName, name);
-  return paginate(query, countRows(ctx.db, jobRuns, where), async (limit, offset) =>
-    (
-      await ctx.db
-        .select()
-        .from(jobRuns)
-        .where(where)
-        .orderBy(desc(jobRuns.startedAt), desc(jobRuns.id))
-        .limit(limit)
-        .offset(offset)
-    ).map(toJobRun),
-  );
+  const page = await runsPage(ctx.db, name, query);
+  return { ...page, data: page.data.map(toJobRun) };
 }
 
 /** One run; a malformed id is simply not found (20-api.md §1.1), never a 400 or a 500. */
 export async function findRun(ctx: ModuleContext, runId: string): Promise<JobRun> {
   const parsed = z.uuid().safeParse(runId);
-  const [row] = parsed.success
-    ? await ctx.db.select().from(jobRuns).where(eq(jobRuns.id, parsed.data))
-    : [];
+  const row = parsed.success ? await findRunRow(ctx.db, parsed.data) : null;
   if (!row) throw new AppError('JOB_RUN_NOT_FOUND', 'No such job run');
   return toJobRun(row);
 }
