@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { queryRows } from '../../db/sql.js';
 import type { SettingKey } from '../../settings-store/definitions.js';
 import type { SettingsStore } from '../../settings-store/store.js';
 import { paymentsEnabled } from '../payments/index.js';
 import { readSsoSettings } from '../../integrations/oidc/index.js';
+import { setupPending } from './queries.js';
 
 export interface PublicSite {
   siteName: string;
@@ -27,11 +26,6 @@ export async function readPublicSite(
   const get = (key: SettingKey) => store.getString(key);
   const username = await get('SMTP_USERNAME');
   const sender = (await get('SMTP_FROM')) || (username.includes('@') ? username : '');
-  const [setup] = await queryRows<{ pending: boolean }>(
-    db,
-    sql`select exists(select 1 from users where registered_via = 'bootstrap'
-          and must_change_password and last_login_at is null) as pending`,
-  );
   return {
     siteName: await get('SITE_NAME'),
     registrationMode: (await get('REGISTRATION_MODE')) === 'open' ? 'open' : 'invite',
@@ -41,7 +35,7 @@ export async function readPublicSite(
     paymentsEnabled: await paymentsEnabled(db, store),
     mediaServerKind: (await get('MEDIA_SERVER_KIND')) === 'jellyfin' ? 'jellyfin' : 'emby',
     version,
-    setupPending: setup?.pending ?? false,
+    setupPending: await setupPending(db),
     tmdbImageBase: await get('TMDB_IMAGE_BASE'),
     sso: await siteSso(store),
   };

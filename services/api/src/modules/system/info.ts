@@ -1,10 +1,9 @@
 // `GET /admin/system/info` (20-api.md §6): versions, database, counts an operator checks first,
 // which integrations are configured, and the last run of every job.
 import type { SystemInfo } from '@usher/contracts';
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { ModuleContext } from '../context.js';
+import { lastRunPerJob, operatorCounts } from './queries.js';
 
 type Configured = 'configured' | 'not_configured';
 
@@ -25,42 +24,8 @@ const n = (v: unknown) => Number(v ?? 0);
 
 export async function systemInfo(ctx: ModuleContext): Promise<SystemInfo> {
   const now = ctx.now();
-  const at = now.toISOString();
-  const monthAgo = new Date(now.getTime() - 30 * 86_400_000).toISOString();
-  const [counts] = await queryRows<Record<string, string | number>>(
-    ctx.db,
-    sql`select
-      (select count(*) from users) as users_total,
-      (select count(*) from users where role = 'user' and expires_at > ${at}) as users_active,
-      (select count(*) from users where role = 'user' and expires_at <= ${at}) as users_expired,
-      (select count(*) from users where media_disabled) as users_media_disabled,
-      (select count(*) from users where role = 'admin') as users_admins,
-      (select count(*) from redeem_codes where used_count < max_uses
-        and (expires_at is null or expires_at > ${at})) as codes_active,
-      (select count(*) from media_requests where status = 'PENDING') as requests_pending,
-      (select count(*) from media_requests where status = 'APPROVED'
-        and automation_error is not null) as requests_automation_errors,
-      (select count(*) from payments where status = 'pending') as payments_pending,
-      (select count(*) from payments where status = 'completed'
-        and completed_at >= ${monthAgo}) as payments_completed_30d,
-      (select count(*) from media_server_retry_queue where status = 'pending') as retry_pending,
-      (select count(*) from media_server_retry_queue where status = 'gave_up') as retry_gave_up,
-      pg_database_size(current_database()) as database_size,
-      current_setting('server_version') as database_version`,
-  );
-  const c = counts ?? {};
-  const lastRuns = await queryRows<{
-    job_name: string;
-    status: string;
-    trigger: string;
-    started_at: Date | string;
-    finished_at: Date | string | null;
-    error: string | null;
-  }>(
-    ctx.db,
-    sql`select distinct on (job_name) job_name, status, trigger, started_at, finished_at, error
-        from job_runs order by job_name, started_at desc, id desc`,
-  );
+  const c = await operatorCounts(ctx.db, now);
+  const lastRuns = await lastRunPerJob(ctx.db);
   const byJob = new Map(lastRuns.map((r) => [r.job_name, r]));
   const iso = (d: Date | string) => new Date(d).toISOString();
   const { integrations } = ctx;
