@@ -26,6 +26,7 @@ import {
 import { pickUsername } from './username.js';
 import { stateInvalid } from '../../integrations/oidc/index.js';
 import {
+  activeSettings,
   hashCode,
   refuseDisabled,
   userActor,
@@ -68,6 +69,7 @@ export async function exchangeCode(
   input: { code: string; inviteCode?: string },
   meta: RequestMeta,
 ): Promise<SsoExchangeResponse> {
+  await activeSettings(d.ctx);
   const now = d.ctx.now();
   const handoff = await findLiveHandoff(d.ctx.db, hashCode(input.code), now);
   if (!handoff) throw codeInvalid();

@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.js';
-import { AppError, asAppError } from '../../errors/app-error.js';
+import { asAppError } from '../../errors/app-error.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
@@ -141,11 +141,7 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body, meta }) => {
-        const s = await readSsoSettings(ctx.settings.store);
-        if (!s.active) throw new AppError('SSO_DISABLED', 'Single sign-on is not switched on');
-        return c.json(await exchangeCode(deps, body, meta));
-      },
+      handler: async (c, { body, meta }) => c.json(await exchangeCode(deps, body, meta)),
     }),
     defineRoute({
       method: 'get',
