@@ -1,10 +1,12 @@
-import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
 import {
   calendarEpisodes,
   calendarFollows,
   calendarSeries,
   type CalendarSeriesRow,
+  type NewCalendarEpisodeRow,
 } from '../../db/schema/index.js';
 
 export interface WeekRow {
@@ -94,4 +96,143 @@ export async function deleteFollow(db: Database, userId: string, tmdbId: number)
         ),
       ),
     );
+}
+
+/** Inserts or updates the series of `tmdbId`; returns its id. */
+export async function upsertSeries(
+  db: Database,
+  tmdbId: number,
+  values: Omit<typeof calendarSeries.$inferInsert, 'id' | 'tmdbId'>,
+): Promise<string> {
+  const [row] = await db
+    .insert(calendarSeries)
+    .values({ id: uuidv7(), tmdbId, ...values })
+    .onConflictDoUpdate({ target: calendarSeries.tmdbId, set: values })
+    .returning({ id: calendarSeries.id });
+  return row!.id;
+}
+
+/** The episodes kept for a series, with the library item each is matched to. */
+export async function seriesEpisodes(db: Database, seriesId: string) {
+  return db
+    .select({
+      id: calendarEpisodes.id,
+      season: calendarEpisodes.season,
+      episode: calendarEpisodes.episode,
+      mediaItemId: calendarEpisodes.mediaItemId,
+    })
+    .from(calendarEpisodes)
+    .where(eq(calendarEpisodes.seriesId, seriesId));
+}
+
+/** New episodes are inserted; kept ones follow TMDB's name, overview and air date. */
+export async function upsertEpisodes(
+  db: Database,
+  rows: NewCalendarEpisodeRow[],
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(calendarEpisodes)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [calendarEpisodes.seriesId, calendarEpisodes.season, calendarEpisodes.episode],
+      set: {
+        name: sql`excluded.name`,
+        overview: sql`excluded.overview`,
+        airDate: sql`excluded.air_date`,
+        updatedAt: now,
+      },
+    });
+}
+
+/** An episode's library item (null: not there); `availableAt` keeps the first time it was seen. */
+export async function setEpisodeItem(
+  db: Database,
+  id: string,
+  itemId: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(calendarEpisodes)
+    .set({
+      mediaItemId: itemId,
+      availableAt: itemId === null ? null : sql`coalesce(${calendarEpisodes.availableAt}, now())`,
+      updatedAt: now,
+    })
+    .where(eq(calendarEpisodes.id, id));
+}
+
+export async function markSeriesChecked(db: Database, seriesId: string, now: Date): Promise<void> {
+  await db
+    .update(calendarEpisodes)
+    .set({ lastCheckedAt: now })
+    .where(eq(calendarEpisodes.seriesId, seriesId));
+}
+
+/**
+ * Series that left the library (a series id, but not among the TMDB ids in it) lose their
+ * series id and their episodes' items; returns how many.
+ */
+export async function forgetSeriesNotIn(
+  db: Database,
+  inLibrary: number[],
+  now: Date,
+): Promise<number> {
+  const gone = await db
+    .update(calendarSeries)
+    .set({ mediaSeriesId: null, updatedAt: now })
+    .where(
+      and(
+        isNotNull(calendarSeries.mediaSeriesId),
+        inLibrary.length > 0 ? notInArray(calendarSeries.tmdbId, inLibrary) : undefined,
+      ),
+    )
+    .returning({ id: calendarSeries.id });
+  if (gone.length > 0) {
+    await db
+      .update(calendarEpisodes)
+      .set({ mediaItemId: null, availableAt: null, updatedAt: now })
+      .where(
+        inArray(
+          calendarEpisodes.seriesId,
+          gone.map((g) => g.id),
+        ),
+      );
+  }
+  return gone.length;
+}
+
+/**
+ * The tracked entries `(showTmdbId, season, episode … last)` become ready with `itemId`;
+ * returns how many changed (an entry already on that item is left alone).
+ */
+export async function setEpisodesReady(
+  db: Database,
+  entry: { showTmdbId: number; season: number; episode: number; last: number; itemId: string },
+  now: Date,
+): Promise<number> {
+  const changed = await db
+    .update(calendarEpisodes)
+    .set({
+      mediaItemId: entry.itemId,
+      availableAt: sql`coalesce(${calendarEpisodes.availableAt}, now())`,
+      lastCheckedAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        inArray(
+          calendarEpisodes.seriesId,
+          db
+            .select({ id: calendarSeries.id })
+            .from(calendarSeries)
+            .where(eq(calendarSeries.tmdbId, entry.showTmdbId)),
+        ),
+        eq(calendarEpisodes.season, entry.season),
+        between(calendarEpisodes.episode, entry.episode, entry.last),
+        sql`${calendarEpisodes.mediaItemId} is distinct from ${entry.itemId}`,
+      ),
+    )
+    .returning({ id: calendarEpisodes.id });
+  return changed.length;
 }

@@ -5,15 +5,9 @@
 // so a missed or deferred webhook still ends INGESTED. Progress is written to the run's summary
 // after every series, like the media-quality scan.
 import { calendarSyncRequestSchema, type CalendarSyncRequest } from '@usher/contracts';
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditActor } from '../../audit-log/audit.js';
-import {
-  calendarEpisodes,
-  calendarSeries,
-  type CalendarSeriesRow,
-  type NewCalendarEpisodeRow,
-} from '../../db/schema/index.js';
+import type { CalendarSeriesRow, NewCalendarEpisodeRow } from '../../db/schema/index.js';
 import { zonedDay } from '../../time/zoned-day.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaItem, MediaServer } from '../../integrations/media-server/index.js';
@@ -22,7 +16,15 @@ import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/s
 import type { ModuleContext } from '../context.js';
 import { cachedSeason, cachedTv } from '../metadata/index.js';
 import { reconcileApproved, type ReconcileOutcome } from '../requests/index.js';
-import { allSeries } from './queries.js';
+import {
+  allSeries,
+  forgetSeriesNotIn,
+  markSeriesChecked,
+  seriesEpisodes,
+  setEpisodeItem,
+  upsertEpisodes,
+  upsertSeries,
+} from './queries.js';
 import { weekOf, type WeekRange } from './week.js';
 
 export const CALENDAR_SYNC_JOB = 'calendar_sync';
@@ -122,12 +124,7 @@ async function syncSeries(
     lastSyncedAt: now,
     updatedAt: now,
   };
-  const [row] = await ctx.db
-    .insert(calendarSeries)
-    .values({ id: uuidv7(), tmdbId, ...values })
-    .onConflictDoUpdate({ target: calendarSeries.tmdbId, set: values })
-    .returning({ id: calendarSeries.id });
-  const seriesId = row!.id;
+  const seriesId = await upsertSeries(ctx.db, tmdbId, values);
   if (!active) return { tracked: false, episodes: 0, ready: 0 };
 
   // The seasons that can air inside the window: the ones TMDB points at as last and next, and
@@ -142,12 +139,7 @@ async function syncSeries(
     }
   }
   const stored = new Set(
-    (
-      await ctx.db
-        .select({ season: calendarEpisodes.season, episode: calendarEpisodes.episode })
-        .from(calendarEpisodes)
-        .where(eq(calendarEpisodes.seriesId, seriesId))
-    ).map((e) => `${e.season}:${e.episode}`),
+    (await seriesEpisodes(ctx.db, seriesId)).map((e) => `${e.season}:${e.episode}`),
   );
   const rows: NewCalendarEpisodeRow[] = [];
   for (const n of seasons) {
@@ -171,20 +163,7 @@ async function syncSeries(
       });
     }
   }
-  if (rows.length > 0) {
-    await ctx.db
-      .insert(calendarEpisodes)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [calendarEpisodes.seriesId, calendarEpisodes.season, calendarEpisodes.episode],
-        set: {
-          name: sql`excluded.name`,
-          overview: sql`excluded.overview`,
-          airDate: sql`excluded.air_date`,
-          updatedAt: now,
-        },
-      });
-  }
+  if (rows.length > 0) await upsertEpisodes(ctx.db, rows, now);
   const ready = await checkLibrary(ctx, server, seriesId, item.id);
   return { tracked: true, episodes: rows.length, ready };
 }
@@ -199,15 +178,7 @@ async function checkLibrary(
   seriesId: string,
   mediaSeriesId: string,
 ): Promise<number> {
-  const kept = await ctx.db
-    .select({
-      id: calendarEpisodes.id,
-      season: calendarEpisodes.season,
-      episode: calendarEpisodes.episode,
-      mediaItemId: calendarEpisodes.mediaItemId,
-    })
-    .from(calendarEpisodes)
-    .where(eq(calendarEpisodes.seriesId, seriesId));
+  const kept = await seriesEpisodes(ctx.db, seriesId);
   if (kept.length === 0) return 0;
   const onDisk = libraryEpisodes(await server.episodes(mediaSeriesId));
   const now = ctx.now();
@@ -216,19 +187,9 @@ async function checkLibrary(
     const itemId = onDisk.get(`${e.season}:${e.episode}`) ?? null;
     if (itemId === e.mediaItemId) continue;
     if (itemId !== null && e.mediaItemId === null) ready++;
-    await ctx.db
-      .update(calendarEpisodes)
-      .set({
-        mediaItemId: itemId,
-        availableAt: itemId === null ? null : sql`coalesce(${calendarEpisodes.availableAt}, now())`,
-        updatedAt: now,
-      })
-      .where(eq(calendarEpisodes.id, e.id));
+    await setEpisodeItem(ctx.db, e.id, itemId, now);
   }
-  await ctx.db
-    .update(calendarEpisodes)
-    .set({ lastCheckedAt: now })
-    .where(eq(calendarEpisodes.seriesId, seriesId));
+  await markSeriesChecked(ctx.db, seriesId, now);
   return ready;
 }
 
@@ -237,28 +198,7 @@ async function checkLibrary(
  * (with their follows) rather than deleted; a later sync picks them up again if they return.
  */
 async function forgetRemoved(ctx: ModuleContext, inLibrary: number[]): Promise<number> {
-  const gone = await ctx.db
-    .update(calendarSeries)
-    .set({ mediaSeriesId: null, updatedAt: ctx.now() })
-    .where(
-      and(
-        isNotNull(calendarSeries.mediaSeriesId),
-        inLibrary.length > 0 ? notInArray(calendarSeries.tmdbId, inLibrary) : undefined,
-      ),
-    )
-    .returning({ id: calendarSeries.id });
-  if (gone.length > 0) {
-    await ctx.db
-      .update(calendarEpisodes)
-      .set({ mediaItemId: null, availableAt: null, updatedAt: ctx.now() })
-      .where(
-        inArray(
-          calendarEpisodes.seriesId,
-          gone.map((g) => g.id),
-        ),
-      );
-  }
-  return gone.length;
+  return forgetSeriesNotIn(ctx.db, inLibrary, ctx.now());
 }
 
 function parseParams(params: Record<string, unknown> | null): CalendarSyncRequest {
