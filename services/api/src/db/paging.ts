@@ -38,6 +38,29 @@ export async function countRows(db: Database, table: PgTable, where?: SQL): Prom
   return row?.n ?? 0;
 }
 
+/**
+ * A page of one table's rows, filtered by `where`, in `order`, each mapped by `map`: the list
+ * reply of the plain admin lists (job runs, plans, payments).
+ */
+export function tablePage<T extends PgTable, R>(
+  db: Database,
+  query: PageQuery,
+  table: T,
+  filter: { where?: SQL; order: (PgColumn | SQL)[] },
+  map: (row: T['$inferSelect']) => R,
+): Promise<PageResult<R>> {
+  return paginate(query, countRows(db, table, filter.where), async (limit, offset) => {
+    const rows = await db
+      .select()
+      .from(table as PgTable)
+      .where(filter.where)
+      .orderBy(...filter.order)
+      .limit(limit)
+      .offset(offset);
+    return (rows as T['$inferSelect'][]).map(map);
+  });
+}
+
 /** LIKE metacharacters in user input are matched literally (PostgreSQL's default `\` escape). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 

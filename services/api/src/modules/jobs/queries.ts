@@ -2,7 +2,7 @@
 import type { PaginationQuery } from '@usher/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { countRows, paginate, type PageResult } from '../../db/paging.js';
+import { tablePage, type PageResult } from '../../db/paging.js';
 import { jobLeases, jobRuns, type JobRunRow } from '../../db/schema/index.js';
 
 /** The job's latest run, or null when it never ran. */
@@ -26,21 +26,14 @@ export async function leaseHeld(db: Database, jobName: string): Promise<boolean>
 }
 
 /** A job's runs, newest first. */
-export function runsPage(
+export function runsPage<R>(
   db: Database,
   jobName: string,
   query: PaginationQuery,
-): Promise<PageResult<JobRunRow>> {
-  const where = eq(jobRuns.jobName, jobName);
-  return paginate(query, countRows(db, jobRuns, where), (limit, offset) =>
-    db
-      .select()
-      .from(jobRuns)
-      .where(where)
-      .orderBy(desc(jobRuns.startedAt), desc(jobRuns.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  map: (row: JobRunRow) => R,
+): Promise<PageResult<R>> {
+  const order = [desc(jobRuns.startedAt), desc(jobRuns.id)];
+  return tablePage(db, query, jobRuns, { where: eq(jobRuns.jobName, jobName), order }, map);
 }
 
 export async function findRunRow(db: Database, id: string): Promise<JobRunRow | null> {

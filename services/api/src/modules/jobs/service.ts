@@ -70,8 +70,7 @@ export async function listRuns(
   query: PaginationQuery,
 ): Promise<PageResult<JobRun>> {
   assertKnown(ctx, name);
-  const page = await runsPage(ctx.db, name, query);
-  return { ...page, data: page.data.map(toJobRun) };
+  return runsPage(ctx.db, name, query, toJobRun);
 }
 
 /** One run; a malformed id is simply not found (20-api.md §1.1), never a 400 or a 500. */

@@ -10,7 +10,7 @@ import {
   type PaymentRow,
   type PlanRow,
 } from '../../db/schema/index.js';
-import { paginate, countRows } from '../../db/paging.js';
+import { tablePage } from '../../db/paging.js';
 
 type Reader = Pick<Database, 'select' | 'execute'>;
 
@@ -101,15 +101,12 @@ export function listPlans(
   query: { includeInactive: boolean; page: number; pageSize: number },
 ) {
   const where = query.includeInactive ? undefined : eq(plans.isActive, true);
-  return paginate(query, countRows(db, plans, where), (limit, offset) =>
-    db
-      .select()
-      .from(plans)
-      .where(where)
-      .orderBy(desc(plans.isActive), ...planOrder)
-      .limit(limit)
-      .offset(offset)
-      .then((rows) => rows.map(toPlan)),
+  return tablePage(
+    db,
+    query,
+    plans,
+    { where, order: [desc(plans.isActive), ...planOrder] },
+    toPlan,
   );
 }
 
@@ -160,16 +157,8 @@ export function listPayments(
   view: { owner: boolean; admin: boolean; now: Date },
 ) {
   const where = paymentWhere(filter);
-  return paginate(page, countRows(db, payments, where), (limit, offset) =>
-    db
-      .select()
-      .from(payments)
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(limit)
-      .offset(offset)
-      .then((rows) => rows.map((r) => toPayment(r, view))),
-  );
+  const order = [desc(payments.createdAt), desc(payments.id)];
+  return tablePage(db, page, payments, { where, order }, (r) => toPayment(r, view));
 }
 
 /** Completed amounts of the filtered payments per currency, in minor units. */
