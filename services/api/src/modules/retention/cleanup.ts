@@ -1,9 +1,8 @@
 // The `cleanup` job (30-settings.md §9, `CLEANUP_CRON`): retention of 10-data.md §11 in short
 // batches, so no statement holds a table's rows for long and a stop lands between two batches.
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { queryRows } from '../../db/sql.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
+import { deleteBatch, tableExists } from './queries.js';
 import { RETENTION_RULES, type RetentionRule } from './rules.js';
 
 export const CLEANUP_JOB = 'cleanup';
@@ -14,31 +13,6 @@ export const CLEANUP_BATCH = 1000;
 export interface CleanupContext {
   db: Database;
   now: () => Date;
-}
-
-/** Deletes one batch of expired rows by primary key; `skip locked` never waits on a writer. */
-async function deleteBatch(db: Database, rule: RetentionRule, now: Date, batch: number) {
-  const table = sql.identifier(rule.table);
-  const key = sql.identifier(rule.key);
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`with doomed as (
-          select ${key} from ${table} where ${rule.expired(now)}
-          order by ${key} limit ${batch} for update skip locked
-        ), gone as (
-          delete from ${table} where ${key} in (select ${key} from doomed) returning 1
-        )
-        select count(*)::int as n from gone`,
-  );
-  return row?.n ?? 0;
-}
-
-async function tableExists(db: Database, table: string): Promise<boolean> {
-  const [row] = await queryRows<{ found: boolean }>(
-    db,
-    sql`select to_regclass(${`public.${table}`}) is not null as found`,
-  );
-  return row?.found ?? false;
 }
 
 /**
