@@ -10,6 +10,15 @@ export interface AuditActor {
   label: string;
 }
 
+/** An account as the actor of what it does: `admin` or `user` by its role, by id and name. */
+export function accountActor(account: { id: string; role: string; username: string }): AuditActor {
+  return {
+    type: account.role === 'admin' ? 'admin' : 'user',
+    id: account.id,
+    label: account.username,
+  };
+}
+
 export interface AuditEntry {
   actor: AuditActor;
   /** `area.verb`, e.g. `auth.login`, `user.password_change`. */

@@ -2,7 +2,7 @@ import type { AuthLevel } from '@usher/contracts';
 import { zValidator } from '@hono/zod-validator';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import type { AuditActor } from '../audit-log/audit.js';
+import { accountActor, type AuditActor } from '../audit-log/audit.js';
 import type { AppEnv, AuthContext, Caller, RequestMeta } from './context.js';
 import { AppError } from '../errors/app-error.js';
 import { guardFor, type GuardDeps } from './guards.js';
@@ -44,7 +44,7 @@ export type RouteInput<R extends RequestSchemas, A extends AuthLevel = AuthLevel
 
 /** The signed-in caller as an audit actor. */
 export function actorOf(auth: AuthContext): AuditActor {
-  return { type: auth.role === 'admin' ? 'admin' : 'user', id: auth.userId, label: auth.username };
+  return accountActor({ id: auth.userId, role: auth.role, username: auth.username });
 }
 
 /**

@@ -89,6 +89,16 @@ export class TokenSigner {
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
+  /** A session for an account: its id, role and token version; the expiry as ISO text. */
+  async session(
+    account: { id: string; role: string; tokenVersion: number },
+    now: Date,
+  ): Promise<{ token: string; expiresAt: string }> {
+    const claims = { sub: account.id, role: account.role as Role, ver: account.tokenVersion };
+    const { token, expiresAt } = await this.sign(claims, now);
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+
   /** Returns the claims, or null for any bad signature, expiry, or malformed token. */
   async verify(token: string): Promise<TokenClaims | null> {
     return this.verifySync(token);

@@ -3,7 +3,7 @@
 // then work by the Telegram user id.
 import type { BindCode, Locale, MessengerAccount } from '@usher/contracts';
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
+import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { generatePassword } from '../../security/passwords.js';
 import { messengerBindCodes, users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
@@ -82,7 +82,7 @@ export async function unbindMessenger(
       .set({ messengerId: null, messengerBoundAt: null, updatedAt: ctx.now() })
       .where(eq(users.id, userId));
     await recordAudit(tx, {
-      actor: { type: row.role === 'admin' ? 'admin' : 'user', id: row.id, label: row.username },
+      actor: accountActor(row),
       action: 'user.messenger_unbind',
       target: { type: 'user', id: row.id },
       details: { messengerId: Number(row.messenger_id) },

@@ -2,7 +2,7 @@
 // new address.
 import type { EmailCodeSent, Locale, User } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
+import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
@@ -25,12 +25,6 @@ async function currentUser(ctx: ModuleContext, userId: string): Promise<UserRow>
   if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
   return row;
 }
-
-const actorOf = (row: UserRow) => ({
-  type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
-  id: row.id,
-  label: row.username,
-});
 
 /** `PATCH /me`: the language of the web console and of messenger messages (null = browser). */
 export async function updateLocale(
@@ -108,7 +102,7 @@ export async function changeEmail(
         .where(eq(users.id, userId))
         .returning();
       await recordAudit(tx, {
-        actor: actorOf(row),
+        actor: accountActor(row),
         action: 'user.email_change',
         target: { type: 'user', id: userId },
         details: { before: row.email, after: email },

@@ -1,6 +1,7 @@
 // Forgot / reset password by email code (20-api.md §4, §8.3).
 import type { Locale, ResetPasswordRequest } from '@usher/contracts';
 import { eq } from 'drizzle-orm';
+import { accountActor } from '../../audit-log/audit.js';
 import { emailCodes, users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { checkEmailCode, codeInvalid, consumeEmailCode, issueEmailCode } from './email-codes.js';
@@ -64,11 +65,7 @@ export async function resetPassword(
     mustChangePassword: false,
     before: (tx) => consumeEmailCode(tx, code, now),
     audit: {
-      actor: {
-        type: user.role === 'admin' ? 'admin' : 'user',
-        id: user.id,
-        label: user.username,
-      },
+      actor: accountActor(user),
       action: 'user.password_reset',
       target: { type: 'user', id: user.id },
       details: { via: 'email' },

@@ -267,11 +267,7 @@ export async function register(
   }
 
   notifyRegistration(ctx, row, plan.registeredVia, meta.requestId);
-  const { token, expiresAt } = await ctx.tokens.sign(
-    { sub: row.id, role: 'user', ver: row.tokenVersion },
-    now,
-  );
-  return { token, expiresAt: expiresAt.toISOString(), user: toUser(row, now) };
+  return { ...(await ctx.tokens.session(row, now)), user: toUser(row, now) };
 }
 
 /** The provider sign-in a single-sign-on registration links, inserted in the same transaction. */

@@ -1,6 +1,6 @@
 import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contracts';
 import { eq, or, sql } from 'drizzle-orm';
-import { recordAudit } from '../../audit-log/audit.js';
+import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { applyNewPassword, mediaServerAcceptsPassword } from '../accounts/index.js';
 import { users, type UserRow } from '../../db/schema/index.js';
@@ -9,12 +9,6 @@ import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
-
-const actorOf = (row: UserRow) => ({
-  type: row.role === 'admin' ? ('admin' as const) : ('user' as const),
-  id: row.id,
-  label: row.username,
-});
 
 async function findByLogin(ctx: ModuleContext, login: string): Promise<UserRow | undefined> {
   const lowered = login.toLowerCase();
@@ -60,7 +54,9 @@ export async function login(
     newHash = await hashPassword(input.password);
   } else if (!row || !ok) {
     await recordAudit(ctx.db, {
-      actor: row ? actorOf(row) : { type: 'user', id: null, label: input.username.slice(0, 64) },
+      actor: row
+        ? accountActor(row)
+        : { type: 'user', id: null, label: input.username.slice(0, 64) },
       action: 'auth.login_failed',
       target: row ? { type: 'user', id: row.id } : undefined,
       ip: meta.ip,
@@ -95,7 +91,7 @@ export async function login(
       .where(eq(users.id, row.id))
       .returning();
     await recordAudit(tx, {
-      actor: actorOf(row),
+      actor: accountActor(row),
       action: 'auth.login',
       target: { type: 'user', id: row.id },
       ...(newHash ? { details: { via: 'media_server' } } : {}),
@@ -105,11 +101,7 @@ export async function login(
     return result;
   });
   const fresh = updated ?? row;
-  const { token, expiresAt } = await ctx.tokens.sign(
-    { sub: fresh.id, role: fresh.role as 'admin' | 'user', ver: fresh.tokenVersion },
-    now,
-  );
-  return { token, expiresAt: expiresAt.toISOString(), user: toUser(fresh, now) };
+  return { ...(await ctx.tokens.session(fresh, now)), user: toUser(fresh, now) };
 }
 
 /** Logout; with `allDevices`, every token of the account stops working (token_version + 1). */
@@ -159,7 +151,7 @@ export async function changePassword(
   const updated = await applyNewPassword(ctx, row, input.newPassword, {
     mustChangePassword: false,
     audit: {
-      actor: actorOf(row),
+      actor: accountActor(row),
       action: 'user.password_change',
       target: { type: 'user', id: userId },
       details: { forced: row.mustChangePassword },
@@ -167,12 +159,7 @@ export async function changePassword(
       requestId: meta.requestId,
     },
   });
-  const now = ctx.now();
-  const { token, expiresAt } = await ctx.tokens.sign(
-    { sub: updated.id, role: updated.role as 'admin' | 'user', ver: updated.tokenVersion },
-    now,
-  );
-  return { token, expiresAt: expiresAt.toISOString() };
+  return ctx.tokens.session(updated, ctx.now());
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { NotificationPreferences, UnsubscribeReply } from '@usher/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { createHmac, hkdfSync } from 'node:crypto';
-import { recordAudit } from '../../audit-log/audit.js';
+import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
@@ -99,7 +99,7 @@ export async function savePreferences(
       .where(eq(users.id, userId));
     if (row.email !== input.email || row.messenger !== input.messenger) {
       await recordAudit(tx, {
-        actor: { type: row.role === 'admin' ? 'admin' : 'user', id: userId, label: row.username },
+        actor: accountActor({ ...row, id: userId }),
         action: 'user.notifications',
         target: { type: 'user', id: userId },
         details: {

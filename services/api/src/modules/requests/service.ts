@@ -6,7 +6,7 @@ import type {
 } from '@usher/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuditActor } from '../../audit-log/audit.js';
+import { accountActor, type AuditActor } from '../../audit-log/audit.js';
 import { requestAdminMessages, users, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -80,12 +80,7 @@ export async function createOwn(
   meta: RequestMeta,
 ): Promise<CreateResult> {
   const user = await loadUser(ctx, userId);
-  const actor: AuditActor = {
-    type: user.role === 'admin' ? 'admin' : 'user',
-    id: user.id,
-    label: user.username,
-  };
-  return createRequest(ctx, { user, actor, meta }, input);
+  return createRequest(ctx, { user, actor: accountActor(user), meta }, input);
 }
 
 /**
@@ -109,11 +104,7 @@ export async function resubmitOwn(
     });
   }
   const user = await loadUser(ctx, userId);
-  const actor: AuditActor = {
-    type: user.role === 'admin' ? 'admin' : 'user',
-    id: user.id,
-    label: user.username,
-  };
+  const actor = accountActor(user);
   return createRequest(
     ctx,
     { user, actor, meta },

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SsoExchangeResponse } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
-import { auditCaller, type AuditActor } from '../../audit-log/audit.js';
+import { accountActor, auditCaller, type AuditActor } from '../../audit-log/audit.js';
 import { hashPassword } from '../../security/passwords.js';
 import type { Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/errors.js';
@@ -29,7 +29,6 @@ import {
   activeSettings,
   hashCode,
   refuseDisabled,
-  userActor,
   type RegisterPayload,
   type SsoDeps,
 } from './records.js';
@@ -83,20 +82,15 @@ export async function exchangeCode(
       refuseDisabled(found);
       const promoted = await promoteIfAdmin(tx, found, payload.admin === true, meta, now);
       const updated = await recordLogin(tx, found.id, now);
-      const caller = { actor: userActor(promoted), meta };
+      const caller = { actor: accountActor(promoted), meta };
       await auditCaller(tx, caller, 'auth.sso_login', { type: 'user', id: found.id });
       return updated;
     });
   } else {
     row = await createFromHandoff(d, handoff.id, payload as RegisterPayload, input, meta);
   }
-  const { token, expiresAt } = await d.ctx.tokens.sign(
-    { sub: row.id, role: row.role as 'admin' | 'user', ver: row.tokenVersion },
-    now,
-  );
   return {
-    token,
-    expiresAt: expiresAt.toISOString(),
+    ...(await d.ctx.tokens.session(row, now)),
     user: toUser(row, now),
     redirect: payload.redirect ?? null,
   };
@@ -119,7 +113,7 @@ async function createFromHandoff(
     for (const action of ['auth.sso_link', 'auth.sso_login'] as const) {
       await auditCaller(
         tx,
-        { actor: userActor(user), meta },
+        { actor: accountActor(user), meta },
         action,
         { type: 'user', id: user.id },
         { issuer: p.issuer, via: 'first_sign_in' },

@@ -1,13 +1,12 @@
 // The account's linked sign-ins (docs/sso.md): list and unlink.
 import type { UserIdentitiesResponse } from '@usher/contracts';
-import { auditCaller } from '../../audit-log/audit.js';
+import { accountActor, auditCaller } from '../../audit-log/audit.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
 import { deleteIdentity, identitiesOf, lockUser } from './queries.js';
-import { userActor } from './records.js';
 
 /** `GET /me/identities`. */
 export async function listIdentities(
@@ -62,7 +61,7 @@ export async function unlinkIdentity(
     await deleteIdentity(tx, identityId);
     await auditCaller(
       tx,
-      { actor: userActor(user), meta },
+      { actor: accountActor(user), meta },
       'auth.sso_unlink',
       { type: 'user', id: userId },
       { issuer: target.issuer },

@@ -1,7 +1,6 @@
 // What the single sign-on steps share (docs/sso.md): the dependencies, the verified identity,
 // the audit actor and one-time hand-offs (their SQL in queries.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { type AuditActor } from '../../audit-log/audit.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
@@ -47,11 +46,6 @@ export async function activeSettings(ctx: ModuleContext): Promise<SsoSettings> {
 }
 
 export const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
-export const userActor = (row: UserRow): AuditActor => ({
-  type: row.role === 'admin' ? 'admin' : 'user',
-  id: row.id,
-  label: row.username,
-});
 
 /** Whether the provider's groups name one of the admin groups. */
 export function inAdminGroup(s: SsoSettings, groups: string[]): boolean {

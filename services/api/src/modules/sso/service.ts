@@ -1,5 +1,5 @@
 // Single sign-on with an OpenID provider (issue 31, docs/sso.md): the start and the callback.
-import { auditCaller } from '../../audit-log/audit.js';
+import { accountActor, auditCaller } from '../../audit-log/audit.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
@@ -26,7 +26,6 @@ import {
   createHandoff,
   inAdminGroup,
   refuseDisabled,
-  userActor,
   type RegisterPayload,
   type SsoDeps,
   type VerifiedIdentity,
@@ -229,7 +228,7 @@ async function linkWithAudit(
     await insertIdentity(tx, user.id, identity, now);
     await auditCaller(
       tx,
-      { actor: userActor(user), meta },
+      { actor: accountActor(user), meta },
       'auth.sso_link',
       { type: 'user', id: user.id },
       { issuer: identity.issuer, via },
