@@ -83,6 +83,12 @@ export function defineRoute<R extends RequestSchemas, A extends AuthLevel>(
   return route as unknown as RouteDef;
 }
 
+/** The reply of a route that answers without a body: 204 once `work` is done. */
+export async function noContent(c: Context, work: Promise<unknown>): Promise<Response> {
+  await work;
+  return c.body(null, 204);
+}
+
 /** The errors of a route that calls an outbound system (20-api.md §1.5: 502 and 503). */
 export const UPSTREAM_ERRORS = ['UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED', 'NOT_CONFIGURED'];
 

@@ -6,7 +6,7 @@ import {
   tokenResponseSchema,
   userSchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { toUser } from '../users/index.js';
 import { changePassword, login, logout, signedInUser } from './service.js';
@@ -38,10 +38,8 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['auth'],
       request: { body: logoutRequestSchema },
       responses: { 204: { description: 'Signed out' } },
-      handler: async (c, { body, auth }) => {
-        await logout(ctx, auth.userId, body.allDevices ?? false);
-        return c.body(null, 204);
-      },
+      handler: (c, { body, auth }) =>
+        noContent(c, logout(ctx, auth.userId, body.allDevices ?? false)),
     }),
     defineRoute({
       method: 'get',

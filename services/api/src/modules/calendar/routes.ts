@@ -6,7 +6,7 @@ import {
   calendarWeekSchema,
   runJobResponseSchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { follow, readWeek, startSync, unfollow } from './service.js';
 
@@ -50,10 +50,7 @@ export function calendarRoutes(ctx: ModuleContext): RouteDef[] {
       tags,
       request: { params: calendarFollowParamsSchema },
       responses: { 204: { description: 'Not following' } },
-      handler: async (c, { params, auth }) => {
-        await unfollow(ctx, auth.userId, params.tmdbId);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, auth }) => noContent(c, unfollow(ctx, auth.userId, params.tmdbId)),
     }),
     defineRoute({
       method: 'post',

@@ -12,7 +12,7 @@ import {
   paginationQuerySchema,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { addToBlacklist, enforceNow, removeFromBlacklist } from './blacklist.js';
 import { deviceStats, listDevices, logoutDevice } from './devices.js';
@@ -94,10 +94,8 @@ export function deviceRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: blacklistParamsSchema },
       responses: { 204: { description: 'Removed' } },
       errors: ['BLACKLIST_ENTRY_NOT_FOUND'],
-      handler: async (c, { params, ...caller }) => {
-        await removeFromBlacklist(ctx, params.id, caller);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, ...caller }) =>
+        noContent(c, removeFromBlacklist(ctx, params.id, caller)),
     }),
     defineRoute({
       method: 'post',

@@ -18,7 +18,7 @@ import {
   uuidSchema,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import {
   createAnnouncement,
@@ -95,10 +95,8 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: announcementParams },
       responses: { 204: { description: 'Read' } },
       errors: ['NOT_FOUND'],
-      handler: async (c, { params, auth }) => {
-        await markAnnouncementRead(ctx, auth.userId, params.id);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, auth }) =>
+        noContent(c, markAnnouncementRead(ctx, auth.userId, params.id)),
     }),
     defineRoute({
       method: 'post',

@@ -16,7 +16,7 @@ import {
   safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { previewRedeem, redeem, validateInviteCode } from './service.js';
 import {
@@ -152,10 +152,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: idParams },
       responses: { 204: { description: 'Deleted' } },
       errors: ['REDEEM_CODE_NOT_FOUND'],
-      handler: async (c, { params, ...caller }) => {
-        await deleteCode(ctx, params.id, caller);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, ...caller }) => noContent(c, deleteCode(ctx, params.id, caller)),
     }),
     defineRoute({
       method: 'get',

@@ -12,7 +12,7 @@ import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.js';
 import { asAppError } from '../../errors/app-error.js';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
 import { signedInUser } from '../auth/index.js';
@@ -182,10 +182,8 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
       request: { params: z.object({ id: safeString().max(64) }) },
       responses: { 204: { description: 'Unlinked' } },
       errors: ['IDENTITY_NOT_FOUND', 'LAST_SIGN_IN_METHOD'],
-      handler: async (c, { params, auth, meta }) => {
-        await unlinkIdentity(ctx, auth.userId, params.id, meta);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, auth, meta }) =>
+        noContent(c, unlinkIdentity(ctx, auth.userId, params.id, meta)),
     }),
   ];
 }

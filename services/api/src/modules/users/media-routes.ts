@@ -5,7 +5,7 @@ import {
   mediaServerUserListSchema,
   mediaServerUserQuerySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import {
   bindCurrentAdmin,
@@ -57,10 +57,7 @@ export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
       summary: "Clear the signed-in admin's media-server link (local only)",
       tags: ['admin'],
       responses: { 204: { description: 'Cleared' } },
-      handler: async (c, caller) => {
-        await unbindCurrentAdmin(ctx, caller);
-        return c.body(null, 204);
-      },
+      handler: (c, caller) => noContent(c, unbindCurrentAdmin(ctx, caller)),
     }),
   ];
 }

@@ -7,7 +7,7 @@ import {
   updateMeSchema,
   userSchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { issueBindCode, unbindMessenger } from '../messenger.js';
 import { changeEmail, sendEmailChangeCode, updateLocale } from '../profile.js';
@@ -81,10 +81,7 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       responses: { 204: { description: 'Unbound' } },
       errors: ['MESSENGER_NOT_BOUND'],
-      handler: async (c, { auth, meta }) => {
-        await unbindMessenger(ctx, auth.userId, meta);
-        return c.body(null, 204);
-      },
+      handler: (c, { auth, meta }) => noContent(c, unbindMessenger(ctx, auth.userId, meta)),
     }),
   ];
 }

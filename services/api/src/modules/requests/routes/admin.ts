@@ -11,7 +11,7 @@ import {
   requestIdParamsSchema,
   verifyIngestReplySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../../http/route.js';
+import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../../http/route.js';
 import type { Caller, ModuleContext } from '../../context.js';
 import { redispatch } from '../dispatch.js';
 import { verifyIngest } from '../ingest.js';
@@ -151,10 +151,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Deleted' } },
       errors: ['REQUEST_NOT_FOUND'],
-      handler: async (c, { params, actor, meta }) => {
-        await deleteRequest(ctx, params.id, actor, meta);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, actor, meta }) =>
+        noContent(c, deleteRequest(ctx, params.id, actor, meta)),
     }),
   ];
 }

@@ -12,7 +12,7 @@ import {
   requestIdParamsSchema,
   updatePendingActionBodySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { toCreateReply } from '../dto.js';
 import {
@@ -87,10 +87,8 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema, body: adminMessagesBodySchema },
       responses: { 204: { description: 'Recorded' } },
       errors: ['REQUEST_NOT_FOUND'],
-      handler: async (c, { params, body }) => {
-        await recordAdminMessages(ctx, params.id, body.messages);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, body }) =>
+        noContent(c, recordAdminMessages(ctx, params.id, body.messages)),
     }),
     defineRoute({
       method: 'post',
@@ -144,10 +142,7 @@ export function internalRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Claimed' } },
       errors: ['PENDING_ACTION_NOT_FOUND'],
-      handler: async (c, { params }) => {
-        await claimAction(ctx, params.id);
-        return c.body(null, 204);
-      },
+      handler: (c, { params }) => noContent(c, claimAction(ctx, params.id)),
     }),
   ];
 }

@@ -9,7 +9,7 @@ import {
   requestIdParamsSchema,
   resubmitRequestBodySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
+import { defineRoute, noContent, type RouteDef } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { toCreateReply } from '../dto.js';
 import { cancelRequest } from '../review.js';
@@ -89,10 +89,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Cancelled' } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
-      handler: async (c, { params, auth, actor, meta }) => {
-        await cancelRequest(ctx, params.id, auth.userId, actor, meta);
-        return c.body(null, 204);
-      },
+      handler: (c, { params, auth, actor, meta }) =>
+        noContent(c, cancelRequest(ctx, params.id, auth.userId, actor, meta)),
     }),
   ];
 }
