@@ -1,24 +1,14 @@
 import type { LoginRequest, LoginResponse, TokenResponse } from '@usher/contracts';
-import { eq, or, sql } from 'drizzle-orm';
 import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { applyNewPassword, mediaServerAcceptsPassword } from '../accounts/index.js';
-import { users, type UserRow } from '../../db/schema/index.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { passwordLoginAllowed, readSsoSettings } from '../../integrations/oidc/index.js';
-
-async function findByLogin(ctx: ModuleContext, login: string): Promise<UserRow | undefined> {
-  const lowered = login.toLowerCase();
-  const [row] = await ctx.db
-    .select()
-    .from(users)
-    .where(or(sql`lower(${users.username}) = ${lowered}`, eq(users.email, lowered)))
-    .limit(1);
-  return row;
-}
+import { findByLogin, findUser, recordLogin, revokeTokens } from './queries.js';
 
 /**
  * Password login (20-api.md §4, §8.3). Every attempt is reserved from the per-account+IP lock
@@ -43,7 +33,7 @@ export async function login(
     throw err;
   }
 
-  const row = await findByLogin(ctx, input.username);
+  const row = await findByLogin(ctx.db, input.username);
   // Verify against a dummy hash for unknown names, and consult the media server after every
   // failed check (a stand-in round trip when there is no linked account), so the failure costs
   // the same whether or not the name exists or has a media account.
@@ -80,16 +70,8 @@ export async function login(
   }
 
   const now = ctx.now();
-  const [updated] = await withTransaction(ctx, async (tx) => {
-    const result = await tx
-      .update(users)
-      .set(
-        newHash
-          ? { lastLoginAt: now, passwordHash: newHash, updatedAt: now }
-          : { lastLoginAt: now },
-      )
-      .where(eq(users.id, row.id))
-      .returning();
+  const updated = await withTransaction(ctx, async (tx) => {
+    const result = await recordLogin(tx, row.id, now, newHash);
     await recordAudit(tx, {
       actor: accountActor(row),
       action: 'auth.login',
@@ -111,10 +93,7 @@ export async function logout(
   allDevices: boolean,
 ): Promise<void> {
   if (!allDevices) return; // Tokens are stateless: the client forgets this one.
-  await ctx.db
-    .update(users)
-    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: ctx.now() })
-    .where(eq(users.id, userId));
+  await revokeTokens(ctx.db, userId, ctx.now());
 }
 
 /**
@@ -134,7 +113,7 @@ export async function changePassword(
     limiterKey,
     (err) => err instanceof AppError && err.code === 'CURRENT_PASSWORD_INVALID',
     async () => {
-      const [found] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+      const found = await findUser(ctx.db, userId);
       if (!found) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
       if (!(await verifyPassword(found.passwordHash, input.currentPassword))) {
         throw new AppError('CURRENT_PASSWORD_INVALID', 'The current password is wrong');
@@ -167,7 +146,7 @@ export async function changePassword(
  * session ended in between.
  */
 export async function signedInUser(ctx: ModuleContext, userId: string): Promise<UserRow> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const row = await findUser(ctx.db, userId);
   if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
   return row;
 }
