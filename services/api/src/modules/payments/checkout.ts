@@ -3,10 +3,9 @@
 // `checkout:<paymentId>` with every parameter derived from the stored row — so a retry after a
 // timeout repeats the first request exactly and Stripe replays it instead of refusing it.
 import type { CheckoutResponse } from '@usher/contracts';
-import { and, eq, isNull, or } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { payments, type PaymentRow, type PlanRow } from '../../db/schema/index.js';
+import type { PaymentRow, PlanRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -15,9 +14,16 @@ import type { CheckoutInput, CheckoutSessionCreated } from '../../integrations/p
 import type { ModuleContext } from '../context.js';
 import { assertRenewable, lockForRenewal } from '../membership/index.js';
 import { planNotFound } from './plans.js';
-import { expirePending, findPlan } from './queries.js';
+import {
+  abandonPayment,
+  expirePending,
+  findPendingPayment,
+  findPlan,
+  findUser,
+  insertPendingPayment,
+  storeCheckoutSession,
+} from './queries.js';
 import { expireSessionsLater } from './sessions.js';
-import { users } from '../../db/schema/index.js';
 
 /** How long a pending payment can be paid (10-data.md §3; 30-settings.md §4.6). */
 export const PENDING_WINDOW_MS = 30 * 60_000;
@@ -71,36 +77,23 @@ async function reservePayment(ctx: ModuleContext, userId: string, plan: PlanRow)
       'checkout window passed',
       now,
     );
-    const [inserted] = await tx
-      .insert(payments)
-      .values({
-        id: uuidv7(),
-        userId,
-        planId: plan.id,
-        username: user.username,
-        planName: plan.name,
-        amount: plan.price,
-        currency: plan.currency,
-        days: plan.days,
-        status: 'pending',
-        expiresAt: new Date(now.getTime() + PENDING_WINDOW_MS),
-        createdAt: now,
-        updatedAt: now,
-      })
-      // The only possible conflict is the pending-per-user+plan index: reuse that row.
-      .onConflictDoNothing()
-      .returning();
+    const inserted = await insertPendingPayment(tx, {
+      id: uuidv7(),
+      userId,
+      planId: plan.id,
+      username: user.username,
+      planName: plan.name,
+      amount: plan.price,
+      currency: plan.currency,
+      days: plan.days,
+      status: 'pending',
+      expiresAt: new Date(now.getTime() + PENDING_WINDOW_MS),
+      createdAt: now,
+      updatedAt: now,
+    });
+    // Not inserted: the member has a pending payment for the plan already; reuse that row.
     if (inserted) return { reserved: { row: inserted, fresh: true }, stale };
-    const [existing] = await tx
-      .select()
-      .from(payments)
-      .where(
-        and(
-          eq(payments.userId, userId),
-          eq(payments.planId, plan.id),
-          eq(payments.status, 'pending'),
-        ),
-      );
+    const existing = await findPendingPayment(tx, userId, plan.id);
     return { reserved: { row: existing!, fresh: false }, stale };
   });
   expireSessionsLater(
@@ -124,17 +117,12 @@ async function storeSession(
       'Stripe sent a session without a payment page',
     );
   }
-  const [stored] = await ctx.db
-    .update(payments)
-    .set({ providerSessionId: session.id, checkoutUrl: session.url, updatedAt: ctx.now() })
-    .where(
-      and(
-        eq(payments.id, row.id),
-        eq(payments.status, 'pending'),
-        or(isNull(payments.providerSessionId), eq(payments.providerSessionId, session.id)),
-      ),
-    )
-    .returning();
+  const stored = await storeCheckoutSession(
+    ctx.db,
+    row.id,
+    { id: session.id, url: session.url },
+    ctx.now(),
+  );
   if (stored) return stored;
   // Withdrawn or expired while Stripe was preparing it: the new session must not stay payable.
   expireSessionsLater(ctx, [session.id]);
@@ -182,20 +170,7 @@ async function openSession(
 
 /** Marks a payment whose session Stripe refused as expired, so it is never reused. */
 async function abandon(ctx: ModuleContext, row: PaymentRow, err: IntegrationError) {
-  await ctx.db
-    .update(payments)
-    .set({
-      status: 'expired',
-      statusReason: err.message.slice(0, 500),
-      updatedAt: ctx.now(),
-    })
-    .where(
-      and(
-        eq(payments.id, row.id),
-        eq(payments.status, 'pending'),
-        isNull(payments.providerSessionId),
-      ),
-    );
+  await abandonPayment(ctx.db, row.id, err.message.slice(0, 500), ctx.now());
 }
 
 const reply = (row: PaymentRow): CheckoutResponse => ({
@@ -217,7 +192,7 @@ export async function checkout(
     ? await findPlan(ctx.db, planIdText)
     : undefined;
   if (!plan?.isActive) throw planNotFound();
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  const user = await findUser(ctx.db, userId);
   if (!user) throw new AppError('USER_NOT_FOUND', 'No such user');
   assertRenewable(user);
   const stripe = await ctx.integrations.payments.get();

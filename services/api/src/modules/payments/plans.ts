@@ -7,22 +7,23 @@ import {
   type PlanOrder,
   type UpdatePlan,
 } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { auditCaller, recordAudit } from '../../audit-log/audit.js';
-import { plans } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { paymentsEnabled } from './enabled.js';
 import {
   expirePending,
+  insertPlan,
   listActivePlans,
   lockActivePlans,
+  lockPlan,
   resumablePayments,
   setPlanOrder,
   toPlan,
+  updatePlanRow,
 } from './queries.js';
 import { expireSessionsLater } from './sessions.js';
 
@@ -44,12 +45,9 @@ export async function createPlan(
   caller: Caller,
 ): Promise<Plan> {
   const row = await withTransaction(ctx, async (tx) => {
-    const [created] = await tx
-      .insert(plans)
-      .values({ id: uuidv7(), ...input })
-      .returning();
-    await auditCaller(tx, caller, 'plan.create', { type: 'plan', id: created!.id }, { ...input });
-    return created!;
+    const created = await insertPlan(tx, { id: uuidv7(), ...input });
+    await auditCaller(tx, caller, 'plan.create', { type: 'plan', id: created.id }, { ...input });
+    return created;
   });
   return toPlan(row);
 }
@@ -68,14 +66,10 @@ export async function updatePlan(
   if (!isUuid(id)) throw planNotFound();
   const now = ctx.now();
   const { row, sessions } = await withTransaction(ctx, async (tx) => {
-    const [current] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
+    const current = await lockPlan(tx, id);
     if (!current) throw planNotFound();
     assertPrice(patch.price ?? current.price, patch.currency ?? current.currency);
-    const [updated] = await tx
-      .update(plans)
-      .set({ ...patch, updatedAt: now })
-      .where(eq(plans.id, id))
-      .returning();
+    const updated = await updatePlanRow(tx, id, patch, now);
     const withdrawn = current.isActive && patch.isActive === false;
     const expired = withdrawn ? await expirePending(tx, { planId: id }, 'plan withdrawn', now) : [];
     const before = Object.fromEntries(
@@ -88,7 +82,7 @@ export async function updatePlan(
       details: { before, after: patch, ...(withdrawn ? { expiredPayments: expired.length } : {}) },
       ...caller.meta,
     });
-    return { row: updated!, sessions: expired.map((p) => p.sessionId) };
+    return { row: updated, sessions: expired.map((p) => p.sessionId) };
   });
   expireSessionsLater(ctx, sessions);
   return toPlan(row);

@@ -1,15 +1,33 @@
 // SQL of the payments module (database handle first). Row → DTO mappers live here too, so every
 // route renders a plan or a payment the same way.
 import type { Payment, Plan, PaymentWebhookEvent } from '@usher/contracts';
-import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql,
+  sum,
+  type SQL,
+} from 'drizzle-orm';
+import type { Database, Tx } from '../../db/client.js';
 import {
   paymentWebhookEvents,
   payments,
   plans,
   type PaymentRow,
   type PlanRow,
+  type UserRow,
+  users,
 } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
 import { tablePage } from '../../db/paging.js';
 
 type Reader = Pick<Database, 'select' | 'execute'>;
@@ -213,4 +231,178 @@ export async function expirePending(
     .set({ status: 'expired', statusReason: reason, updatedAt: now })
     .where(and(...parts))
     .returning({ id: payments.id, sessionId: payments.providerSessionId });
+}
+
+// ----- plans (plans.ts)
+
+export async function insertPlan(tx: Tx, values: typeof plans.$inferInsert): Promise<PlanRow> {
+  const [row] = await tx.insert(plans).values(values).returning();
+  return row!;
+}
+
+export async function lockPlan(tx: Tx, id: string): Promise<PlanRow | undefined> {
+  const [row] = await tx.select().from(plans).where(eq(plans.id, id)).for('update');
+  return row;
+}
+
+export async function updatePlanRow(
+  tx: Tx,
+  id: string,
+  patch: Partial<typeof plans.$inferInsert>,
+  now: Date,
+): Promise<PlanRow> {
+  const [row] = await tx
+    .update(plans)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(plans.id, id))
+    .returning();
+  return row!;
+}
+
+// ----- checkout (checkout.ts)
+
+export async function findUser(db: Reader, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/**
+ * A new pending payment; undefined when the member already has one for the plan (the only
+ * possible conflict is the pending-per-user+plan index).
+ */
+export async function insertPendingPayment(
+  tx: Tx,
+  values: typeof payments.$inferInsert,
+): Promise<PaymentRow | undefined> {
+  const [row] = await tx.insert(payments).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function findPendingPayment(
+  tx: Tx,
+  userId: string,
+  planId: string,
+): Promise<PaymentRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(
+      and(eq(payments.userId, userId), eq(payments.planId, planId), eq(payments.status, 'pending')),
+    );
+  return row;
+}
+
+/** Stores the session on a payment still pending and without another session; else undefined. */
+export async function storeCheckoutSession(
+  db: Database,
+  paymentId: string,
+  session: { id: string; url: string },
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const [row] = await db
+    .update(payments)
+    .set({ providerSessionId: session.id, checkoutUrl: session.url, updatedAt: now })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.status, 'pending'),
+        or(isNull(payments.providerSessionId), eq(payments.providerSessionId, session.id)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** A pending payment without a session is marked expired (Stripe refused to open one). */
+export async function abandonPayment(
+  db: Database,
+  paymentId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(payments)
+    .set({ status: 'expired', statusReason: reason, updatedAt: now })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.status, 'pending'),
+        isNull(payments.providerSessionId),
+      ),
+    );
+}
+
+// ----- the Stripe webhook (webhook.ts)
+
+/**
+ * Upserts a delivery's event row (a repeat counts an attempt) and returns its status; the row
+ * lock makes concurrent deliveries of one event wait for each other.
+ */
+export async function claimWebhookEvent(
+  tx: Tx,
+  event: { id: string; type: string; livemode: boolean },
+  receivedAt: Date,
+): Promise<string> {
+  const [seen] = await queryRows<{ status: string }>(
+    tx,
+    sql`insert into payment_webhook_events
+          (event_id, provider, type, livemode, status, attempts, received_at)
+        values (${event.id}, 'stripe', ${event.type}, ${event.livemode}, 'received', 1,
+          ${receivedAt.toISOString()})
+        on conflict (event_id) do update
+          set attempts = payment_webhook_events.attempts + 1, received_at = excluded.received_at
+        returning status`,
+  );
+  return seen!.status;
+}
+
+export async function finishWebhookEvent(
+  tx: Tx,
+  eventId: string,
+  outcome: { status: string; paymentId: string | null; error: string | null },
+  processedAt: Date,
+): Promise<void> {
+  await tx
+    .update(paymentWebhookEvents)
+    .set({
+      status: outcome.status,
+      paymentId: outcome.paymentId,
+      error: outcome.error?.slice(0, 500) ?? null,
+      processedAt,
+    })
+    .where(eq(paymentWebhookEvents.eventId, eventId));
+}
+
+/** A delivery whose processing failed (its own statement, after the rollback). */
+export async function recordWebhookFailure(
+  db: Database,
+  event: { id: string; type: string; livemode: boolean },
+  message: string,
+  receivedAt: Date,
+): Promise<void> {
+  await db.execute(
+    sql`insert into payment_webhook_events
+          (event_id, provider, type, livemode, status, attempts, error, received_at)
+        values (${event.id}, 'stripe', ${event.type}, ${event.livemode}, 'failed', 1, ${message},
+          ${receivedAt.toISOString()})
+        on conflict (event_id) do update
+          set status = 'failed', error = excluded.error, received_at = excluded.received_at,
+            attempts = payment_webhook_events.attempts + 1
+          where payment_webhook_events.status in ('received', 'failed')`,
+  );
+}
+
+/** Locks the payment and re-reads it. */
+export async function lockPayment(tx: Tx, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
+  return row;
+}
+
+export async function updatePayment(
+  tx: Tx,
+  id: string,
+  values: Partial<typeof payments.$inferInsert>,
+): Promise<PaymentRow> {
+  const [row] = await tx.update(payments).set(values).where(eq(payments.id, id)).returning();
+  return row!;
 }

@@ -3,17 +3,23 @@
 // first upserts its event row — the row lock makes concurrent deliveries of one event wait for
 // each other, so the second one sees `processed` and does nothing — then locks the member and
 // the payment (the order checkout and user deletion use) before changing anything.
-import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { recordAudit } from '../../audit-log/audit.js';
 import type { Tx } from '../../db/client.js';
-import { payments, paymentWebhookEvents, type PaymentRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { PaymentRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { lockForRenewal, writeExtension, type Extension } from '../membership/index.js';
+import {
+  claimWebhookEvent,
+  findPayment,
+  finishWebhookEvent,
+  lockPayment,
+  recordWebhookFailure,
+  updatePayment,
+} from './queries.js';
 
 /** Stripe's own default: a signature older than five minutes is refused (replay protection). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -129,27 +135,10 @@ async function handleEvent(
   event: Envelope,
   receivedAt: Date,
 ): Promise<Outcome | null> {
-  const [seen] = await queryRows<{ status: string }>(
-    tx,
-    sql`insert into payment_webhook_events
-          (event_id, provider, type, livemode, status, attempts, received_at)
-        values (${event.id}, 'stripe', ${event.type}, ${event.livemode}, 'received', 1,
-          ${receivedAt.toISOString()})
-        on conflict (event_id) do update
-          set attempts = payment_webhook_events.attempts + 1, received_at = excluded.received_at
-        returning status`,
-  );
-  if (seen!.status === 'processed' || seen!.status === 'skipped') return null;
+  const seen = await claimWebhookEvent(tx, event, receivedAt);
+  if (seen === 'processed' || seen === 'skipped') return null;
   const outcome = await applyEvent(ctx, tx, event, receivedAt);
-  await tx
-    .update(paymentWebhookEvents)
-    .set({
-      status: outcome.status,
-      paymentId: outcome.paymentId,
-      error: outcome.error?.slice(0, 500) ?? null,
-      processedAt: receivedAt,
-    })
-    .where(eq(paymentWebhookEvents.eventId, event.id));
+  await finishWebhookEvent(tx, event.id, outcome, receivedAt);
   return outcome;
 }
 
@@ -167,7 +156,7 @@ async function applyEvent(
   if (!paymentId || !z.uuid().safeParse(paymentId).success) {
     return skipped(null, 'The session names no Usher payment');
   }
-  const [found] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+  const found = await findPayment(tx, paymentId);
   if (!found) return skipped(null, 'No such payment');
   if (found.providerSessionId && found.providerSessionId !== session.id) {
     ctx.logger.error(
@@ -191,10 +180,7 @@ async function applyEvent(
 }
 
 /** Locks the payment and re-reads it (after the member's lock, when there is one). */
-async function lockPayment(tx: Tx, id: string): Promise<PaymentRow> {
-  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
-  return row!;
-}
+const relock = async (tx: Tx, id: string): Promise<PaymentRow> => (await lockPayment(tx, id))!;
 
 /** `failed` / `expired`: only a pending payment moves; anything later is recorded as skipped. */
 async function close(
@@ -205,19 +191,16 @@ async function close(
   reason: string,
   now: Date,
 ): Promise<Outcome> {
-  const current = await lockPayment(tx, found.id);
+  const current = await relock(tx, found.id);
   if (current.status !== 'pending') {
     return skipped(current.id, `The payment is already ${current.status}`);
   }
-  await tx
-    .update(payments)
-    .set({
-      status,
-      statusReason: reason,
-      providerSessionId: current.providerSessionId ?? session.id,
-      updatedAt: now,
-    })
-    .where(eq(payments.id, current.id));
+  await updatePayment(tx, current.id, {
+    status,
+    statusReason: reason,
+    providerSessionId: current.providerSessionId ?? session.id,
+    updatedAt: now,
+  });
   return { status: 'processed', paymentId: current.id, error: null };
 }
 
@@ -247,7 +230,7 @@ async function fulfil(
       reason = `${err.message}; nothing was extended`;
     }
   }
-  const current = await lockPayment(tx, found.id);
+  const current = await relock(tx, found.id);
   if (current.status === 'completed')
     return skipped(current.id, 'The payment is already completed');
   if (session.amount_total !== current.amount || session.currency !== current.currency) {
@@ -259,32 +242,25 @@ async function fulfil(
       },
       'Stripe session amount or currency differs from the payment; not fulfilled',
     );
-    await tx
-      .update(payments)
-      .set({
-        status: 'failed',
-        statusReason: 'The amount or currency paid differs from the payment',
-        updatedAt: now,
-      })
-      .where(eq(payments.id, current.id));
+    await updatePayment(tx, current.id, {
+      status: 'failed',
+      statusReason: 'The amount or currency paid differs from the payment',
+      updatedAt: now,
+    });
     return { status: 'processed', paymentId: current.id, error: 'amount or currency mismatch' };
   }
   const extension = user ? await writeExtension(tx, user, current.days, now) : null;
   const intent = session.payment_intent;
-  const [completed] = await tx
-    .update(payments)
-    .set({
-      status: 'completed',
-      statusReason: reason,
-      completedAt: now,
-      paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
-      providerSessionId: current.providerSessionId ?? session.id,
-      previousExpiresAt: extension?.previousExpiresAt ?? null,
-      newExpiresAt: extension?.expiresAt ?? null,
-      updatedAt: now,
-    })
-    .where(eq(payments.id, current.id))
-    .returning();
+  const completed = await updatePayment(tx, current.id, {
+    status: 'completed',
+    statusReason: reason,
+    completedAt: now,
+    paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    providerSessionId: current.providerSessionId ?? session.id,
+    previousExpiresAt: extension?.previousExpiresAt ?? null,
+    newExpiresAt: extension?.expiresAt ?? null,
+    updatedAt: now,
+  });
   await recordAudit(tx, {
     actor: { type: 'webhook', id: null, label: 'stripe' },
     action: 'payment.completed',
@@ -306,7 +282,7 @@ async function fulfil(
     status: 'processed',
     paymentId: current.id,
     error: null,
-    fulfilled: { payment: completed!, extension },
+    fulfilled: { payment: completed, extension },
   };
 }
 
@@ -345,14 +321,5 @@ async function recordFailure(
   receivedAt: Date,
 ): Promise<void> {
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-  await ctx.db.execute(
-    sql`insert into payment_webhook_events
-          (event_id, provider, type, livemode, status, attempts, error, received_at)
-        values (${event.id}, 'stripe', ${event.type}, ${event.livemode}, 'failed', 1, ${message},
-          ${receivedAt.toISOString()})
-        on conflict (event_id) do update
-          set status = 'failed', error = excluded.error, received_at = excluded.received_at,
-            attempts = payment_webhook_events.attempts + 1
-          where payment_webhook_events.status in ('received', 'failed')`,
-  );
+  await recordWebhookFailure(ctx.db, event, message, receivedAt);
 }
