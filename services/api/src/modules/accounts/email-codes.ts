@@ -3,14 +3,21 @@
 // The limits are counted from the table itself so that a settings change applies at once.
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { EmailCodeSent, Locale } from '@usher/contracts';
-import { and, desc, eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
-import { emailCodes } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { codeMail, type CodePurpose } from './mail.js';
+import {
+  codeCounts,
+  consumeLiveCode,
+  countWrongGuess,
+  discardEmailCode,
+  insertEmailCode,
+  lockCodeAddress,
+  newestEmailCode,
+  type EmailCodeRow,
+} from './queries.js';
 import { readEmailCodeSettings } from './settings.js';
 import { withTransaction } from '../../db/transaction.js';
 
@@ -23,7 +30,7 @@ export const MAX_CODE_ATTEMPTS = 5;
  */
 export const UNKNOWN_IP = '0.0.0.0';
 
-export type EmailCodeRow = typeof emailCodes.$inferSelect;
+export type { EmailCodeRow } from './queries.js';
 
 /** Six random digits. */
 export function randomDigits(): string {
@@ -71,28 +78,9 @@ export async function issueEmailCode(
   const now = ctx.now();
   const ip = input.ip ?? UNKNOWN_IP;
   const row = await withTransaction(ctx, async (tx) => {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext(${`email-code:${input.purpose}:${input.email}`}))`,
-    );
-    const since = new Date(now.getTime() - DAY_MS).toISOString();
-    const [stats] = await queryRows<{
-      email_count: number;
-      email_first: string | null;
-      email_last: string | null;
-      ip_count: number;
-      ip_first: string | null;
-    }>(
-      tx,
-      sql`select
-            count(*) filter (where email = ${input.email})::int as email_count,
-            min(created_at) filter (where email = ${input.email}) as email_first,
-            max(created_at) filter (where email = ${input.email}) as email_last,
-            count(*) filter (where ip = ${ip}::inet)::int as ip_count,
-            min(created_at) filter (where ip = ${ip}::inet) as ip_first
-          from email_codes
-          where purpose = ${input.purpose} and created_at > ${since}
-            and (email = ${input.email} or ip = ${ip}::inet)`,
-    );
+    await lockCodeAddress(tx, input.purpose, input.email);
+    const since = new Date(now.getTime() - DAY_MS);
+    const stats = await codeCounts(tx, { purpose: input.purpose, email: input.email, ip, since });
     const at = (v: string | Date | null) => (v ? new Date(v).getTime() : 0);
     if (stats && stats.email_last) {
       const wait = at(stats.email_last) + s.resendSeconds * 1000 - now.getTime();
@@ -110,21 +98,17 @@ export async function issueEmailCode(
         'Too many codes requested from your network today; try again later',
       );
     }
-    const [inserted] = await tx
-      .insert(emailCodes)
-      .values({
-        id: uuidv7(),
-        purpose: input.purpose,
-        email: input.email,
-        userId: input.userId,
-        code: randomDigits(),
-        sent: deliver,
-        ip,
-        expiresAt: new Date(now.getTime() + s.ttlMinutes * 60_000),
-        createdAt: now,
-      })
-      .returning();
-    return inserted!;
+    return insertEmailCode(tx, {
+      id: uuidv7(),
+      purpose: input.purpose,
+      email: input.email,
+      userId: input.userId,
+      code: randomDigits(),
+      sent: deliver,
+      ip,
+      expiresAt: new Date(now.getTime() + s.ttlMinutes * 60_000),
+      createdAt: now,
+    });
   });
   const send = deliver
     ? async () => {
@@ -146,11 +130,6 @@ export async function issueEmailCode(
     reply: { expiresAt: row.expiresAt.toISOString(), resendAfterSeconds: s.resendSeconds },
     send,
   };
-}
-
-/** Removes a code whose mail could not be sent, so it neither counts nor blocks a resend. */
-export async function discardEmailCode(db: Database, id: string): Promise<void> {
-  await db.delete(emailCodes).where(eq(emailCodes.id, id));
 }
 
 /**
@@ -191,12 +170,7 @@ export async function checkEmailCode(
   db: Database,
   input: { purpose: CodePurpose; email: string; code: string; now: Date },
 ): Promise<EmailCodeRow> {
-  const [newest] = await db
-    .select()
-    .from(emailCodes)
-    .where(and(eq(emailCodes.email, input.email), eq(emailCodes.purpose, input.purpose)))
-    .orderBy(desc(emailCodes.createdAt), desc(emailCodes.id))
-    .limit(1);
+  const newest = await newestEmailCode(db, input.email, input.purpose);
   if (
     !newest ||
     newest.consumedAt !== null ||
@@ -206,10 +180,7 @@ export async function checkEmailCode(
     throw codeInvalid();
   }
   if (!sameCode(newest.code, input.code)) {
-    await db
-      .update(emailCodes)
-      .set({ attempts: sql`${emailCodes.attempts} + 1` })
-      .where(eq(emailCodes.id, newest.id));
+    await countWrongGuess(db, newest.id);
     throw codeInvalid();
   }
   return newest;
@@ -221,17 +192,5 @@ export async function checkEmailCode(
  * so two requests with the same code cannot both succeed.
  */
 export async function consumeEmailCode(tx: Tx, row: EmailCodeRow, now: Date): Promise<void> {
-  const consumed = await queryRows(
-    tx,
-    sql`update email_codes set consumed_at = ${now.toISOString()}
-        where id = ${row.id} and consumed_at is null and attempts < ${MAX_CODE_ATTEMPTS}
-          and expires_at > ${now.toISOString()}
-          and not exists (
-            select 1 from email_codes newer
-            where newer.email = ${row.email} and newer.purpose = ${row.purpose}
-              and (newer.created_at, newer.id) > (${row.createdAt.toISOString()}::timestamptz,
-                                                 ${row.id}::uuid))
-        returning id`,
-  );
-  if (consumed.length === 0) throw codeInvalid();
+  if (!(await consumeLiveCode(tx, row, now, MAX_CODE_ATTEMPTS))) throw codeInvalid();
 }

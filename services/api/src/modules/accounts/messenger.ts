@@ -2,11 +2,9 @@
 // sends it to the bot, which calls the internal bind route; lookup, redeem and password reset
 // then work by the Telegram user id.
 import type { BindCode, Locale, MessengerAccount } from '@usher/contracts';
-import { and, eq, lte, sql } from 'drizzle-orm';
 import { accountActor, recordAudit } from '../../audit-log/audit.js';
 import { generatePassword } from '../../security/passwords.js';
-import { messengerBindCodes, users, type UserRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -15,6 +13,18 @@ import { isExpired, mediaState } from '../membership/index.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { randomDigits } from './email-codes.js';
 import { applyNewPassword } from './passwords.js';
+import {
+  adoptLocaleRow,
+  claimBindCode,
+  findBindCode,
+  findUser,
+  findUserByMessenger,
+  lockUser,
+  messengerOwner,
+  sweepDeadBindCode,
+  updateUser,
+  upsertBindCode,
+} from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 
 const BIND_CODE_TTL_MS = 5 * 60_000;
@@ -28,7 +38,7 @@ export function notBound(): AppError {
 
 /** `POST /me/messenger/bind-code`: a fresh code (5 min) replacing any earlier one. */
 export async function issueBindCode(ctx: ModuleContext, userId: string): Promise<BindCode> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const row = await findUser(ctx.db, userId);
   if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
   if (row.messengerId !== null) {
     throw new AppError(
@@ -41,17 +51,9 @@ export async function issueBindCode(ctx: ModuleContext, userId: string): Promise
   for (let attempt = 0; attempt < BIND_CODE_TRIES; attempt++) {
     const code = randomDigits();
     // A dead code of someone else may still hold the value until the cleanup job runs.
-    await ctx.db
-      .delete(messengerBindCodes)
-      .where(and(eq(messengerBindCodes.code, code), lte(messengerBindCodes.expiresAt, now)));
+    await sweepDeadBindCode(ctx.db, code, now);
     try {
-      await ctx.db
-        .insert(messengerBindCodes)
-        .values({ userId, code, expiresAt, createdAt: now })
-        .onConflictDoUpdate({
-          target: messengerBindCodes.userId,
-          set: { code, expiresAt, createdAt: now },
-        });
+      await upsertBindCode(ctx.db, { userId, code, expiresAt, createdAt: now });
       return { code, expiresAt: expiresAt.toISOString() };
     } catch (err) {
       // The value belongs to another member's live code: draw again (≤ 8 tries, 10-data.md).
@@ -68,24 +70,16 @@ export async function unbindMessenger(
   meta: RequestMeta,
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const [row] = await queryRows<{
-      id: string;
-      username: string;
-      role: string;
-      messenger_id: string | null;
-    }>(tx, sql`select id, username, role, messenger_id from users where id = ${userId} for update`);
-    if (!row || row.messenger_id === null) {
+    const row = await lockUser(tx, userId);
+    if (!row || row.messengerId === null) {
       throw new AppError('MESSENGER_NOT_BOUND', 'No Telegram account is bound', { status: 422 });
     }
-    await tx
-      .update(users)
-      .set({ messengerId: null, messengerBoundAt: null, updatedAt: ctx.now() })
-      .where(eq(users.id, userId));
+    await updateUser(tx, userId, { messengerId: null, messengerBoundAt: null }, ctx.now());
     await recordAudit(tx, {
       actor: accountActor(row),
       action: 'user.messenger_unbind',
       target: { type: 'user', id: row.id },
-      details: { messengerId: Number(row.messenger_id) },
+      details: { messengerId: row.messengerId },
       ip: meta.ip,
       requestId: meta.requestId,
     });
@@ -104,12 +98,7 @@ export function localeFromLanguageCode(code: string | undefined): Locale | null 
 async function adoptLocale(ctx: ModuleContext, row: UserRow, languageCode?: string) {
   const locale = localeFromLanguageCode(languageCode);
   if (!locale || row.locale !== null) return row;
-  const [updated] = await ctx.db
-    .update(users)
-    .set({ locale, updatedAt: ctx.now() })
-    .where(and(eq(users.id, row.id), sql`${users.locale} is null`))
-    .returning();
-  return updated ?? row;
+  return (await adoptLocaleRow(ctx.db, row.id, locale, ctx.now())) ?? row;
 }
 
 /** The account bound to a Telegram id; 404 `MESSENGER_NOT_BOUND` when none is. */
@@ -118,11 +107,7 @@ export async function userByMessenger(
   messengerId: number,
   languageCode?: string,
 ): Promise<UserRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(users)
-    .where(eq(users.messengerId, messengerId))
-    .limit(1);
+  const row = await findUserByMessenger(ctx.db, messengerId);
   if (!row) throw notBound();
   return adoptLocale(ctx, row, languageCode);
 }
@@ -154,11 +139,7 @@ async function bindWithCode(
 ): Promise<{ userId: string; username: string }> {
   const now = ctx.now();
   const label = messengerLabel(input.messengerId);
-  const [code] = await ctx.db
-    .select()
-    .from(messengerBindCodes)
-    .where(eq(messengerBindCodes.code, input.code))
-    .limit(1);
+  const code = await findBindCode(ctx.db, input.code);
   if (!code || code.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('BIND_CODE_INVALID', 'The code is wrong or has expired');
   }
@@ -166,23 +147,13 @@ async function bindWithCode(
   try {
     bound = await withTransaction(ctx, async (tx) => {
       // Claiming the code by deleting it makes a second bind with the same code find nothing.
-      const claimed = await tx
-        .delete(messengerBindCodes)
-        .where(
-          and(eq(messengerBindCodes.userId, code.userId), eq(messengerBindCodes.code, code.code)),
-        )
-        .returning({ userId: messengerBindCodes.userId });
-      if (claimed.length === 0) {
+      if (!(await claimBindCode(tx, code.userId, code.code))) {
         throw new AppError('BIND_CODE_INVALID', 'The code is wrong or has expired');
       }
-      await tx.execute(sql`select id from users where id = ${code.userId} for update`);
-      const [row] = await tx.select().from(users).where(eq(users.id, code.userId));
+      const row = await lockUser(tx, code.userId);
       if (!row) throw new AppError('BIND_CODE_INVALID', 'The code is wrong or has expired');
-      const [other] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(eq(users.messengerId, input.messengerId));
-      if (other && other.id !== row.id) {
+      const other = await messengerOwner(tx, input.messengerId);
+      if (other && other !== row.id) {
         throw new AppError(
           'MESSENGER_ID_IN_USE',
           'This Telegram account is already bound to another account',
@@ -195,16 +166,16 @@ async function bindWithCode(
         );
       }
       const locale = row.locale ?? localeFromLanguageCode(input.languageCode);
-      const [updated] = await tx
-        .update(users)
-        .set({
+      const updated = await updateUser(
+        tx,
+        row.id,
+        {
           messengerId: input.messengerId,
           messengerBoundAt: row.messengerId === input.messengerId ? row.messengerBoundAt : now,
           locale,
-          updatedAt: now,
-        })
-        .where(eq(users.id, row.id))
-        .returning();
+        },
+        now,
+      );
       await recordAudit(tx, {
         actor: { type: 'bot', id: null, label },
         action: 'user.messenger_bind',

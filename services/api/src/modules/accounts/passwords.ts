@@ -2,14 +2,14 @@
 // members with a linked media account get the media-server password first (if that fails the
 // operation stops with 502 and nothing local changes); admins are local only. Then the argon2id
 // hash, `token_version + 1` (every earlier token dies) and the audit row in one transaction.
-import { eq, sql } from 'drizzle-orm';
 import { recordAudit, type AuditEntry } from '../../audit-log/audit.js';
 import { hashPassword } from '../../security/passwords.js';
-import { users, type UserRow } from '../../db/schema/index.js';
+import type { UserRow } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
 import { mediaServerFailure } from '../membership/index.js';
 import { withTransaction } from '../../db/transaction.js';
+import { writePassword } from './queries.js';
 
 /** Whether Usher manages this account's media-server password (a linked member). */
 export function managesMediaPassword(row: Pick<UserRow, 'role' | 'mediaUserId'>): boolean {
@@ -54,18 +54,9 @@ export async function applyNewPassword(
   const now = ctx.now();
   return withTransaction(ctx, async (tx) => {
     await write.before?.(tx);
-    const [updated] = await tx
-      .update(users)
-      .set({
-        passwordHash,
-        hasPassword: true,
-        mustChangePassword: write.mustChangePassword,
-        tokenVersion: sql`${users.tokenVersion} + 1`,
-        updatedAt: now,
-      })
-      .where(eq(users.id, row.id))
-      .returning();
+    const mustChangePassword = write.mustChangePassword;
+    const updated = await writePassword(tx, row.id, { passwordHash, mustChangePassword }, now);
     await recordAudit(tx, write.audit);
-    return updated!;
+    return updated;
   });
 }

@@ -1,16 +1,15 @@
 // Own profile (20-api.md §5): language, and the email change confirmed by a code sent to the
 // new address.
 import type { EmailCodeSent, Locale, User } from '@usher/contracts';
-import { eq, sql } from 'drizzle-orm';
 import { accountActor, recordAudit } from '../../audit-log/audit.js';
-import { users, type UserRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { toUser } from '../users/index.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { checkEmailCode, codeInvalid, consumeEmailCode, sendEmailCode } from './email-codes.js';
 import { emailChangedMail } from './mail.js';
+import { emailInUse, findUser, updateUser } from './queries.js';
 import { emailTaken } from './register.js';
 import { sendInBackground } from './send.js';
 import {
@@ -21,7 +20,7 @@ import {
 import { withTransaction } from '../../db/transaction.js';
 
 async function currentUser(ctx: ModuleContext, userId: string): Promise<UserRow> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const row = await findUser(ctx.db, userId);
   if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
   return row;
 }
@@ -32,11 +31,7 @@ export async function updateLocale(
   userId: string,
   locale: Locale | null,
 ): Promise<User> {
-  const [row] = await ctx.db
-    .update(users)
-    .set({ locale, updatedAt: ctx.now() })
-    .where(eq(users.id, userId))
-    .returning();
+  const row = await updateUser(ctx.db, userId, { locale }, ctx.now());
   if (!row) throw new AppError('TOKEN_REVOKED', 'Your session has ended; sign in again');
   return toUser(row, ctx.now());
 }
@@ -47,8 +42,7 @@ async function assertNewEmailUsable(ctx: ModuleContext, row: UserRow, email: str
     throw new AppError('EMAIL_UNCHANGED', 'This is already your email address');
   }
   assertDomainAllowed(email, (await readRegistrationSettings(ctx.settings.store)).allowedDomains);
-  const taken = await queryRows(ctx.db, sql`select 1 from users where email = ${email} limit 1`);
-  if (taken.length > 0) throw emailTaken();
+  if (await emailInUse(ctx.db, email)) throw emailTaken();
 }
 
 /** `POST /me/email/send-code`: a code to the new address (purpose `change_email`). */
@@ -96,11 +90,7 @@ export async function changeEmail(
   try {
     updated = await withTransaction(ctx, async (tx) => {
       await consumeEmailCode(tx, code, now);
-      const [result] = await tx
-        .update(users)
-        .set({ email, updatedAt: now })
-        .where(eq(users.id, userId))
-        .returning();
+      const result = await updateUser(tx, userId, { email }, now);
       await recordAudit(tx, {
         actor: accountActor(row),
         action: 'user.email_change',

@@ -1,18 +1,12 @@
 // Forgot / reset password by email code (20-api.md §4, §8.3).
 import type { Locale, ResetPasswordRequest } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { accountActor } from '../../audit-log/audit.js';
-import { emailCodes, users, type UserRow } from '../../db/schema/index.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { checkEmailCode, codeInvalid, consumeEmailCode, issueEmailCode } from './email-codes.js';
 import { applyNewPassword } from './passwords.js';
+import { findUserByEmail, markCodeUnsent } from './queries.js';
 import { sendInBackground } from './send.js';
 import { assertEmailConfigured } from './settings.js';
-
-async function userByEmail(ctx: ModuleContext, email: string): Promise<UserRow | undefined> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
-  return row;
-}
 
 /**
  * `POST /auth/password/forgot`: the same 202 whether or not the address belongs to an account.
@@ -26,7 +20,7 @@ export async function forgotPassword(
 ): Promise<{ ok: true }> {
   await assertEmailConfigured(ctx.settings.store);
   const email = emailInput.toLowerCase();
-  const user = await userByEmail(ctx, email);
+  const user = await findUserByEmail(ctx.db, email);
   const issued = await issueEmailCode(
     ctx,
     {
@@ -40,7 +34,7 @@ export async function forgotPassword(
   );
   if (issued.send) {
     sendInBackground(ctx, 'password reset code', issued.send, async () => {
-      await ctx.db.update(emailCodes).set({ sent: false }).where(eq(emailCodes.id, issued.row.id));
+      await markCodeUnsent(ctx.db, issued.row.id);
     });
   }
   return { ok: true };
@@ -59,7 +53,7 @@ export async function resetPassword(
   const email = input.email.toLowerCase();
   const now = ctx.now();
   const code = await checkEmailCode(ctx.db, { purpose: 'reset', email, code: input.code, now });
-  const user = code.sent && code.userId ? await userByEmail(ctx, email) : undefined;
+  const user = code.sent && code.userId ? await findUserByEmail(ctx.db, email) : undefined;
   if (!user || user.id !== code.userId) throw codeInvalid();
   await applyNewPassword(ctx, user, input.newPassword, {
     mustChangePassword: false,

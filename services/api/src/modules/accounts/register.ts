@@ -8,12 +8,10 @@ import {
   type RegisterResponse,
 } from '@usher/contracts';
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit-log/audit.js';
 import { hashPassword } from '../../security/passwords.js';
-import { redemptions, users, type RedeemCodeRow, type UserRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { RedeemCodeRow, UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -40,6 +38,7 @@ import {
 import { withTransaction } from '../../db/transaction.js';
 import type { Tx } from '../../db/client.js';
 import { readSsoSettings } from '../../integrations/oidc/index.js';
+import { emailInUse, insertRedemption, insertUser } from './queries.js';
 
 const DAY_MS = 86_400_000;
 
@@ -61,8 +60,7 @@ export function emailTaken(): AppError {
 }
 
 async function assertEmailFree(ctx: ModuleContext, email: string): Promise<void> {
-  const rows = await queryRows(ctx.db, sql`select 1 from users where email = ${email} limit 1`);
-  if (rows.length > 0) throw emailTaken();
+  if (await emailInUse(ctx.db, email)) throw emailTaken();
 }
 
 /** `POST /auth/register/send-code`: a sign-up code to an address that could register. */
@@ -154,25 +152,22 @@ async function insertMember(
   return withTransaction(ctx, async (tx) => {
     if (plan.emailCode) await consumeEmailCode(tx, plan.emailCode, now);
     if (plan.code) await consumeCode(tx, plan.code.id, now);
-    const [row] = await tx
-      .insert(users)
-      .values({
-        id,
-        username: input.username,
-        email: plan.email,
-        passwordHash,
-        hasPassword: !identity,
-        role: 'user',
-        expiresAt: plan.expiresAt,
-        mediaUserId: media.mediaUserId,
-        mediaDisabled: media.disabled,
-        registeredVia: plan.registeredVia,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const row = await insertUser(tx, {
+      id,
+      username: input.username,
+      email: plan.email,
+      passwordHash,
+      hasPassword: !identity,
+      role: 'user',
+      expiresAt: plan.expiresAt,
+      mediaUserId: media.mediaUserId,
+      mediaDisabled: media.disabled,
+      registeredVia: plan.registeredVia,
+      createdAt: now,
+      updatedAt: now,
+    });
     if (plan.code) {
-      await tx.insert(redemptions).values({
+      await insertRedemption(tx, {
         id: uuidv7(),
         userId: id,
         codeId: plan.code.id,
@@ -201,8 +196,8 @@ async function insertMember(
       ip: meta.ip,
       requestId: meta.requestId,
     });
-    if (identity) await identity.insert(tx, row!);
-    return row!;
+    if (identity) await identity.insert(tx, row);
+    return row;
   });
 }
 
