@@ -10,21 +10,11 @@ import {
   type UserRow,
 } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
+export { userRow as findUser, lockedUserRow as lockUser } from '../../db/users.js';
 
 export type EmailCodeRow = typeof emailCodes.$inferSelect;
 
 // ----- users
-
-export async function findUser(db: Database, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row;
-}
-
-/** The user row, locked for the rest of the transaction. */
-export async function lockUser(tx: Tx, id: string): Promise<UserRow | undefined> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-  return row;
-}
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);

@@ -2,6 +2,7 @@
 import { eq, or, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
+export { userRow as findUser } from '../../db/users.js';
 
 /** The account whose username (any case) or e-mail address is `login`. */
 export async function findByLogin(db: Database, login: string): Promise<UserRow | undefined> {
@@ -11,11 +12,6 @@ export async function findByLogin(db: Database, login: string): Promise<UserRow 
     .from(users)
     .where(or(sql`lower(${users.username}) = ${lowered}`, eq(users.email, lowered)))
     .limit(1);
-  return row;
-}
-
-export async function findUser(db: Database, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
 }
 

@@ -24,11 +24,10 @@ import {
   plans,
   type PaymentRow,
   type PlanRow,
-  type UserRow,
-  users,
 } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { tablePage } from '../../db/paging.js';
+export { userRow as findUser } from '../../db/users.js';
 
 type Reader = Pick<Database, 'select' | 'execute'>;
 
@@ -260,11 +259,6 @@ export async function updatePlanRow(
 }
 
 // ----- checkout (checkout.ts)
-
-export async function findUser(db: Reader, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row;
-}
 
 /**
  * A new pending payment; undefined when the member already has one for the plan (the only

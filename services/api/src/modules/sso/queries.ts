@@ -13,6 +13,7 @@ import {
 } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
+export { userRow as findUser, lockedUserRow as lockUser } from '../../db/users.js';
 
 export const identityTaken = () =>
   new AppError('SSO_IDENTITY_TAKEN', 'This sign-in is already linked to another account');
@@ -108,17 +109,6 @@ export async function deleteHandoff(tx: Tx, id: string): Promise<boolean> {
     .where(eq(ssoHandoffs.id, id))
     .returning({ id: ssoHandoffs.id });
   return gone.length > 0;
-}
-
-export async function findUser(db: Database, id: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row ?? null;
-}
-
-/** The user row, locked for the rest of the transaction. */
-export async function lockUser(tx: Tx, id: string): Promise<UserRow | null> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update').limit(1);
-  return row ?? null;
 }
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | null> {
