@@ -122,3 +122,6 @@ export * from './support/index.js';
 // Shared by the HTTP fakes above.
 export type { FaultSwitches } from './fake-server/http-server.js';
 export type { RecordedRequest } from './fake-server/reply.js';
+
+// The scale fixture: a 100 000-member community and its media server (issue 33).
+export * from './scale/index.js';
