@@ -1,18 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  cpSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon, { type Options as LoadOptions, type Request as LoadRequest } from 'autocannon';
 import pg from 'pg';
 import { hashPassword } from '../src/security/passwords.js';
@@ -34,6 +24,7 @@ import {
   type LoadFigures,
   type Scavenge,
 } from './harness.js';
+import { apiRoot, freePort, rssMb, sleep, startProcess, type Server } from './processes.js';
 
 /**
  * `npm run bench` (bench/run.mjs runs this file): the built API, started as `npm start` starts it,
@@ -41,7 +32,6 @@ import {
  * reported. Figures go to BENCH_OUT for run.mjs, which prints the goals and the `BENCH` line.
  * Nothing here asserts a speed: the machine is shared and the goals are read from the report.
  */
-const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const options = parseBenchArgs(JSON.parse(process.env.BENCH_ARGS ?? '[]') as string[]);
 const outFile = process.env.BENCH_OUT ?? join(apiRoot, '.cache/bench.json');
 const apiNodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -52,15 +42,6 @@ const distCopy = join(apiRoot, '.cache', `bench-dist-${process.pid}`);
 const PASSWORD = 'bench-password-1234';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const load1 = () => round(loadavg()[0]!, 2);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid: number): number {
@@ -79,11 +60,6 @@ async function withCpu(pid: number, run: () => Promise<LoadFigures>): Promise<Lo
   return { ...figures, cpuUs: round(((cpuSeconds(pid) - before) * 1e6) / Math.max(requests, 1)) };
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return round(kb / 1024, 1);
-}
 
 /** Runs a load while reading `pid`'s RSS once a second: the load's figures and the readings. */
 async function rssDuring(
@@ -99,69 +75,7 @@ async function rssDuring(
   }
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  /** Milliseconds from spawn to the first 200 from /health. */
-  startMs: number;
-  /** Its output so far (log lines and `--trace-gc` lines). */
-  output(): string;
-  stop(): Promise<void>;
-}
 
-async function startProcess(
-  args: string[],
-  env: Record<string, string>,
-  port: number,
-  healthPath: string,
-): Promise<Server> {
-  const started = performance.now();
-  // The log goes to a file, as a container runtime drains it: a pipe read by this process, busy
-  // driving autocannon, filled up and held the API's synchronous log writes (the API, unlike the
-  // ceiling, logs a line per request).
-  mkdirSync(join(apiRoot, '.cache'), { recursive: true });
-  const logFile = join(apiRoot, '.cache', `bench-${process.pid}-${port}.log`);
-  const log = openSync(logFile, 'w');
-  // Every process traces its GCs (one short line each): the /me section reports the scavenges.
-  const child = spawn(process.execPath, ['--trace-gc', ...args], {
-    cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', log, log],
-  });
-  closeSync(log);
-  const tail = () => {
-    const text = readFileSync(logFile, 'utf8');
-    return text.slice(-4000);
-  };
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (gone) throw new Error(`${args.join(' ')} exited before it was healthy:\n${tail()}`);
-    if (performance.now() - started > 90_000) throw new Error(`not healthy after 90 s:\n${tail()}`);
-    try {
-      const res = await fetch(`${url}${healthPath}`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(20);
-  }
-  const startMs = round(performance.now() - started);
-  return {
-    child,
-    url,
-    startMs,
-    output: () => readFileSync(logFile, 'utf8'),
-    stop: async () => {
-      if (!gone) child.kill('SIGTERM');
-      await exited;
-      rmSync(logFile, { force: true });
-    },
-  };
-}
 
 const secrets = freshSecrets();
 function startApi(db: { url: string } | { dataDir: string }): Promise<Server> {

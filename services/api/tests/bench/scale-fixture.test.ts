@@ -38,7 +38,7 @@ describe('the scale fixture', () => {
   it('should build every table of a 200-member community with the layout it reports', async () => {
     const layout = await buildScaleCommunity(a.db, { members: 200, now: NOW, passwordHash: hash });
     expect(layout.counts).toMatchObject({
-      users: 200,
+      users: 201, // and the administrator
       payments: 200,
       redeem_codes: 20,
       redemptions: 100,

@@ -37,6 +37,8 @@ export interface ScaleLayout {
   /** The media-server user id of member `i` (32 hex, as Jellyfin writes it). */
   mediaUserId(i: number): string;
   username(i: number): string;
+  /** The administrator the build adds (same password as the members, no change required). */
+  admin: string;
   /** Rows per table after the build. */
   counts: Record<string, number>;
 }
@@ -75,6 +77,7 @@ export function scaleLayout(members: number): Omit<ScaleLayout, 'counts'> {
     lapsed: { from: 2 * e + 1, to: 3 * e },
     mediaUserId: scaleMediaUserId,
     username: scaleUsername,
+    admin: 'scaleadmin',
   };
 }
 
@@ -133,6 +136,13 @@ export async function buildScaleCommunity(
        pg_temp.now0() - interval '1 hour'
      from generate_series(1, $2::int) i`,
     [opts.passwordHash, n, e],
+  );
+
+  await run(
+    `insert into users (id, username, password_hash, role, registered_via, created_at, updated_at)
+     values (pg_temp.u('admin', 1), $1, $2, 'admin', 'admin', pg_temp.now0() - interval '800 days',
+       pg_temp.now0() - interval '800 days')`,
+    [layout.admin, opts.passwordHash],
   );
 
   // Plans and one payment per member, most of them completed.

@@ -9,3 +9,4 @@ export {
 export type { ScaleCommunityOptions, ScaleLayout, SqlRunner } from './community.js';
 export { buildScaleMedia } from './media.js';
 export type { ScaleMedia, ScaleMediaOptions } from './media.js';
+export { scaleTmdbSeries } from './tmdb.js';
