@@ -60,7 +60,6 @@ async function withCpu(pid: number, run: () => Promise<LoadFigures>): Promise<Lo
   return { ...figures, cpuUs: round(((cpuSeconds(pid) - before) * 1e6) / Math.max(requests, 1)) };
 }
 
-
 /** Runs a load while reading `pid`'s RSS once a second: the load's figures and the readings. */
 async function rssDuring(
   pid: number,
@@ -74,8 +73,6 @@ async function rssDuring(
     clearInterval(timer);
   }
 }
-
-
 
 const secrets = freshSecrets();
 function startApi(db: { url: string } | { dataDir: string }): Promise<Server> {

@@ -105,9 +105,12 @@ export function growth(communities: Community[]): Record<string, Record<string, 
     const big = mine.at(-1)!;
     const r = (a: number, b: number) => (b > 0 ? round(a / b, 2) : Number.NaN);
     const g: Record<string, number> = {};
-    for (const [k, v] of Object.entries(big.lists)) if (small.lists[k]) g[k] = r(v.p95, small.lists[k].p95);
-    for (const [k, v] of Object.entries(big.member)) if (small.member[k]) g[k] = r(v.p95, small.member[k].p95);
-    for (const [k, v] of Object.entries(big.jobs)) if (small.jobs[k]) g[`job ${k}`] = r(v.seconds, small.jobs[k].seconds);
+    for (const [k, v] of Object.entries(big.lists))
+      if (small.lists[k]) g[k] = r(v.p95, small.lists[k].p95);
+    for (const [k, v] of Object.entries(big.member))
+      if (small.member[k]) g[k] = r(v.p95, small.member[k].p95);
+    for (const [k, v] of Object.entries(big.jobs))
+      if (small.jobs[k]) g[`job ${k}`] = r(v.seconds, small.jobs[k].seconds);
     out[`${engine} ${small.size}→${big.size}`] = g;
   }
   return out;
@@ -133,11 +136,16 @@ export function scaleGoals(communities: Community[]): ScaleGoal[] {
     for (const [k, v] of Object.entries(big.lists)) {
       add(`${tag}: ${k} p95 ms`, v.p95, listLimit);
       if (small !== big && small.lists[k]) {
-        add(`${tag}: ${k} p95 vs ${small.size}`, round(v.p95 / Math.max(small.lists[k].p95, 1), 2), 2);
+        add(
+          `${tag}: ${k} p95 vs ${small.size}`,
+          round(v.p95 / Math.max(small.lists[k].p95, 1), 2),
+          2,
+        );
       }
     }
     if (engine === 'pg') {
-      for (const [k, v] of Object.entries(big.member)) add(`${tag}: member ${k} p95 ms`, v.p95, 100);
+      for (const [k, v] of Object.entries(big.member))
+        add(`${tag}: member ${k} p95 ms`, v.p95, 100);
     }
     const scale = small === big ? 1 : big.size / small.size;
     for (const [k, v] of Object.entries(big.jobs)) {

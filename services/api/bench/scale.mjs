@@ -42,7 +42,9 @@ for (const [span, ratios] of Object.entries(figures.growth)) {
 process.stdout.write(`\n==> goals (issue 33)\n`);
 for (const g of figures.goals) {
   const mark = g.met === null ? 'n/a ' : g.met ? 'MET ' : 'MISS';
-  process.stdout.write(`${mark}  ${g.name.padEnd(64)} ${String(g.figure ?? '—').padStart(8)}  (≤ ${g.limit})\n`);
+  process.stdout.write(
+    `${mark}  ${g.name.padEnd(64)} ${String(g.figure ?? '—').padStart(8)}  (≤ ${g.limit})\n`,
+  );
 }
 process.stdout.write(`\nSCALE ${JSON.stringify(figures)}\n`);
 process.exit(result.status ?? 1);

@@ -4,7 +4,11 @@
 import { buildScaleCommunity, type SqlRunner } from '@usher/testkit';
 import pg from 'pg';
 import { hashPassword } from '../../src/security/passwords.js';
-import { createMigratedPglite, createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import {
+  createMigratedPglite,
+  createTestDatabase,
+  TEST_DATABASE_URL,
+} from '../support/database.js';
 
 const NOW = new Date('2026-12-07T12:00:00.000Z');
 
@@ -73,6 +77,13 @@ describe('the scale fixture', () => {
       `select username, media_user_id from users where username = $1`,
       [layout.username(42)],
     );
+    const signIn = layout.activeMembers(3).map(layout.username);
+    const able = await a.db.query(
+      `select username from users where username = any($1) and is_active
+         and media_user_id is not null order by username`,
+      [signIn],
+    );
+    expect(able.rows).toHaveLength(3);
     expect(m42).toEqual({ username: 'm000042', media_user_id: layout.mediaUserId(42) });
   }, 60_000);
 

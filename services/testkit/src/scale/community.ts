@@ -37,6 +37,8 @@ export interface ScaleLayout {
   /** The media-server user id of member `i` (32 hex, as Jellyfin writes it). */
   mediaUserId(i: number): string;
   username(i: number): string;
+  /** `count` members after the lapsed ones who are active, linked and can sign in. */
+  activeMembers(count: number): number[];
   /** The administrator the build adds (same password as the members, no change required). */
   admin: string;
   /** Rows per table after the build. */
@@ -78,6 +80,14 @@ export function scaleLayout(members: number): Omit<ScaleLayout, 'counts'> {
     mediaUserId: scaleMediaUserId,
     username: scaleUsername,
     admin: 'scaleadmin',
+    activeMembers: (count) => {
+      const out: number[] = [];
+      // Every 97th member is switched off, every 20th after 3E (3E+1, …) is unlinked.
+      for (let i = 3 * e + 1; i <= members && out.length < count; i++) {
+        if (i % 97 !== 0 && i % 20 !== 1) out.push(i);
+      }
+      return out;
+    },
   };
 }
 
@@ -319,7 +329,8 @@ export async function buildScaleCommunity(
     [n],
   );
 
-  for (const table of TABLES) await run(`analyze ${table}`);
+  // Vacuumed as autovacuum keeps a live database: index-only scans need the visibility map.
+  for (const table of TABLES) await run(`vacuum analyze ${table}`);
   const counts: Record<string, number> = {};
   for (const table of TABLES) {
     const { rows } = await run(`select count(*)::int as n from ${table}`);

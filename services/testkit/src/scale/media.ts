@@ -36,13 +36,54 @@ export interface ScaleMedia {
 
 /** A few stream profiles, shared by reference (50 000 items need not hold 50 000 copies). */
 const PROFILES: VideoSpec[] = [
-  { width: 3840, height: 2160, codec: 'hevc', hdr: 'HDR10', bitDepth: 10, bitRate: 40e6, frameRate: 23.976 },
-  { width: 3840, height: 1608, codec: 'hevc', hdr: 'DolbyVision', dvProfile: 8, bitDepth: 10, bitRate: 40e6, frameRate: 23.976 },
-  { width: 1920, height: 1080, codec: 'h264', hdr: 'SDR', bitDepth: 8, bitRate: 12e6, frameRate: 23.976 },
-  { width: 1920, height: 1080, codec: 'hevc', hdr: 'SDR', bitDepth: 8, bitRate: 8e6, frameRate: 23.976 },
+  {
+    width: 3840,
+    height: 2160,
+    codec: 'hevc',
+    hdr: 'HDR10',
+    bitDepth: 10,
+    bitRate: 40e6,
+    frameRate: 23.976,
+  },
+  {
+    width: 3840,
+    height: 1608,
+    codec: 'hevc',
+    hdr: 'DolbyVision',
+    dvProfile: 8,
+    bitDepth: 10,
+    bitRate: 40e6,
+    frameRate: 23.976,
+  },
+  {
+    width: 1920,
+    height: 1080,
+    codec: 'h264',
+    hdr: 'SDR',
+    bitDepth: 8,
+    bitRate: 12e6,
+    frameRate: 23.976,
+  },
+  {
+    width: 1920,
+    height: 1080,
+    codec: 'hevc',
+    hdr: 'SDR',
+    bitDepth: 8,
+    bitRate: 8e6,
+    frameRate: 23.976,
+  },
   { width: 1920, height: 800, codec: 'av1', hdr: 'SDR', bitDepth: 10, bitRate: 6e6, frameRate: 24 },
   { width: 1280, height: 720, codec: 'h264', hdr: 'SDR', bitDepth: 8, bitRate: 5e6, frameRate: 25 },
-  { width: 720, height: 576, codec: 'mpeg2video', hdr: 'SDR', bitDepth: 8, bitRate: 2e6, frameRate: 25 },
+  {
+    width: 720,
+    height: 576,
+    codec: 'mpeg2video',
+    hdr: 'SDR',
+    bitDepth: 8,
+    bitRate: 2e6,
+    frameRate: 25,
+  },
 ];
 const EPISODES_PER_SEASON = 8;
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -67,7 +108,12 @@ export function buildScaleMedia(state: MediaState, opts: ScaleMediaOptions): Sca
   const movies = addLibrary(state, { name: 'Scale Movies', collectionType: 'movies' });
   const shows = addLibrary(state, { name: 'Scale Shows', collectionType: 'tvshows' });
   const put = (item: Omit<FakeItem, 'id' | 'locationType' | 'hasPrimaryImage'>): FakeItem => {
-    const full: FakeItem = { locationType: 'FileSystem', hasPrimaryImage: true, ...item, id: itemId() };
+    const full: FakeItem = {
+      locationType: 'FileSystem',
+      hasPrimaryImage: true,
+      ...item,
+      id: itemId(),
+    };
     state.items.set(full.id, full);
     return full;
   };
@@ -98,7 +144,8 @@ export function buildScaleMedia(state: MediaState, opts: ScaleMediaOptions): Sca
   }
   let episodes = 0;
   for (let s = 1; s <= seriesCount; s++) {
-    const name = `Scale Show ${s}`;
+    // The same ids and names as `scaleTmdbSeries`, so the watch calendar finds them on TMDB.
+    const name = `Scale series ${s}`;
     const base = { libraryId: shows.id, productionYear: 2000 + (s % 25) };
     const series = put({
       ...base,
@@ -107,7 +154,7 @@ export function buildScaleMedia(state: MediaState, opts: ScaleMediaOptions): Sca
       parentId: shows.id,
       dateCreated: new Date(now - (s % 730) * DAY),
       path: `${shows.path}/${name}`,
-      providerIds: { Tmdb: String(2_000_000 + s) },
+      providerIds: { Tmdb: String(500_000 + s) },
       genres: ['Drama'],
     });
     const season = put({

@@ -1,11 +1,12 @@
-// The scale fixture's TMDB side: the 500 series the community follows (`calendar_series`,
-// TMDB ids 500001…), each returning with one season of twenty weekly episodes around `today`.
+// The scale fixture's TMDB side: the library's series (`buildScaleMedia`, TMDB ids 500001…; the
+// first 500 are the ones the community follows), each returning with one season of twenty
+// weekly episodes around `today`.
 import type { TvFixture } from '../tmdb/fixture-types.js';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** TV fixtures for the followed series of `buildScaleCommunity` (same ids and names). */
+/** TV fixtures for the library's series (same ids and names as the media fixture's). */
 export function scaleTmdbSeries(today: string, count = 500): TvFixture[] {
   const t = Date.parse(`${today}T00:00:00Z`);
   const out: TvFixture[] = [];

@@ -1,5 +1,5 @@
 import type { AdminUserListQuery, MediaState } from '@usher/contracts';
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { users, type UserRow } from '../../db/schema/index.js';
@@ -93,16 +93,25 @@ export async function listUsers(
   const [total] = await db.select({ n: count() }).from(users).where(where);
   const column = SORT_COLUMNS[query.sort];
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
-  const rows = await db
-    .select()
+  const order = [
+    sql`${column} ${direction} nulls last`,
+    query.order === 'asc' ? asc(users.id) : desc(users.id),
+  ];
+  // A deferred join (issue 33): the offset skips ids along the sort's index, and only the page's
+  // rows are read whole.
+  const page = db
+    .select({ id: users.id })
     .from(users)
     .where(where)
-    .orderBy(
-      sql`${column} ${direction} nulls last`,
-      query.order === 'asc' ? asc(users.id) : desc(users.id),
-    )
+    .orderBy(...order)
     .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
+    .offset((query.page - 1) * query.pageSize)
+    .as('page');
+  const rows = await db
+    .select(getTableColumns(users))
+    .from(users)
+    .innerJoin(page, eq(users.id, page.id))
+    .orderBy(...order);
   return { rows, total: total?.n ?? 0 };
 }
 

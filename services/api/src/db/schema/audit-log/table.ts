@@ -19,10 +19,18 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
   },
   (t) => [
-    index('audit_log_at_idx').on(t.at.desc()),
-    index('audit_log_actor_idx').on(t.actorId, t.at.desc()),
-    index('audit_log_target_idx').on(t.targetType, t.targetId, t.at.desc()),
-    index('audit_log_action_idx').on(t.action, t.at.desc()),
+    // Exactly the list's order (`at desc, id desc`, nulls first as PostgreSQL's default for
+    // desc): the deferred join of the list's deep pages scans only this index (issue 33). The
+    // old `at desc` index was written `desc nulls last`, which no `order by at desc` can use.
+    index('audit_log_at_id_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_log_actor_idx').on(t.actorId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('audit_log_target_idx').on(
+      t.targetType,
+      t.targetId,
+      t.at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('audit_log_action_idx').on(t.action, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check(
       'audit_log_actor_type_ck',
       sql`${t.actorType} in ('user', 'admin', 'bot', 'system', 'webhook')`,

@@ -53,7 +53,11 @@ export const deviceActions = pgTable(
     createdAt: instant('created_at').notNull().defaultNow(),
   },
   (t) => [
-    index('device_actions_created_at_idx').on(t.createdAt.desc()),
+    // `desc` indexes are written `nulls first`, as `order by … desc` reads (issue 33).
+    index('device_actions_created_at_idx').on(
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('device_actions_device_id_idx').on(t.deviceId),
     index('device_actions_user_id_idx').on(t.userId),
     check(

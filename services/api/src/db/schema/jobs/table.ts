@@ -25,7 +25,11 @@ export const jobRuns = pgTable(
     uniqueIndex('job_runs_slot_uq')
       .on(t.jobName, t.scheduledFor)
       .where(sql`${t.trigger} = 'schedule'`),
-    index('job_runs_name_started_idx').on(t.jobName, t.startedAt.desc()),
+    index('job_runs_name_started_idx').on(
+      t.jobName,
+      t.startedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     check('job_runs_trigger_ck', sql`${t.trigger} in ('schedule', 'manual', 'startup')`),
     check(
       'job_runs_status_ck',

@@ -65,7 +65,7 @@ export const memberNotices = pgTable(
   },
   (t) => [
     uniqueIndex('member_notices_uq').on(t.userId, t.kind, t.ref, t.channel),
-    index('member_notices_created_idx').on(t.createdAt),
+    index('member_notices_created_idx').on(t.createdAt, t.id),
     index('member_notices_user_idx').on(t.userId, t.createdAt),
     check(
       'member_notices_kind_ck',

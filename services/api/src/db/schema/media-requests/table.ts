@@ -70,8 +70,21 @@ export const mediaRequests = pgTable(
     uniqueIndex('media_requests_active_uq')
       .on(t.type, t.tmdbId, t.season)
       .where(sql`${t.status} in ('PENDING', 'APPROVED', 'INGESTED')`),
-    index('media_requests_user_idx').on(t.userId, t.createdAt.desc()),
-    index('media_requests_status_idx').on(t.status, t.createdAt.desc()),
+    // `desc` indexes are written `nulls first`, as `order by … desc` reads (issue 33).
+    index('media_requests_user_idx').on(
+      t.userId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('media_requests_status_idx').on(
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('media_requests_created_idx').on(
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('media_requests_retry_from_idx').on(t.retryFromId),
     index('media_requests_quota_idx')
       .on(t.userId, t.reviewedAt)

@@ -81,7 +81,18 @@ export const payments = pgTable(
     uniqueIndex('payments_pending_user_plan_uq')
       .on(t.userId, t.planId)
       .where(sql`${t.status} = 'pending'`),
-    index('payments_user_created_idx').on(t.userId, t.createdAt.desc()),
+    // `desc` indexes are written `nulls first`, as `order by … desc` reads (issue 33).
+    index('payments_user_created_idx').on(
+      t.userId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('payments_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('payments_status_created_idx').on(
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('payments_pending_expiry_idx')
       .on(t.status, t.expiresAt)
       .where(sql`${t.status} = 'pending'`),

@@ -19,7 +19,11 @@ export const redeemCodes = pgTable(
   },
   (t) => [
     uniqueIndex('redeem_codes_code_uq').on(t.code),
-    index('redeem_codes_created_at_idx').on(t.createdAt.desc()),
+    // `desc` indexes are written `nulls first`, as `order by … desc` reads (issue 33).
+    index('redeem_codes_created_at_idx').on(
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     check('redeem_codes_max_uses_ck', sql`${t.maxUses} between 1 and 10000`),
     check('redeem_codes_used_count_ck', sql`${t.usedCount} between 0 and ${t.maxUses}`),
     check('redeem_codes_days_ck', sql`${t.days} between 1 and 3650`),
@@ -46,7 +50,10 @@ export const redemptions = pgTable(
   (t) => [
     uniqueIndex('redemptions_user_code_uq').on(t.userId, t.code),
     index('redemptions_code_id_idx').on(t.codeId),
-    index('redemptions_created_at_idx').on(t.createdAt.desc()),
+    index('redemptions_created_at_idx').on(
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     check('redemptions_kind_ck', sql`${t.kind} in ('register', 'renew')`),
   ],
 );

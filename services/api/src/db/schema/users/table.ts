@@ -63,7 +63,15 @@ export const users = pgTable(
     index('users_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.role} = 'user' and ${t.mediaDisabled} = false`),
-    index('users_created_at_idx').on(t.createdAt.desc()),
+    // The admin list's sorts exactly as it orders (nulls last, ties by id), so each page is an
+    // index walk, not a sort of every matching member (issue 33).
+    index('users_created_at_idx').on(t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('users_expires_at_sort_idx').on(t.expiresAt.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('users_expires_at_asc_idx').on(t.expiresAt.asc().nullsLast(), t.id.asc()),
+    index('users_last_login_sort_idx').on(
+      t.lastLoginAt.desc().nullsLast(),
+      t.id.desc().nullsFirst(),
+    ),
     index('users_sharing_suspended_idx')
       .on(t.sharingSuspendedUntil)
       .where(sql`${t.sharingSuspendedUntil} is not null`),
