@@ -16,6 +16,8 @@ export interface ScaleOptions {
   logins: number;
   /** Skip the jobs (lists and member pages only). */
   jobs: boolean;
+  /** Only build the largest PostgreSQL community and print the list queries' plans. */
+  explain: boolean;
 }
 
 export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
@@ -25,6 +27,7 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
   samples: 20,
   logins: 20,
   jobs: true,
+  explain: false,
 };
 
 /** `--sizes=10000,100000 --engines=pg,pglite --pglite-max=10000 --samples=20 --logins=20 --no-jobs` */
@@ -47,6 +50,7 @@ export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
     else if (key === 'samples') o.samples = Math.max(1, Number(value) || 0);
     else if (key === 'logins') o.logins = Math.max(1, Number(value) || 0);
     else if (key === 'no-jobs') o.jobs = false;
+    else if (key === 'explain') o.explain = true;
     else throw new Error(`unknown option --${key}`);
   }
   return o;

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { hashPassword } from '../src/security/passwords.js';
 import { freshSecrets } from '../tests/support/config.js';
 import { round } from './harness.js';
+import { EXPLAINS } from './scale-explain.js';
 import { apiRoot, freePort, rssMb, sleep, startProcess, type Server } from './processes.js';
 import {
   growth,
@@ -52,17 +53,21 @@ const TMDB_KEY = '5ca1e0000000000000000000000000db';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const seconds = (t0: number) => round((performance.now() - t0) / 1000, 2);
 // Scheduled runs of the measured jobs would race the bench's own: pushed to the first of January.
-const QUIET_CRONS = Object.fromEntries(
-  [
-    'EXPIRY_CHECK_CRON',
-    'REMINDER_CRON',
-    'RANKING_DAILY_CRON',
-    'RANKING_WEEKLY_CRON',
-    'CLEANUP_CRON',
-    'CALENDAR_SYNC_CRON',
-    'BACKUP_CRON',
-  ].map((k) => [k, '0 0 1 1 *']),
-);
+const QUIET_CRONS = {
+  ...Object.fromEntries(
+    [
+      'EXPIRY_CHECK_CRON',
+      'REMINDER_CRON',
+      'RANKING_DAILY_CRON',
+      'RANKING_WEEKLY_CRON',
+      'CLEANUP_CRON',
+      'CALENDAR_SYNC_CRON',
+      'BACKUP_CRON',
+    ].map((k) => [k, '0 0 1 1 *']),
+  ),
+  // Every restart would start a calendar sync 15 s later, in the middle of the next job.
+  CALENDAR_SYNC_ON_START: 'false',
+};
 
 const secrets = freshSecrets();
 function startApi(
@@ -249,6 +254,9 @@ async function measureCommunity(
   const jobs = async (names: [string, Record<string, unknown>?][]) => {
     if (!options.jobs) return;
     for (const [name, params] of names) {
+      // Each job on a freshly started API (tokens outlive a restart): its peak RSS is then its
+      // own, not what the lists and the jobs before it left in V8's heap.
+      api = await restart();
       const f = await runJob(api, admin, name, params);
       community.jobs[name] = f;
       print(
@@ -362,6 +370,40 @@ async function measureCommunity(
   return { community, api };
 }
 
+/** `--explain`: the plans of the list queries on a fresh community of `size` (PostgreSQL). */
+async function explainLists(size: number, hash: string): Promise<void> {
+  const name = `usher_scale_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const now = new Date();
+  const api = await startApi({ url: url.href }, QUIET_CRONS); // migrates
+  const sql = new pg.Client({ connectionString: url.href });
+  try {
+    await api.stop();
+    await sql.connect();
+    await buildScaleCommunity(sql, { members: size, now, passwordHash: hash });
+    const out: string[] = [];
+    for (const [label, text] of EXPLAINS) {
+      const params = text.includes('$1') ? [now.toISOString()] : [];
+      await sql.query(text, params); // warm
+      const { rows } = await sql.query(`explain (analyze, buffers) ${text}`, params);
+      const plan = (rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+      out.push(`-- ${label} (${size} members)\n${text}\n${plan}\n`);
+    }
+    const file = join(apiRoot, '.cache', 'scale-explain.txt');
+    writeFileSync(file, out.join('\n'));
+    print(out.join('\n'));
+    print(`plans written to ${file}`);
+  } finally {
+    await sql.end().catch(() => undefined);
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
 describe('bench: scale (issue 33)', () => {
   it('should measure every list, member page and job at each size', async () => {
     const started = Date.now();
@@ -387,6 +429,10 @@ describe('bench: scale (issue 33)', () => {
     rmSync(distCopy, { recursive: true, force: true });
     cpSync(join(apiRoot, 'dist'), distCopy, { recursive: true });
     const hash = await hashPassword(PASSWORD);
+    if (options.explain) {
+      await explainLists(Math.max(...options.sizes), hash);
+      return;
+    }
 
     try {
       for (const engine of options.engines) {
@@ -439,14 +485,15 @@ describe('bench: scale (issue 33)', () => {
               await sleep(2000);
               const baselineMb = rssMb(ceiling.child.pid!);
               await ceiling.stop();
-              const current = api;
+              let current = api;
               const result = await measureCommunity(
                 engine,
                 size,
                 current,
                 async () => {
                   await current.stop();
-                  return startApi({ url: url.href }, fakes.env);
+                  current = await startApi({ url: url.href }, fakes.env);
+                  return current;
                 },
                 async (rows) => {
                   await addRetentionBacklog(sql, { rows, members: size, now });

@@ -41,7 +41,9 @@ describe('bench:scale options', () => {
       samples: 7,
       logins: 3,
       jobs: false,
+      explain: false,
     });
+    expect(parseScaleArgs(['--explain']).explain).toBe(true);
     expect(sizesFor({ ...o, engines: ['pg', 'pglite'] }, 'pglite')).toEqual([10_000]);
     expect(sizesFor(o, 'pg')).toEqual([10_000, 100_000]);
   });

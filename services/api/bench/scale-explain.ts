@@ -1,0 +1,62 @@
+// `npm run bench:scale -- --explain`: EXPLAIN (ANALYZE, BUFFERS) of each admin list's queries on
+// the largest PostgreSQL community, as the API sends them (the same filters, order, limit and
+// offset; `$1` is now). Kept in docs/performance.md ("Scale").
+const user = `select u.* from users u join (select id from users`;
+const page = (order: string, offset = 0) =>
+  `${order} limit 20 offset ${offset}) p using (id) ${order}`;
+const usersOrder = (col: string) => `order by ${col} desc nulls last, id desc`;
+
+export const EXPLAINS: [string, string][] = [
+  ['users: count', `select count(*) from users`],
+  ['users: page 1 (createdAt)', `${user} ${page(usersOrder('created_at'))}`],
+  ['users: page 2000 (createdAt)', `${user} ${page(usersOrder('created_at'), 39_980)}`],
+  [
+    'users?status=expired&sort=lastLoginAt: count',
+    `select count(*) from users where expires_at <= $1`,
+  ],
+  [
+    'users?status=expired&sort=lastLoginAt: page',
+    `${user} where expires_at <= $1 ${page(usersOrder('last_login_at'))}`,
+  ],
+  ['users?sort=expiresAt: page', `${user} ${page(usersOrder('expires_at'))}`],
+  ['audit-log: count', `select count(*) from audit_log`],
+  [
+    'audit-log: page 1',
+    `select a.* from audit_log a join (select id from audit_log order by at desc, id desc limit 20 offset 0) p using (id) order by a.at desc, a.id desc`,
+  ],
+  [
+    'audit-log?page=2000',
+    `select a.* from audit_log a join (select id from audit_log order by at desc, id desc limit 20 offset 39980) p using (id) order by a.at desc, a.id desc`,
+  ],
+  [
+    'audit-log?action=user.: page',
+    `select a.* from audit_log a join (select id from audit_log where action like 'user.%' order by at desc, id desc limit 20) p using (id) order by a.at desc, a.id desc`,
+  ],
+  ['payments: count', `select count(*) from payments`],
+  ['payments: page', `select * from payments order by created_at desc, id desc limit 20`],
+  [
+    'payments?status=completed: page',
+    `select * from payments where status = 'completed' order by created_at desc, id desc limit 20`,
+  ],
+  [
+    'media-requests: page',
+    `select r.*, u.username from media_requests r left join users u on u.id = r.reviewed_by order by r.created_at desc, r.id desc limit 20`,
+  ],
+  [
+    'media-requests?status=PENDING: page',
+    `select r.*, u.username from media_requests r left join users u on u.id = r.reviewed_by where r.status = 'PENDING' order by r.created_at desc, r.id desc limit 20`,
+  ],
+  [
+    'redeem-codes (active): page',
+    `select c.*, u.username from redeem_codes c left join users u on u.id = c.created_by where not (c.used_count >= c.max_uses) and not (c.expires_at is not null and c.expires_at <= $1) order by c.created_at desc, c.id desc limit 20`,
+  ],
+  ['redemptions: page', `select * from redemptions order by created_at desc, id desc limit 20`],
+  [
+    'devices/actions: page',
+    `select * from device_actions order by created_at desc, id desc limit 20`,
+  ],
+  [
+    'notices: page',
+    `select n.*, u.username from member_notices n join users u on u.id = n.user_id order by n.created_at desc, n.id desc limit 20`,
+  ],
+];
