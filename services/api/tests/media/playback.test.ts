@@ -387,6 +387,37 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     expect(asc.data.map((r) => r.user.name)).toEqual(['bob', 'alice']);
   });
 
+  it("should page the profiles in the plugin and read only the page's users' plays", async () => {
+    w.fake.clearRequests();
+    const res = await w.get(
+      '/api/v1/admin/playback/profiles?range=30d&sort=plays&order=desc&page=2&pageSize=1',
+      w.adminToken,
+    );
+    const page = playbackProfilesPageSchema.parse(await res.json());
+    expect(page.total).toBe(2);
+    expect(page.summary).toEqual({ userCount: 2, playCount: 5, durationSeconds: 12_500 });
+    expect(page.data.map((r) => [r.user.name, r.totals.playCount, r.peakHour])).toEqual([
+      ['bob', 1, 12],
+    ]);
+    const sent = w.fake
+      .requests('submit_custom_query')
+      .map((r) => String((r.body as { CustomQueryString?: string }).CustomQueryString));
+    expect(sent.some((q) => q.includes('GROUP BY lower(UserId)') && q.includes('OFFSET 1'))).toBe(
+      true,
+    );
+    // Every read of whole rows names the page's one user.
+    const rowReads = sent.filter((q) => q.startsWith('SELECT DateCreated'));
+    expect(rowReads).toHaveLength(1);
+    expect(rowReads[0]).toMatch(/UserId IN \('[0-9a-f]{32}'\)/);
+    // Active days are counted in the business zone: that sort still reads the range's plays.
+    const byDays = playbackProfilesPageSchema.parse(
+      await (
+        await w.get('/api/v1/admin/playback/profiles?range=30d&sort=activeDays', w.adminToken)
+      ).json(),
+    );
+    expect(byDays.data.map((r) => r.user.name)).toEqual(['alice', 'bob']);
+  });
+
   it('should answer 503 NOT_CONFIGURED playback_reporting without the plugin', async () => {
     w.fake.state.playback.installed = false;
     try {

@@ -26,5 +26,7 @@ export {
   playbackCountSql,
   playbackItemTotalsSql,
   playbackRowsSql,
+  playbackSummarySql,
+  playbackUserPageSql,
 } from './playback-sql.js';
-export type { PlaybackFilter } from './playback-sql.js';
+export type { PlaybackFilter, PlaybackUserSort } from './playback-sql.js';

@@ -96,3 +96,44 @@ export function lastPlaysSql(since: Date, timeZone: string): string {
     `WHERE DateCreated >= '${formatPlaybackBound(since, timeZone)}' GROUP BY UserId`
   );
 }
+
+/** What `playbackUserTotalsSql` orders by (the profiles list's sorts that SQL reads exactly). */
+export type PlaybackUserSort = 'duration' | 'plays' | 'lastPlayed';
+
+const USER_SORT: Record<PlaybackUserSort, string> = {
+  duration: 'PlaySeconds',
+  plays: 'PlayCount',
+  lastPlayed: 'LastPlayed',
+};
+
+/**
+ * One page of media users by their plays in the filter (`UserId`, `PlayCount`, `PlaySeconds`,
+ * `LastPlayed`), ordered by `sort` then by id: the profiles list pages in the plugin instead of
+ * reading every play of the range (issue 33).
+ */
+export function playbackUserPageSql(
+  f: PlaybackFilter,
+  sort: PlaybackUserSort,
+  order: 'asc' | 'desc',
+  page: { limit: number; offset: number },
+): string {
+  const limit = int(page.limit, ROWS_LIMIT_MAX);
+  const offset = int(page.offset, Number.MAX_SAFE_INTEGER);
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  return (
+    'SELECT lower(UserId) AS UserId, COUNT(*) AS PlayCount, ' +
+    'COALESCE(SUM(CASE WHEN PlayDuration > 0 THEN PlayDuration ELSE 0 END), 0) AS PlaySeconds, ' +
+    `MAX(DateCreated) AS LastPlayed FROM PlaybackActivity WHERE ${where(f)} ` +
+    `GROUP BY lower(UserId) ORDER BY ${USER_SORT[sort]} ${dir}, lower(UserId) ASC ` +
+    `LIMIT ${limit} OFFSET ${offset}`
+  );
+}
+
+/** Users, plays and play time in the filter (`Users`, `PlayCount`, `PlaySeconds`). */
+export function playbackSummarySql(f: PlaybackFilter): string {
+  return (
+    'SELECT COUNT(DISTINCT lower(UserId)) AS Users, COUNT(*) AS PlayCount, ' +
+    'COALESCE(SUM(CASE WHEN PlayDuration > 0 THEN PlayDuration ELSE 0 END), 0) AS PlaySeconds ' +
+    `FROM PlaybackActivity WHERE ${where(f)}`
+  );
+}
