@@ -67,6 +67,8 @@ const QUIET_CRONS = {
   ),
   // Every restart would start a calendar sync 15 s later, in the middle of the next job.
   CALENDAR_SYNC_ON_START: 'false',
+  // The account-sharing watch (off by default) reads the 500 live sessions.
+  SHARING_ENABLED: 'true',
 };
 
 const secrets = freshSecrets();
@@ -271,6 +273,7 @@ async function measureCommunity(
     ['media_quality_scan'],
     ['calendar_sync'],
     ['expiry_reminders'],
+    ['sharing_watch'],
     ['expiry_check'],
   ]);
 
