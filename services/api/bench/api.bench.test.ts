@@ -24,7 +24,15 @@ import {
   type LoadFigures,
   type Scavenge,
 } from './harness.js';
-import { apiRoot, freePort, rssMb, sleep, startProcess, type Server } from './processes.js';
+import {
+  apiRoot,
+  freePort,
+  login as signIn,
+  rssMb,
+  sleep,
+  startProcess,
+  type Server,
+} from './processes.js';
 
 /**
  * `npm run bench` (bench/run.mjs runs this file): the built API, started as `npm start` starts it,
@@ -123,22 +131,7 @@ const get = (url: string, connections: number, token?: string, duration = option
     headers: token ? { authorization: `Bearer ${token}` } : {},
   }).done;
 
-/** Signs in; waits out a 429 (the login storm leaves the address's progressive delay armed). */
-async function login(base: string, username: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: PASSWORD }),
-    });
-    const body = (await res.json()) as { token?: string };
-    if (body.token) return body.token;
-    if (res.status !== 429 || attempt > 30) {
-      throw new Error(`login ${username}: ${res.status} ${JSON.stringify(body)}`);
-    }
-    await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
-  }
-}
+const login = (base: string, username: string) => signIn(base, username, PASSWORD);
 
 /** Median milliseconds of `n` sequential calls. */
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -2,7 +2,6 @@
 // port, RSS from /proc, and a start that waits for the first 200 on a health path.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { round } from './harness.js';
@@ -10,12 +9,34 @@ import { round } from './harness.js';
 export const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
+export { freePort } from '../tests/support/api-process.js';
+
+/**
+ * Signs in (from `forwardedFor` when given, as behind the proxy); waits out a 429 (a login storm
+ * leaves the address's progressive delay armed).
+ */
+export async function login(
+  base: string,
+  username: string,
+  password: string,
+  forwardedFor?: string,
+): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+      },
+      body: JSON.stringify({ username, password }),
+    });
+    const body = (await res.json()) as { token?: string };
+    if (body.token) return body.token;
+    if (res.status !== 429 || attempt > 30) {
+      throw new Error(`login ${username}: ${res.status} ${JSON.stringify(body)}`);
+    }
+    await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
+  }
 }
 
 export function rssMb(pid: number): number {

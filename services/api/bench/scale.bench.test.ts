@@ -22,7 +22,15 @@ import { hashPassword } from '../src/security/passwords.js';
 import { freshSecrets } from '../tests/support/config.js';
 import { round } from './harness.js';
 import { EXPLAINS } from './scale-explain.js';
-import { apiRoot, freePort, rssMb, sleep, startProcess, type Server } from './processes.js';
+import {
+  apiRoot,
+  freePort,
+  login as signIn,
+  rssMb,
+  sleep,
+  startProcess,
+  type Server,
+} from './processes.js';
 import {
   growth,
   parseScaleArgs,
@@ -95,21 +103,8 @@ function startApi(
   );
 }
 
-async function login(base: string, username: string, i: number): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.33.0.${i % 250}` },
-      body: JSON.stringify({ username, password: PASSWORD }),
-    });
-    const body = (await res.json()) as { token?: string };
-    if (body.token) return body.token;
-    if (res.status !== 429 || attempt > 30) {
-      throw new Error(`login ${username}: ${res.status} ${JSON.stringify(body)}`);
-    }
-    await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
-  }
-}
+const login = (base: string, username: string, i: number) =>
+  signIn(base, username, PASSWORD, `10.33.0.${i % 250}`);
 
 async function call(base: string, path: string, token: string): Promise<unknown> {
   const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -215,6 +210,19 @@ async function startFakes(size: number, now: Date): Promise<Fakes> {
     ...QUIET_CRONS,
   };
   return { media, tmdb, env, buildS };
+}
+
+/** The API of one community: `restart()` stops the current process and starts another. */
+function restarter(first: Server, start: () => Promise<Server>) {
+  let current = first;
+  return {
+    current: () => current,
+    restart: async () => {
+      await current.stop();
+      current = await start();
+      return current;
+    },
+  };
 }
 
 /** Measures one community: lists, member pages, RSS after sign-ins, then every job. */
@@ -488,16 +496,13 @@ describe('bench: scale (issue 33)', () => {
               await sleep(2000);
               const baselineMb = rssMb(ceiling.child.pid!);
               await ceiling.stop();
-              let current = api;
+              const db = { url: url.href };
+              const { restart } = restarter(api, () => startApi(db, fakes.env));
               const result = await measureCommunity(
                 engine,
                 size,
-                current,
-                async () => {
-                  await current.stop();
-                  current = await startApi({ url: url.href }, fakes.env);
-                  return current;
-                },
+                api,
+                restart,
                 async (rows) => {
                   await addRetentionBacklog(sql, { rows, members: size, now });
                 },
@@ -524,24 +529,21 @@ describe('bench: scale (issue 33)', () => {
               await lite.close();
               const usherS = seconds(t0);
               print(`   Usher database (PGlite): ${JSON.stringify(layout.counts)} in ${usherS} s`);
-              let current = await startApi({ dataDir: dir }, fakes.env);
+              const lifecycle = restarter(await startApi({ dataDir: dir }, fakes.env), () =>
+                startApi({ dataDir: dir }, fakes.env),
+              );
               const result = await measureCommunity(
                 engine,
                 size,
-                current,
-                async () => {
-                  await current.stop();
-                  current = await startApi({ dataDir: dir }, fakes.env);
-                  return current;
-                },
+                lifecycle.current(),
+                lifecycle.restart,
                 async (rows) => {
                   // PGlite is one process's: stop the API, add the rows, start it again.
-                  await current.stop();
+                  await lifecycle.current().stop();
                   const db = await PGlite.create({ dataDir: dir });
                   await addRetentionBacklog(db as SqlRunner, { rows, members: size, now });
                   await db.close();
-                  current = await startApi({ dataDir: dir }, fakes.env);
-                  return current;
+                  return lifecycle.restart();
                 },
                 { usher: usherS, media: fakes.buildS },
               );
