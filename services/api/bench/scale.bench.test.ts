@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   addRetentionBacklog,
   buildScaleCommunity,
@@ -519,7 +520,7 @@ describe('bench: scale (issue 33)', () => {
               const first = await startApi({ dataDir: dir }, fakes.env); // migrates
               await first.stop();
               const t0 = performance.now();
-              const lite = await PGlite.create({ dataDir: dir });
+              const lite = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
               const layout = await buildScaleCommunity(lite as SqlRunner, {
                 members: size,
                 now,
@@ -540,7 +541,7 @@ describe('bench: scale (issue 33)', () => {
                 async (rows) => {
                   // PGlite is one process's: stop the API, add the rows, start it again.
                   await lifecycle.current().stop();
-                  const db = await PGlite.create({ dataDir: dir });
+                  const db = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
                   await addRetentionBacklog(db as SqlRunner, { rows, members: size, now });
                   await db.close();
                   return lifecycle.restart();
