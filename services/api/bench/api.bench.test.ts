@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import autocannon, { type Options as LoadOptions, type Request as LoadRequest } from 'autocannon';
@@ -26,6 +25,7 @@ import {
 } from './harness.js';
 import {
   apiRoot,
+  buildAndCopy,
   freePort,
   login as signIn,
   rssMb,
@@ -154,13 +154,7 @@ describe('bench: the built API against a bare Hono + pg ceiling', () => {
     mkdirSync(dirname(outFile), { recursive: true });
 
     print(`\n==> build (node build.mjs, as npm start)`);
-    const built = process.env.BENCH_NO_BUILD
-      ? { status: 0 }
-      : spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
-    expect(built.status).toBe(0);
-    // Run a copy: another `npm start` or build on this checkout replaces dist/ mid-run.
-    rmSync(distCopy, { recursive: true, force: true });
-    cpSync(join(apiRoot, 'dist'), distCopy, { recursive: true });
+    expect(buildAndCopy(distCopy)).toBe(true);
 
     const dbName = `usher_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

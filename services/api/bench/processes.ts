@@ -1,7 +1,8 @@
 // Processes the benches start (the built API, the ceiling) and what they read of them: a free
-// port, RSS from /proc, and a start that waits for the first 200 on a health path.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+// port, RSS from /proc, a start that waits for the first 200 on a health path, sign-ins, and
+// the build they run.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { round } from './harness.js';
@@ -107,4 +108,18 @@ export async function startProcess(
       rmSync(logFile, { force: true });
     },
   };
+}
+
+/**
+ * Builds the API as `npm start` does (unless BENCH_NO_BUILD) and copies `dist/` to `copy`: another
+ * `npm start` or build on this checkout would replace dist/ mid-run. Whether the build succeeded.
+ */
+export function buildAndCopy(copy: string): boolean {
+  const built = process.env.BENCH_NO_BUILD
+    ? { status: 0 }
+    : spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
+  if (built.status !== 0) return false;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(join(apiRoot, 'dist'), copy, { recursive: true });
+  return true;
 }

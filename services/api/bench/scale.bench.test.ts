@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -25,6 +24,7 @@ import { round } from './harness.js';
 import { EXPLAINS } from './scale-explain.js';
 import {
   apiRoot,
+  buildAndCopy,
   freePort,
   login as signIn,
   rssMb,
@@ -434,12 +434,7 @@ describe('bench: scale (issue 33)', () => {
       );
     mkdirSync(dirname(outFile), { recursive: true });
     print(`\n==> build (node build.mjs, as npm start)`);
-    const built = process.env.BENCH_NO_BUILD
-      ? { status: 0 }
-      : spawnSync(process.execPath, ['build.mjs'], { cwd: apiRoot, stdio: 'inherit' });
-    expect(built.status).toBe(0);
-    rmSync(distCopy, { recursive: true, force: true });
-    cpSync(join(apiRoot, 'dist'), distCopy, { recursive: true });
+    expect(buildAndCopy(distCopy)).toBe(true);
     const hash = await hashPassword(PASSWORD);
     if (options.explain) {
       await explainLists(Math.max(...options.sizes), hash);
