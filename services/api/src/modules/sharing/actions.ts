@@ -44,7 +44,7 @@ const MESSAGES: Record<'en' | 'zh-CN', (limit: number) => SessionMessage> = {
 /** Sessions an action is aimed at: the live offending ones of the evidence. */
 export function offendingSessions(event: SharingEventRow): string[] {
   const evidence = event.evidence as Evidence;
-  return evidence.sessions.filter((s) => s.offending).map((s) => s.sessionId);
+  return [...new Set(evidence.sessions.filter((s) => s.offending).map((s) => s.sessionId))];
 }
 
 /** Carries out `action` for the event and records the outcome; the event as it is afterwards. */

@@ -54,7 +54,11 @@ export type NewObservation = typeof sharingObservations.$inferInsert;
 
 export async function insertObservations(db: Database, rows: Omit<NewObservation, 'id'>[]) {
   if (rows.length === 0) return;
-  await db.insert(sharingObservations).values(rows.map((r) => ({ id: uuidv7(), ...r })));
+  // A stream another replica inserted in the same tick is already open (sharing_observations_live_key).
+  await db
+    .insert(sharingObservations)
+    .values(rows.map((r) => ({ id: uuidv7(), ...r })))
+    .onConflictDoNothing();
 }
 
 /**
@@ -250,7 +254,8 @@ export function liveObservationsOf(db: Reader, userId: string) {
     .select()
     .from(sharingObservations)
     .where(and(eq(sharingObservations.userId, userId), isNull(sharingObservations.endedAt)))
-    .orderBy(asc(sharingObservations.startedAt));
+    // Streams seen first in one tick share started_at: then in the order they were recorded.
+    .orderBy(asc(sharingObservations.startedAt), asc(sharingObservations.id));
 }
 
 export async function findMember(db: Reader, userId: string) {

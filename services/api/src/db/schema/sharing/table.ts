@@ -52,6 +52,10 @@ export const sharingObservations = pgTable(
     index('sharing_observations_open_idx')
       .on(t.userId)
       .where(sql`${t.endedAt} is null`),
+    // One open row per stream: two replicas seeing the same new stream in one tick insert it once.
+    uniqueIndex('sharing_observations_live_key')
+      .on(t.userId, t.deviceId, t.address)
+      .where(sql`${t.endedAt} is null`),
     index('sharing_observations_ended_idx').on(t.endedAt),
   ],
 );

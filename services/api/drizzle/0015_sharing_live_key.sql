@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "sharing_observations_live_key" ON "sharing_observations" USING btree ("user_id","device_id","address") WHERE "sharing_observations"."ended_at" is null;
