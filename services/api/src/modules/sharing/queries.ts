@@ -250,12 +250,14 @@ export function memberTimeline(db: Reader, userId: string, since: Date, limit: n
 }
 
 export function liveObservationsOf(db: Reader, userId: string) {
-  return db
-    .select()
-    .from(sharingObservations)
-    .where(and(eq(sharingObservations.userId, userId), isNull(sharingObservations.endedAt)))
-    // Streams seen first in one tick share started_at: then in the order they were recorded.
-    .orderBy(asc(sharingObservations.startedAt), asc(sharingObservations.id));
+  return (
+    db
+      .select()
+      .from(sharingObservations)
+      .where(and(eq(sharingObservations.userId, userId), isNull(sharingObservations.endedAt)))
+      // Streams seen first in one tick share started_at: then in the order they were recorded.
+      .orderBy(asc(sharingObservations.startedAt), asc(sharingObservations.id))
+  );
 }
 
 export async function findMember(db: Reader, userId: string) {
