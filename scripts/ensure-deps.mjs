@@ -27,7 +27,10 @@ function installIsCurrent() {
   const have = JSON.parse(readFileSync(marker, 'utf8')).packages ?? {};
   return Object.entries(wanted).every(
     ([path, meta]) =>
-      path === '' || !path.startsWith('node_modules/') || meta.optional || have[path]?.version === meta.version,
+      path === '' ||
+      !path.startsWith('node_modules/') ||
+      meta.optional ||
+      have[path]?.version === meta.version,
   );
 }
 const stale = !installIsCurrent();

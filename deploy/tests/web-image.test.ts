@@ -323,12 +323,7 @@ describeWithTool(
       });
 
       it('should revalidate unhashed files (boot.js, i18n, favicon) with no-cache and an ETag', async () => {
-        for (const path of [
-          '/boot.js',
-          '/i18n/en.json',
-          '/i18n/zh-CN.json',
-          '/favicon.svg',
-        ]) {
+        for (const path of ['/boot.js', '/i18n/en.json', '/i18n/zh-CN.json', '/favicon.svg']) {
           const r = await send(`${site.url}${path}`);
           expect({ path, status: r.status, cache: r.headers['cache-control'] }).toEqual({
             path,

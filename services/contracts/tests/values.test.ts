@@ -43,9 +43,7 @@ describe('one source for every list', () => {
       ...values.CODE_STATUS_FILTERS,
     ]);
     expect(mediaRequestSchema.shape.status.options).toEqual([...values.REQUEST_STATUSES]);
-    expect(publicSiteSchema.shape.registrationMode.options).toEqual([
-      ...values.REGISTRATION_MODES,
-    ]);
+    expect(publicSiteSchema.shape.registrationMode.options).toEqual([...values.REGISTRATION_MODES]);
     expect(settingItemSchema.shape.group.options).toEqual([...values.SETTING_GROUPS]);
     expect(settingCheckSchema.shape.reason.unwrap().options).toEqual([
       ...values.SETTING_CHECK_REASONS,

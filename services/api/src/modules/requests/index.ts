@@ -17,9 +17,4 @@ export {
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {
   return [...memberRequestRoutes(ctx), ...adminRequestRoutes(ctx), ...internalRequestRoutes(ctx)];
 }
-export {
-  libraryTitles,
-  searchAvailability,
-  titleKey,
-  type SearchTitle,
-} from './availability.js';
+export { libraryTitles, searchAvailability, titleKey, type SearchTitle } from './availability.js';
