@@ -2,12 +2,14 @@
 // and started with a minimal environment on the embedded database, the way `npm start` and the
 // container run it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '@usher/testkit';
 import { build } from 'esbuild';
+// @ts-expect-error -- a plain ES module of the build, without types.
+import { bundleOptions } from '../../bundle-options.mjs';
 
 const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,22 +20,12 @@ const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
  */
 export async function bundleApi(prefix: string): Promise<string> {
   mkdirSync(join(apiRoot, '.cache'), { recursive: true });
-  const apiPackage = JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-    usher?: { bundled?: string[] };
-  };
   const dir = mkdtempSync(join(apiRoot, '.cache', prefix));
   await build({
     entryPoints: [join(apiRoot, 'src/main.ts')],
     outfile: join(dir, 'main.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    // As build.mjs: npm packages stay external but those `usher.bundled` names, workspace
-    // packages are bundled.
-    external: Object.keys(apiPackage.dependencies).filter(
-      (name) => !apiPackage.usher?.bundled?.includes(name),
-    ),
+    // As build.mjs, so the suites run the bundle the image ships.
+    ...bundleOptions,
     logLevel: 'silent',
   });
   cpSync(join(apiRoot, 'drizzle'), join(dir, 'drizzle'), { recursive: true });
