@@ -56,6 +56,8 @@ type Job =
 
 interface Argon2Thread {
   worker: Worker;
+  /** Ends the thread once it has rested `argon2IdleMs` (see `retireWhenIdle`). */
+  retire?: NodeJS.Timeout;
   /** The call it is computing; a thread computes one at a time (`bounded` sees to it). */
   pending?: { resolve: (value: unknown) => void; reject: (error: Error) => void };
 }
@@ -64,6 +66,44 @@ interface Argon2Thread {
 const idle: Argon2Thread[] = [];
 const threads = new Set<Argon2Thread>();
 let argon2Path: string | undefined;
+
+/**
+ * How long an argon2 thread waits for its next call before it ends; a later call starts a new
+ * one (~30 ms). Ending it gives back what its isolate holds: measured in a bare process after 21
+ * hashes, RSS 66.0 → 61.4 MB when the thread ends (the rest of the ~17 MB a first thread adds is
+ * Node's and V8's once-per-process share, kept whether or not a thread runs, and no more for a
+ * second one). docs/performance.md, "Scale (issue 33)".
+ */
+export const ARGON2_IDLE_MS = 30_000;
+let argon2IdleMs = ARGON2_IDLE_MS;
+
+/** Tests: how long an idle thread lives (`ARGON2_IDLE_MS` unless set); returns the previous. */
+export function setArgon2IdleMs(ms: number): number {
+  const previous = argon2IdleMs;
+  argon2IdleMs = ms;
+  return previous;
+}
+
+function retireWhenIdle(thread: Argon2Thread): void {
+  idle.push(thread);
+  thread.retire = setTimeout(() => {
+    thread.retire = undefined;
+    const at = idle.indexOf(thread);
+    if (at < 0) return;
+    idle.splice(at, 1);
+    threads.delete(thread);
+    void thread.worker.terminate();
+  }, argon2IdleMs);
+  // The timer keeps no process alive, like the idle thread itself.
+  thread.retire.unref();
+}
+
+function takeIdle(): Argon2Thread | undefined {
+  const thread = idle.pop();
+  if (thread?.retire) clearTimeout(thread.retire);
+  if (thread) thread.retire = undefined;
+  return thread;
+}
 
 /** The thread computing a call died (or was stopped): a server failure, never a wrong password. */
 export class Argon2ThreadError extends Error {
@@ -89,6 +129,7 @@ function startThread(): Argon2Thread {
     if (!threads.delete(thread)) return;
     const at = idle.indexOf(thread);
     if (at >= 0) idle.splice(at, 1);
+    if (thread.retire) clearTimeout(thread.retire);
     // The next call starts a replacement; the one under way fails (a login answers 500).
     thread.pending?.reject(error);
     thread.pending = undefined;
@@ -97,7 +138,7 @@ function startThread(): Argon2Thread {
     const pending = thread.pending;
     thread.pending = undefined;
     worker.unref();
-    idle.push(thread);
+    retireWhenIdle(thread);
     if (reply.error === undefined) pending?.resolve(reply.value);
     else pending?.reject(new Error(reply.error));
   });
@@ -107,7 +148,7 @@ function startThread(): Argon2Thread {
 }
 
 function run(job: Job): Promise<unknown> {
-  const thread = idle.pop() ?? startThread();
+  const thread = takeIdle() ?? startThread();
   return new Promise((resolve, reject) => {
     thread.pending = { resolve, reject };
     thread.worker.ref();
@@ -117,6 +158,7 @@ function run(job: Job): Promise<unknown> {
 
 /** Ends the argon2 threads (shutdown); calls under way fail, a later call starts new ones. */
 export async function stopArgon2Threads(): Promise<void> {
+  for (const thread of threads) if (thread.retire) clearTimeout(thread.retire);
   await Promise.all([...threads].map((t) => t.worker.terminate()));
 }
 
@@ -168,6 +210,11 @@ async function bounded<T>(work: () => Promise<T>): Promise<T> {
  */
 export function argon2Load(): { running: number; resting: number; waiting: number } {
   return { running, resting, waiting: waiting.length };
+}
+
+/** How many argon2 threads are alive (tests). */
+export function argon2Threads(): number {
+  return threads.size;
 }
 
 export function hashPassword(password: string): Promise<string> {

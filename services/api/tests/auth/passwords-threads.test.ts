@@ -4,7 +4,9 @@ import {
   ARGON2_NICE,
   Argon2ThreadError,
   argon2Load,
+  argon2Threads,
   hashPassword,
+  setArgon2IdleMs,
   stopArgon2Threads,
   verifyPassword,
 } from '../../src/security/passwords.js';
@@ -66,5 +68,46 @@ describe('argon2 threads', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await stopArgon2Threads();
     await expect(verifying).rejects.toBeInstanceOf(Argon2ThreadError);
+  });
+
+  describe('when idle', () => {
+    let previous: number;
+    beforeEach(() => {
+      // A short idle period instead of ARGON2_IDLE_MS, so the test waits milliseconds.
+      previous = setArgon2IdleMs(50);
+    });
+    afterEach(() => {
+      setArgon2IdleMs(previous);
+    });
+
+    /** Resolves once no argon2 thread is alive (the process's and the module's view). */
+    async function threadsEnded(): Promise<void> {
+      while (argon2Threads() > 0 || threads().some((t) => t.name === 'argon2')) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
+    it('should end an idle thread, then start one again for the next sign-in', async () => {
+      const hash = await hashPassword('idle-password');
+      expect(argon2Threads()).toBe(1);
+      await threadsEnded();
+      expect(argon2Load()).toEqual({ running: 0, resting: 0, waiting: 0 });
+
+      // A later sign-in verifies on a new thread.
+      expect(await verifyPassword(hash, 'idle-password')).toBe(true);
+      expect(await verifyPassword(hash, 'wrong')).toBe(false);
+      expect(threads().filter((t) => t.name === 'argon2')).toHaveLength(1);
+      await threadsEnded();
+    });
+
+    it('should keep a thread that is used again before its idle period ends', async () => {
+      setArgon2IdleMs(60_000);
+      const hash = await hashPassword('busy-password');
+      const [first] = threads().filter((t) => t.name === 'argon2');
+      // Each call takes the resting thread and cancels its end; none is started beside it.
+      for (let i = 0; i < 3; i++) expect(await verifyPassword(hash, 'busy-password')).toBe(true);
+      expect(argon2Threads()).toBe(1);
+      expect(threads().filter((t) => t.name === 'argon2')).toEqual([first]);
+    });
   });
 });
