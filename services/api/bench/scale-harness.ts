@@ -86,7 +86,11 @@ export interface Community {
   /** Member pages' calls, by label. */
   member: Record<string, Timing>;
   jobs: Record<string, JobFigure>;
-  rss: { idleMb: number; afterLoginsMb: number; baselineMb?: number };
+  /**
+   * Idle RSS on a fresh start; 3 s after the sign-ins (`justAfterLoginsMb`, the argon2 thread
+   * still resting); once the argon2 thread has ended (`afterLoginsMb`, the goal's figure).
+   */
+  rss: { idleMb: number; justAfterLoginsMb?: number; afterLoginsMb: number; baselineMb?: number };
 }
 
 export interface ScaleGoal {

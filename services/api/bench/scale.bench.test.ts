@@ -18,7 +18,7 @@ import {
   type SqlRunner,
 } from '@usher/testkit';
 import pg from 'pg';
-import { hashPassword } from '../src/security/passwords.js';
+import { ARGON2_IDLE_MS, hashPassword } from '../src/security/passwords.js';
 import { freshSecrets } from '../tests/support/config.js';
 import { round } from './harness.js';
 import { EXPLAINS } from './scale-explain.js';
@@ -256,9 +256,12 @@ async function measureCommunity(
     members.push(await login(api.url, layout.username(i), k + 1));
   }
   await sleep(3000);
+  community.rss.justAfterLoginsMb = rssMb(api.child.pid!);
+  // Idle means the argon2 thread has ended too (it rests ARGON2_IDLE_MS after its last call).
+  await sleep(ARGON2_IDLE_MS);
   community.rss.afterLoginsMb = rssMb(api.child.pid!);
   print(
-    `   RSS idle ${community.rss.idleMb} MB, after ${options.logins + 1} sign-ins ${community.rss.afterLoginsMb} MB`,
+    `   RSS idle ${community.rss.idleMb} MB, after ${options.logins + 1} sign-ins ${community.rss.justAfterLoginsMb} MB 3 s later, ${community.rss.afterLoginsMb} MB ${(ARGON2_IDLE_MS + 3000) / 1000} s later`,
   );
   const member = members[0]!;
 
