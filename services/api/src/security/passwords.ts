@@ -69,10 +69,10 @@ let argon2Path: string | undefined;
 
 /**
  * How long an argon2 thread waits for its next call before it ends; a later call starts a new
- * one (~30 ms). Ending it gives back what its isolate holds: measured in a bare process after 21
- * hashes, RSS 66.0 → 61.4 MB when the thread ends (the rest of the ~17 MB a first thread adds is
- * Node's and V8's once-per-process share, kept whether or not a thread runs, and no more for a
- * second one). docs/performance.md, "Scale (issue 33)".
+ * one. Ending it gives back what its isolate holds: in a bare process after 21 hashes, RSS 66.0
+ * → 61.4 MB when the thread ends; the rest of the ~19 MB a first thread adds is Node's and V8's
+ * once-per-process share, kept after it ends (a second thread started and ended: 62.9 MB).
+ * docs/performance.md, "Scale (issue 33)".
  */
 export const ARGON2_IDLE_MS = 30_000;
 let argon2IdleMs = ARGON2_IDLE_MS;
