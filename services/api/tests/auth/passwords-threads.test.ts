@@ -13,12 +13,18 @@ import {
 
 /** This process's threads: name and nice value, from /proc (Linux). */
 function threads(): { tid: number; name: string; nice: number }[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // After "(comm) ": state is field 3, nice field 19 of proc_pid_stat(5).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-    return { tid: Number(tid), name, nice: Number(fields[16]) };
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // After "(comm) ": state is field 3, nice field 19 of proc_pid_stat(5).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      return [{ tid: Number(tid), name, nice: Number(fields[16]) }];
+    } catch (error) {
+      // A thread that ended between the listing and the read (an idle argon2 thread retiring).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
   });
 }
 
