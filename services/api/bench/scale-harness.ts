@@ -18,6 +18,8 @@ export interface ScaleOptions {
   jobs: boolean;
   /** Only build the largest PostgreSQL community and print the list queries' plans. */
   explain: boolean;
+  /** Measure only the lists, member calls and jobs whose name matches (case-insensitive). */
+  only: RegExp | null;
 }
 
 export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
@@ -28,9 +30,13 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
   logins: 20,
   jobs: true,
   explain: false,
+  only: null,
 };
 
-/** `--sizes=10000,100000 --engines=pg,pglite --pglite-max=10000 --samples=20 --logins=20 --no-jobs` */
+/**
+ * `--sizes=10000,100000 --engines=pg,pglite --pglite-max=10000 --samples=20 --logins=20 --no-jobs
+ * --only=<regex>` (e.g. `--only=calendar_sync|audit`: a focused run while working on one figure).
+ */
 export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
   const o: ScaleOptions = { ...DEFAULT_SCALE_OPTIONS };
   const ints = (v: string) =>
@@ -51,10 +57,16 @@ export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
     else if (key === 'logins') o.logins = Math.max(1, Number(value) || 0);
     else if (key === 'no-jobs') o.jobs = false;
     else if (key === 'explain') o.explain = true;
-    else throw new Error(`unknown option --${key}`);
+    else if (key === 'only') {
+      if (value === '') throw new Error('--only needs a pattern');
+      o.only = new RegExp(value, 'i');
+    } else throw new Error(`unknown option --${key}`);
   }
   return o;
 }
+
+/** Whether a list, member call or job is measured in this run. */
+export const selected = (o: ScaleOptions, name: string): boolean => o.only?.test(name) ?? true;
 
 /** The sizes built on an engine. */
 export const sizesFor = (o: ScaleOptions, engine: Engine): number[] =>

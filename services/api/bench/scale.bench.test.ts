@@ -36,6 +36,7 @@ import {
   growth,
   parseScaleArgs,
   scaleGoals,
+  selected,
   sizesFor,
   timing,
   type Community,
@@ -268,6 +269,7 @@ async function measureCommunity(
   const jobs = async (names: [string, Record<string, unknown>?][]) => {
     if (!options.jobs) return;
     for (const [name, params] of names) {
+      if (!selected(options, name)) continue;
       // Each job on a freshly started API (tokens outlive a restart): its peak RSS is then its
       // own, not what the lists and the jobs before it left in V8's heap.
       api = await restart();
@@ -341,6 +343,7 @@ async function measureCommunity(
     print(`   quality lists skipped: ${(err as Error).message.slice(0, 200)}`);
   }
   for (const [label, path] of lists) {
+    if (!selected(options, label)) continue;
     try {
       community.lists[label] = await measure(api.url, path, admin);
       const t = community.lists[label];
@@ -364,6 +367,7 @@ async function measureCommunity(
     ['/me/announcements', '/api/v1/me/announcements'],
   ];
   for (const [label, path] of pages) {
+    if (!selected(options, `member ${label}`)) continue;
     try {
       community.member[label] = await measure(api.url, path, member);
       const t = community.member[label];
@@ -374,7 +378,7 @@ async function measureCommunity(
       print(`   member ${label}: ${(err as Error).message.slice(0, 200)}`);
     }
   }
-  if (options.jobs) {
+  if (options.jobs && selected(options, 'cleanup')) {
     // A million rows past retention at 100 000 members (audit and device actions hold a
     // quarter of them already).
     const t0 = performance.now();

@@ -4,6 +4,7 @@ import {
   DEFAULT_SCALE_OPTIONS,
   growth,
   parseScaleArgs,
+  selected,
   scaleGoals,
   sizesFor,
   timing,
@@ -42,10 +43,20 @@ describe('bench:scale options', () => {
       logins: 3,
       jobs: false,
       explain: false,
+      only: null,
     });
     expect(parseScaleArgs(['--explain']).explain).toBe(true);
     expect(sizesFor({ ...o, engines: ['pg', 'pglite'] }, 'pglite')).toEqual([10_000]);
     expect(sizesFor(o, 'pg')).toEqual([10_000, 100_000]);
+  });
+
+  it('should select the figures --only names, case-insensitively, and all without it', () => {
+    const o = parseScaleArgs(['--only=calendar_sync|AUDIT']);
+    expect(selected(o, 'calendar_sync')).toBe(true);
+    expect(selected(o, 'audit-log page=2000')).toBe(true);
+    expect(selected(o, 'expiry_check')).toBe(false);
+    expect(selected(parseScaleArgs([]), 'expiry_check')).toBe(true);
+    expect(() => parseScaleArgs(['--only='])).toThrow('--only needs a pattern');
   });
 
   it('should refuse an unknown option, engine or size', () => {

@@ -8,6 +8,7 @@ import {
   type CalendarWeek,
 } from '@usher/contracts';
 import { eventually } from '@usher/testkit';
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { auditLog, calendarEpisodes, jobRuns, mediaRequests } from '../../src/db/schema/index.js';
 import { calendarJobs } from '../../src/modules/calendar/index.js';
@@ -367,6 +368,49 @@ describe.each(domainFlavours('jellyfin'))(`watch calendar on %s (${ENGINE})`, (f
     expect(audits).toEqual([
       expect.objectContaining({ actorType: 'system', actorLabel: 'job:calendar_sync' }),
     ]);
+  });
+
+  it('should reconcile hundreds of approved requests in batches, not one search each', async () => {
+    const requester = await h.member();
+    const reviewed = new Date(at.getTime() - 2 * 3_600_000);
+    // 450 approved movies (three batches of 200), one in three already on disk; one request
+    // approved within the hour stays with the webhook.
+    const rows = Array.from({ length: 451 }, (_, k) => ({
+      id: randomUUID(),
+      userId: requester.id,
+      requesterName: 'batch',
+      type: 'MOVIE',
+      tmdbId: 4_500_000 + k,
+      season: 0,
+      name: `Batch ${k}`,
+      status: 'APPROVED',
+      reviewSource: 'manual',
+      reviewedAt: k === 450 ? at : reviewed,
+      createdAt: new Date(reviewed.getTime() - (451 - k) * 1000),
+      updatedAt: reviewed,
+    }));
+    await h.t.context.db.insert(mediaRequests).values(rows);
+    for (let k = 0; k <= 450; k += 3) {
+      await addItem(h, { type: 'Movie', name: `Batch ${k}`, tmdbId: String(4_500_000 + k) });
+    }
+    h.media.clearRequests();
+    const run = await runSync(shanghai);
+    const reconcile = (run.summary as { reconcile: Record<string, number> }).reconcile;
+    expect(reconcile).toMatchObject({ ingested: 150, failed: 0 });
+    expect(reconcile['checked']).toBeGreaterThanOrEqual(450);
+    const ingested = await h.t.context.db
+      .select({ tmdbId: mediaRequests.tmdbId })
+      .from(mediaRequests)
+      .where(and(eq(mediaRequests.requesterName, 'batch'), eq(mediaRequests.status, 'INGESTED')))
+      .orderBy(asc(mediaRequests.tmdbId));
+    expect(ingested.map((r) => r.tmdbId - 4_500_000)).toEqual(
+      Array.from({ length: 150 }, (_, i) => i * 3),
+    );
+    // Jellyfin: the tmdb→item map of each type read once for the whole pass (plus the sync's
+    // own listing of series), never a title search per request.
+    const searches = h.media.requests('/Items').filter((r) => 'searchTerm' in r.query);
+    expect(searches).toEqual([]);
+    expect(h.media.requests('/Items').length).toBeLessThan(10);
   });
 });
 

@@ -70,7 +70,16 @@ export abstract class BaseMediaServer implements MediaServer {
     type: 'Movie' | 'Series',
     titleHint?: string,
   ): Promise<MediaItem | null>;
-  abstract tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>>;
+  abstract findManyByTmdbIds(
+    tmdbIds: number[],
+    type: 'Movie' | 'Series',
+    o?: { fresh?: boolean },
+  ): Promise<Map<number, MediaItem>>;
+
+  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
+    if (tmdbIds.length === 0) return new Set();
+    return new Set((await this.findManyByTmdbIds(tmdbIds, type)).keys());
+  }
   /** Query that keeps virtual ("missing") items out, where the server has such a filter. */
   protected abstract missingFilter(): Record<string, boolean>;
   protected abstract sessionsQuery(): Record<string, number>;

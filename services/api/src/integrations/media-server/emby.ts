@@ -160,10 +160,17 @@ export class EmbyMediaServer extends BaseMediaServer {
   }
 
   /** One `/Items` call with every id in `AnyProviderIdEquals`, each hit checked as above. */
-  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
-    if (tmdbIds.length === 0) return new Set();
-    const items = await this.itemsByTmdbIds(tmdbIds, type);
-    return new Set(items.map((item) => Number(tmdbOf(item.providerIds))));
+  async findManyByTmdbIds(
+    tmdbIds: number[],
+    type: 'Movie' | 'Series',
+  ): Promise<Map<number, MediaItem>> {
+    const byTmdb = new Map<number, MediaItem>();
+    if (tmdbIds.length === 0) return byTmdb;
+    for (const item of await this.itemsByTmdbIds(tmdbIds, type)) {
+      const id = Number(tmdbOf(item.providerIds));
+      if (!byTmdb.has(id)) byTmdb.set(id, item);
+    }
+    return byTmdb;
   }
 
   /** The items of `type` whose `ProviderIds.Tmdb` is one of `tmdbIds` (one call). */

@@ -166,10 +166,20 @@ export class JellyfinMediaServer extends BaseMediaServer {
   }
 
   /** From the tmdb→item map of the whole type (kept 10 minutes, as for `findByTmdbId`). */
-  async tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>> {
-    if (tmdbIds.length === 0) return new Set();
+  async findManyByTmdbIds(
+    tmdbIds: number[],
+    type: 'Movie' | 'Series',
+    o: { fresh?: boolean } = {},
+  ): Promise<Map<number, MediaItem>> {
+    const byTmdb = new Map<number, MediaItem>();
+    if (tmdbIds.length === 0) return byTmdb;
+    if (o.fresh) this.tmdbMaps.delete(type);
     const map = await this.tmdbMap(type);
-    return new Set(tmdbIds.filter((id) => map.has(String(id))));
+    for (const id of tmdbIds) {
+      const item = map.get(String(id));
+      if (item) byTmdb.set(id, item);
+    }
+    return byTmdb;
   }
 
   private tmdbQuery(type: 'Movie' | 'Series') {

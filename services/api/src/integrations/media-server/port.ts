@@ -231,6 +231,16 @@ export interface MediaServer {
    * ids, as numbers, of the items whose `ProviderIds.Tmdb` is one of them.
    */
   tmdbIdsInLibrary(tmdbIds: number[], type: 'Movie' | 'Series'): Promise<Set<number>>;
+  /**
+   * The batch form of `findByTmdbId` (no title search): the library's items of `type` by TMDB id,
+   * for those of `tmdbIds` it holds (the first item wins when two share an id). One call on Emby,
+   * the cached map of the whole type on Jellyfin (`fresh`: rebuilt first, not older than the call).
+   */
+  findManyByTmdbIds(
+    tmdbIds: number[],
+    type: 'Movie' | 'Series',
+    o?: { fresh?: boolean },
+  ): Promise<Map<number, MediaItem>>;
   playbackQuery(sql: string): Promise<PlaybackResult>;
   /** The item's Primary image scaled to `maxWidth`; null when the item or image is unknown. */
   primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null>;

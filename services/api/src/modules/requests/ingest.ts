@@ -1,17 +1,17 @@
 import type { IngestProgress } from '@usher/contracts';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
-import type { MediaServer } from '../../integrations/media-server/port.js';
+import type { MediaItem, MediaServer } from '../../integrations/media-server/port.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { cachedSeason, cachedTv } from '../metadata/index.js';
 import { episodeCode } from './dto.js';
 import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
 import { approvedRequest } from './approved.js';
-import { findRequest } from './queries.js';
+import { approvedBatch, findRequest } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 import { zonedDay } from '../../time/zoned-day.js';
 
@@ -66,16 +66,18 @@ export const isComplete = (p: IngestProgress) => p.total > 0 && p.have >= p.tota
 
 /**
  * Measures a TV request against the library and TMDB. `seriesItemId` skips the lookup by TMDB
- * id when the caller already knows the series item (webhook).
+ * id when the caller already knows the series item (webhook), or (null) knows it is not there.
  */
 export async function measureSeries(
   ctx: ModuleContext,
   server: MediaServer,
   row: Pick<MediaRequestRow, 'tmdbId' | 'season' | 'name'>,
-  seriesItemId?: string,
+  seriesItemId?: string | null,
 ): Promise<IngestProgress> {
   const seriesId =
-    seriesItemId ?? (await server.findByTmdbId(row.tmdbId, 'Series', row.name))?.id ?? null;
+    seriesItemId !== undefined
+      ? seriesItemId
+      : ((await server.findByTmdbId(row.tmdbId, 'Series', row.name))?.id ?? null);
   const library: EpisodeMap = seriesId ? episodeMap(await server.episodes(seriesId)) : new Map();
   const aired = await airedEpisodes(ctx, row.tmdbId, row.season);
   return progressOf(library, aired, row.season);
@@ -251,11 +253,17 @@ export interface ReconcileOutcome {
   failed: number;
 }
 
+/** Requests the reconcile pass reads and looks up per batch. */
+const RECONCILE_BATCH = 200;
+
 /**
  * The reconcile pass of `calendar_sync` (50-integrations.md §2.3 step 6): APPROVED requests
- * approved before `cutoff` are measured against the library through `findByTmdbId`, so a missed or
- * deferred webhook still ends INGESTED. Uses the same transition (and audit, and `ingested`
- * event) as the webhook and verify-ingest. Stops between requests when `signal` aborts.
+ * approved before `cutoff` are measured against the library, so a missed or deferred webhook
+ * still ends INGESTED. They are read in batches of 200 (oldest first, keyset) and each batch's
+ * titles are found with `findManyByTmdbIds` (the batch form of `findByTmdbId`: one call per type
+ * on Emby, the cached map on Jellyfin) instead of one search per request, so the pass costs one
+ * library walk rather than a search per request. Uses the same transition (and audit, and
+ * `ingested` event) as the webhook and verify-ingest. Stops between requests when `signal` aborts.
  */
 export async function reconcileApproved(
   ctx: ModuleContext,
@@ -264,35 +272,55 @@ export async function reconcileApproved(
   by: IngestActor,
   signal?: AbortSignal,
 ): Promise<ReconcileOutcome> {
-  const rows = await ctx.db
-    .select()
-    .from(mediaRequests)
-    .where(
-      and(
-        eq(mediaRequests.status, 'APPROVED'),
-        lt(sql`coalesce(${mediaRequests.reviewedAt}, ${mediaRequests.createdAt})`, cutoff),
-      ),
-    )
-    .orderBy(asc(mediaRequests.createdAt));
   const outcome: ReconcileOutcome = { checked: 0, ingested: 0, failed: 0 };
-  for (const row of rows) {
-    if (signal?.aborted) break;
-    outcome.checked++;
+  let after: MediaRequestRow | null = null;
+  while (!signal?.aborted) {
+    const rows = await approvedBatch(ctx.db, cutoff, after, RECONCILE_BATCH);
+    if (rows.length === 0) break;
+    const first = after === null;
+    after = rows.at(-1) ?? null;
+    let found: { movies: Map<number, MediaItem>; series: Map<number, MediaItem> };
     try {
-      if (row.type === 'MOVIE') {
-        const movie = await server.findByTmdbId(row.tmdbId, 'Movie', row.name);
-        if (movie && (await markIngested(ctx, row, null, by))) outcome.ingested++;
-        continue;
-      }
-      const progress = await measureSeries(ctx, server, row);
-      const changed = await applySeriesProgress(ctx, row, progress, by);
-      if (changed && isComplete(progress)) outcome.ingested++;
+      const ids = (type: string) => [
+        ...new Set(rows.filter((r) => r.type === type).map((r) => r.tmdbId)),
+      ];
+      // The first batch rebuilds Jellyfin's cached map: what landed minutes ago counts.
+      const o = { fresh: first };
+      const [movies, series] = await Promise.all([
+        server.findManyByTmdbIds(ids('MOVIE'), 'Movie', o),
+        server.findManyByTmdbIds(ids('TV'), 'Series', o),
+      ]);
+      found = { movies, series };
     } catch (err) {
-      // One title the media server or TMDB cannot answer for must not stop the others.
+      // The library cannot be read for this batch: its requests stay APPROVED for the next run.
       if (!(err instanceof IntegrationError)) throw err;
-      ctx.logger.warn({ err: err.message, requestId: row.id }, 'reconcile check failed');
-      outcome.failed++;
+      ctx.logger.warn({ err: err.message }, 'reconcile lookup failed');
+      outcome.checked += rows.length;
+      outcome.failed += rows.length;
+      continue;
     }
+    for (const row of rows) {
+      if (signal?.aborted) break;
+      outcome.checked++;
+      try {
+        if (row.type === 'MOVIE') {
+          if (found.movies.has(row.tmdbId) && (await markIngested(ctx, row, null, by))) {
+            outcome.ingested++;
+          }
+          continue;
+        }
+        const seriesItem = found.series.get(row.tmdbId);
+        const progress = await measureSeries(ctx, server, row, seriesItem?.id ?? null);
+        const changed = await applySeriesProgress(ctx, row, progress, by);
+        if (changed && isComplete(progress)) outcome.ingested++;
+      } catch (err) {
+        // One title the media server or TMDB cannot answer for must not stop the others.
+        if (!(err instanceof IntegrationError)) throw err;
+        ctx.logger.warn({ err: err.message, requestId: row.id }, 'reconcile check failed');
+        outcome.failed++;
+      }
+    }
+    if (rows.length < RECONCILE_BATCH) break;
   }
   return outcome;
 }

@@ -8,6 +8,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  lt,
   or,
   sql,
   type SQL,
@@ -212,4 +213,31 @@ export async function activeRequestsForTitles(
     ...r,
     ingestProgress: (r.ingestProgress as IngestProgress | null) ?? null,
   }));
+}
+
+/**
+ * One batch of APPROVED requests reviewed (or, unreviewed, created) before `cutoff`, oldest first,
+ * after the keyset `after` (the last row of the previous batch): the reconcile pass reads them
+ * a batch at a time instead of the whole table.
+ */
+export async function approvedBatch(
+  db: Database,
+  cutoff: Date,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<MediaRequestRow[]> {
+  return db
+    .select()
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.status, 'APPROVED'),
+        lt(sql`coalesce(${mediaRequests.reviewedAt}, ${mediaRequests.createdAt})`, cutoff),
+        after === null
+          ? undefined
+          : sql`(${mediaRequests.createdAt}, ${mediaRequests.id}) > (${after.createdAt}, ${after.id})`,
+      ),
+    )
+    .orderBy(mediaRequests.createdAt, mediaRequests.id)
+    .limit(limit);
 }

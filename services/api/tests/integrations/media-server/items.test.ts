@@ -180,6 +180,20 @@ describe('media-server adapters: items', () => {
     }
   });
 
+  it.each(MODES)('should find %s items for a batch of TMDB ids, fresh on demand', async (mode) => {
+    const { adapter, seeded, fake } = await boot(mode);
+    const found = await adapter.findManyByTmdbIds([693134, 1, 872585], 'Movie');
+    expect([...found.keys()].sort()).toEqual([693134, 872585]);
+    expect(found.get(872585)?.id).toBe(seeded.movies.oppenheimer.id);
+    await expect(adapter.findManyByTmdbIds([], 'Series')).resolves.toEqual(new Map());
+    const calls = sent(fake).length;
+    // Asked again: Emby asks the server each time; Jellyfin answers from its map unless `fresh`.
+    await adapter.findManyByTmdbIds([872585], 'Movie');
+    expect(sent(fake).length - calls).toBe(mode === 'emby' ? 1 : 0);
+    await adapter.findManyByTmdbIds([872585], 'Movie', { fresh: true });
+    expect(sent(fake).length - calls).toBe(mode === 'emby' ? 2 : 1);
+  });
+
   it('should match TMDB ids itself when the server ignores the filter (risk 11)', async () => {
     // Jellyfin 10.11 still answers /emby paths and ignores the filter: it returns everything.
     const { adapterWith, seeded, fake } = await boot('jellyfin10');
