@@ -49,6 +49,18 @@ export const paginationQuerySchema = z.strictObject({
 });
 export type PaginationQuery = z.infer<typeof paginationQuerySchema>;
 
+/**
+ * The list reply of a list whose count stops at 10 000 matching rows (the audit log,
+ * redemptions): `total` is then 10 000 and `totalCapped` true ("10 000+").
+ */
+export function cappedPageOf<T extends z.ZodType>(item: T) {
+  return pageOf(item).extend({
+    totalCapped: z
+      .boolean()
+      .describe('true when more than `total` (10 000) rows match: the count stopped there'),
+  });
+}
+
 /** Builds the list reply schema `{data, total, page, pageSize}` for an item schema. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

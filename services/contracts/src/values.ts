@@ -16,6 +16,8 @@ export interface Page<T> {
   total: number;
   page: number;
   pageSize: number;
+  /** Lists that count at most 10 000 rows (`cappedPageOf`): true when more match. */
+  totalCapped?: boolean;
 }
 
 export const SORT_ORDERS = ['asc', 'desc'] as const;

@@ -1,5 +1,5 @@
 // Offset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
-import { count, gte, lt, type SQL } from 'drizzle-orm';
+import { count, gte, lt, sql, type SQL, type Subquery } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { nextDay, startOfZonedDay } from '../time/zoned-day.js';
 import type { Database } from './client.js';
@@ -31,6 +31,51 @@ export async function paginate<T>(
   ]);
   return { data, total: n, page: query.page, pageSize: query.pageSize };
 }
+
+/**
+ * Lists over tables that grow without bound (the audit log, redemptions) count at most this many
+ * matching rows: an exact `count(*)` of 500 000 rows costs a scan of the table on every page
+ * (issue 33), and nobody pages to entry 10 001 of a log — they filter. Past it the reply says
+ * `total: 10000, totalCapped: true` and the console shows "10 000+".
+ */
+export const COUNT_CAP = 10_000;
+
+/** A row count that stopped at `COUNT_CAP`. */
+export interface CappedTotal {
+  n: number;
+  capped: boolean;
+}
+
+/**
+ * Counts the rows of `rows` (a select of the list's table with its filters, no order) up to
+ * `cap`: `select count(*) from (… limit cap + 1)`, which stops reading at the first row past it.
+ */
+export async function countUpTo(
+  db: Database,
+  rows: { limit(n: number): { as(alias: string): Subquery } },
+  cap = COUNT_CAP,
+): Promise<CappedTotal> {
+  const [row] = await db.select({ n: count() }).from(rows.limit(cap + 1).as('counted'));
+  const n = row?.n ?? 0;
+  return n > cap ? { n: cap, capped: true } : { n, capped: false };
+}
+
+/** `paginate` with a capped count: the reply adds `totalCapped`. */
+export async function paginateCapped<T>(
+  query: PageQuery,
+  total: Promise<CappedTotal>,
+  rows: (limit: number, offset: number) => Promise<T[]>,
+): Promise<PageResult<T> & { totalCapped: boolean }> {
+  const [data, counted] = await Promise.all([
+    rows(query.pageSize, (query.page - 1) * query.pageSize),
+    total,
+  ]);
+  const { page, pageSize } = query;
+  return { data, total: counted.n, page, pageSize, totalCapped: counted.capped };
+}
+
+/** A select of nothing but a constant, the row source `countUpTo` counts. */
+export const one = { one: sql<number>`1` };
 
 /** `count(*)` of a table (optionally filtered), for `paginate`. */
 export async function countRows(db: Database, table: PgTable, where?: SQL): Promise<number> {

@@ -1,4 +1,5 @@
-import { auditEntrySchema, pageOf } from '@usher/contracts';
+import { auditEntrySchema, cappedPageOf } from '@usher/contracts';
+import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { auditLog } from '../../src/db/schema/index.js';
 import { nextDay, startOfZonedDay } from '../../src/time/zoned-day.js';
@@ -59,7 +60,9 @@ describe(`GET /api/v1/admin/audit-log (${ENGINE})`, () => {
   const list = async (query: string) => {
     const res = await t.call('GET', `/api/v1/admin/audit-log?${query}`, { token });
     expect(res.status).toBe(200);
-    return pageOf(auditEntrySchema).parse(await res.json());
+    return cappedPageOf(auditEntrySchema)
+      .strict()
+      .parse(await res.json());
   };
 
   it('should filter by action prefix (literal), actor and inclusive business-timezone days', async () => {
@@ -73,7 +76,7 @@ describe(`GET /api/v1/admin/audit-log (${ENGINE})`, () => {
     const may1 = await list('from=2026-05-01&to=2026-05-01');
     expect(may1.data.map((e) => e.action)).toEqual(['username_x.odd', 'user.delete']);
     const page = await list('pageSize=1&page=2&targetType=user');
-    expect(page).toMatchObject({ total: 4, page: 2, pageSize: 1 });
+    expect(page).toMatchObject({ total: 4, page: 2, pageSize: 1, totalCapped: false });
     expect(page.data[0]!.action).toBe('username_x.odd');
   });
 
@@ -82,5 +85,28 @@ describe(`GET /api/v1/admin/audit-log (${ENGINE})`, () => {
       const res = await t.call('GET', `/api/v1/admin/audit-log?${q}`, { token });
       expect([q, res.status]).toEqual([q, 400]);
     }
+  });
+
+  it('should count at most 10 000 matching entries and say the count stopped there', async () => {
+    // 10 001 more entries of one action, written by the database in one statement.
+    await t.context.db.execute(sql`
+      insert into audit_log (id, at, actor_type, actor_label, action, target_type, target_id)
+      select gen_random_uuid(), timestamptz '2026-06-01 00:00:00+00' + k * interval '1 second',
+             'system', 'job:bulk', 'bulk.entry', 'user', 'u' || k
+      from generate_series(1, 10001) k`);
+    const all = await list('pageSize=5');
+    expect(all).toMatchObject({ total: 10_000, totalCapped: true, page: 1, pageSize: 5 });
+    expect(all.data.map((e) => e.targetId)).toEqual([
+      'u10001',
+      'u10000',
+      'u9999',
+      'u9998',
+      'u9997',
+    ]);
+    // A filter that matches fewer is counted exactly; the deepest pages still answer.
+    expect(await list('action=user.')).toMatchObject({ total: 2, totalCapped: false });
+    const deep = await list('action=bulk.&pageSize=100&page=101');
+    expect(deep).toMatchObject({ total: 10_000, totalCapped: true });
+    expect(deep.data.map((e) => e.targetId)).toEqual(['u1']);
   });
 });

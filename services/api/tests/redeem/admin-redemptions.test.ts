@@ -63,7 +63,7 @@ describe(`GET /api/v1/admin/redemptions (${ENGINE})`, () => {
     const newestFirst = [...rows].reverse();
 
     const first = await list(`userId=${member.id}&pageSize=2`);
-    expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first).toMatchObject({ total: 5, totalCapped: false, page: 1, pageSize: 2 });
     expect(first.data.map((r) => r.id)).toEqual(newestFirst.slice(0, 2).map((r) => r.id));
     expect(first.data[0]).toEqual({
       id: rows[4]!.id,

@@ -174,6 +174,16 @@ describe('list pages', () => {
       });
     });
 
+    it('should say "10,000+" when the API stopped counting', async () => {
+      const { fixture, root } = await render(UrlList);
+      calls[0]!.resolve({ ...pageOf(['a', 'b'], 10_000), totalCapped: true });
+      await flushAndRender(fixture);
+      expect(root.querySelector('.mat-mdc-paginator-range-label')!.textContent).toContain(
+        '1 – 20 of 10,000+',
+      );
+      expect(fixture.componentInstance.list.totalCapped()).toBe(true);
+    });
+
     it('should leave page 1 out of the URL', async () => {
       const { fixture } = await render(UrlList, { page: '2' });
       fixture.componentInstance.list.changePage({ pageIndex: 0, pageSize: 50, length: 45 });

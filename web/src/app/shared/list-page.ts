@@ -25,6 +25,8 @@ type QueryParams = Record<string, string | number | null>;
 export interface ListPage<T> {
   readonly rows: Signal<T[] | null>;
   readonly total: Signal<number>;
+  /** True when the API stopped counting at `total` (a log's 10 000+ entries). */
+  readonly totalCapped: Signal<boolean>;
   readonly loading: Signal<boolean>;
   readonly error: Signal<ErrorText | null>;
   /** What the load threw, for pages that act on its code (a missing plugin, say). */
@@ -51,6 +53,7 @@ function pageState<T>(data: ApiResource<Page<T>>) {
   return {
     rows: computed(() => data.value()?.data ?? null),
     total: computed(() => data.value()?.total ?? 0),
+    totalCapped: computed(() => data.value()?.totalCapped === true),
     loading: data.loading,
     error: data.error,
     failure: data.failure,

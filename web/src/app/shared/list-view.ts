@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, Injectable, inject, input } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  Injectable,
+  effect,
+  inject,
+  input,
+} from '@angular/core';
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { MatButton } from '@angular/material/button';
 import { MatPaginator, MatPaginatorIntl } from '@angular/material/paginator';
@@ -25,10 +32,19 @@ export class TranslatedPaginatorIntl extends MatPaginatorIntl {
     });
   }
 
+  /** Set by the list: the API stopped counting at `length` ("of 10,000+"). */
+  capped = false;
+
   override getRangeLabel = (page: number, pageSize: number, length: number): string => {
     const start = length === 0 ? 0 : page * pageSize + 1;
     const end = Math.min((page + 1) * pageSize, length);
-    return this.transloco.translate('common.paginator.range', { start, end, length });
+    const key = this.capped ? 'rangeCapped' : 'range';
+    const n = new Intl.NumberFormat(this.transloco.getActiveLang());
+    return this.transloco.translate(`common.paginator.${key}`, {
+      start: n.format(start),
+      end: n.format(end),
+      length: n.format(length),
+    });
   };
 }
 
@@ -109,4 +125,15 @@ export class ListView {
   readonly clearLabel = input<string>();
   /** Prefix of `data-testid` on the error (`-error`) and empty (`-empty`) states. */
   readonly testId = input<string>();
+
+  constructor() {
+    // This view's own paginator words (provided above): "of 10,000+" while the count is capped.
+    const intl = inject(MatPaginatorIntl) as TranslatedPaginatorIntl;
+    effect(() => {
+      const capped = this.list().totalCapped();
+      if (intl.capped === capped) return;
+      intl.capped = capped;
+      intl.changes.next();
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { auditEntrySchema, auditQuerySchema, pageOf } from '@usher/contracts';
+import { auditEntrySchema, auditQuerySchema, cappedPageOf } from '@usher/contracts';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { listAudit } from './service.js';
@@ -12,7 +12,7 @@ export function auditRoutes(ctx: ModuleContext): RouteDef[] {
       summary: 'Who did what, newest first; `action` matches by prefix, days are inclusive',
       tags: ['audit'],
       request: { query: auditQuerySchema },
-      responses: { 200: { description: 'Entries', schema: pageOf(auditEntrySchema) } },
+      responses: { 200: { description: 'Entries', schema: cappedPageOf(auditEntrySchema) } },
       handler: async (c, { query }) => c.json(await listAudit(ctx, query)),
     }),
   ];

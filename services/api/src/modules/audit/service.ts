@@ -3,7 +3,14 @@
 import type { AuditEntry, AuditQuery } from '@usher/contracts';
 import { and, desc, eq, getTableColumns, like, type SQL } from 'drizzle-orm';
 import { auditLog, type AuditLogRow } from '../../db/schema/index.js';
-import { countRows, dayRange, escapeLike, paginate, type PageResult } from '../../db/paging.js';
+import {
+  countUpTo,
+  dayRange,
+  escapeLike,
+  one,
+  paginateCapped,
+  type PageResult,
+} from '../../db/paging.js';
 import type { ModuleContext } from '../context.js';
 
 function toEntry(row: AuditLogRow): AuditEntry {
@@ -26,7 +33,7 @@ function toEntry(row: AuditLogRow): AuditEntry {
 export async function listAudit(
   ctx: ModuleContext,
   query: AuditQuery,
-): Promise<PageResult<AuditEntry>> {
+): Promise<PageResult<AuditEntry> & { totalCapped: boolean }> {
   const zone = await ctx.settings.store.getString('SCHEDULE_TIMEZONE');
   const filters: SQL[] = [...dayRange(auditLog.at, query, zone)];
   if (query.actorId) filters.push(eq(auditLog.actorId, query.actorId));
@@ -34,7 +41,8 @@ export async function listAudit(
   if (query.targetType) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId) filters.push(eq(auditLog.targetId, query.targetId));
   const where = filters.length ? and(...filters) : undefined;
-  return paginate(query, countRows(ctx.db, auditLog, where), async (limit, offset) => {
+  const total = countUpTo(ctx.db, ctx.db.select(one).from(auditLog).where(where));
+  return paginateCapped(query, total, async (limit, offset) => {
     // A deferred join (issue 33): the offset walks only the (at, id) index — an index-only scan
     // — and the page's twenty rows are read whole afterwards, so `?page=2000` of 500 000 rows
     // no longer reads 40 000 rows with their details to throw them away.

@@ -1,10 +1,19 @@
 // The redeem module's SQL, database (or transaction) handle first, so a service passes the
 // transaction it is in (docs/architecture.md, "Module shape").
 import type { Redemption } from '@usher/contracts';
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
-import { containing, countRows, dayRange, escapeLike, paginate } from '../../db/paging.js';
+import {
+  containing,
+  countRows,
+  countUpTo,
+  dayRange,
+  escapeLike,
+  one,
+  paginate,
+  paginateCapped,
+} from '../../db/paging.js';
 import {
   redeemCodes,
   redemptions,
@@ -211,13 +220,15 @@ export async function listRedemptions(db: Database, query: RedemptionQuery, zone
   if (query.code) filters.push(eq(redemptions.code, query.code.toUpperCase()));
   if (query.kind) filters.push(eq(redemptions.kind, query.kind));
   const where = filters.length ? and(...filters) : undefined;
-  const total = db
-    .select({ n: count() })
-    .from(redemptions)
-    .innerJoin(users, eq(users.id, redemptions.userId))
-    .where(where)
-    .then(([row]) => row?.n ?? 0);
-  return paginate(query, total, async (limit, offset) => {
+  const total = countUpTo(
+    db,
+    db
+      .select(one)
+      .from(redemptions)
+      .innerJoin(users, eq(users.id, redemptions.userId))
+      .where(where),
+  );
+  return paginateCapped(query, total, async (limit, offset) => {
     const rows = await db
       .select({ r: redemptions, username: users.username })
       .from(redemptions)

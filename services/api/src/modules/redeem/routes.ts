@@ -1,6 +1,7 @@
 import {
   batchRedeemCodesSchema,
   createRedeemCodeSchema,
+  cappedPageOf,
   pageOf,
   redeemCodeListQuerySchema,
   redeemCodeSchema,
@@ -92,7 +93,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       summary: 'Own redemptions, newest first',
       tags: ['me'],
       request: { query: paginationQuerySchema },
-      responses: { 200: { description: 'Redemptions', schema: pageOf(redemptionSchema) } },
+      responses: { 200: { description: 'Redemptions', schema: cappedPageOf(redemptionSchema) } },
       handler: async (c, { query, auth }) =>
         c.json(await listRedemptions(ctx, { ...query, userId: auth.userId })),
     }),
@@ -161,7 +162,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       summary: 'Every redemption, newest first, with filters',
       tags: ['redeem-codes'],
       request: { query: redemptionListQuerySchema },
-      responses: { 200: { description: 'Redemptions', schema: pageOf(redemptionSchema) } },
+      responses: { 200: { description: 'Redemptions', schema: cappedPageOf(redemptionSchema) } },
       handler: async (c, { query }) => c.json(await listRedemptions(ctx, query)),
     }),
   ];
