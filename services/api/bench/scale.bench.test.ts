@@ -418,7 +418,9 @@ async function explainLists(size: number, hash: string): Promise<void> {
     print(`plans written to ${file}`);
   } finally {
     await sql.end().catch(() => undefined);
-    await admin.query(`drop database if exists ${name} with (force)`);
+    // BENCH_KEEP_DB=1 keeps the community for plans tried by hand (psql), and says where.
+    if (process.env.BENCH_KEEP_DB) print(`community kept in ${url.href}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }

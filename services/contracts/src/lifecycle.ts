@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoInstant, pageOf, paginationQuerySchema, safeString, uuidSchema } from './common.js';
+import {
+  cappedPageOf,
+  isoInstant,
+  pageOf,
+  paginationQuerySchema,
+  safeString,
+  uuidSchema,
+} from './common.js';
 import {
   ANNOUNCEMENT_AUDIENCES,
   ANNOUNCEMENT_CHANNELS,
@@ -154,7 +161,7 @@ export const upcomingReminderSchema = z
   })
   .meta({ id: 'UpcomingReminder' });
 export type UpcomingReminder = z.infer<typeof upcomingReminderSchema>;
-export const lifecycleUpcomingPageSchema = pageOf(upcomingReminderSchema).meta({
+export const lifecycleUpcomingPageSchema = cappedPageOf(upcomingReminderSchema).meta({
   id: 'LifecycleUpcomingPage',
 });
 export type LifecycleUpcomingPage = z.infer<typeof lifecycleUpcomingPageSchema>;

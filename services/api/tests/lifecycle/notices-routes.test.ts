@@ -2,6 +2,7 @@
 // view, the member's preferences, and the signed unsubscribe link of a reminder mail.
 import { eq } from 'drizzle-orm';
 import { auditLog, users } from '../../src/db/schema/index.js';
+import { countUpcoming } from '../../src/modules/lifecycle/queries.js';
 import { ENGINE } from '../support/database.js';
 import { aUser } from '../support/users.js';
 import { DAY, lifecycleEnv, type LifecycleEnv } from './harness.js';
@@ -57,14 +58,14 @@ describe(`lifecycle notices, preferences and unsubscribe (${ENGINE})`, () => {
       expect(res.status).toBe(200);
       const now = env.now().getTime();
       const at = (ms: number) => new Date(ms).toISOString();
-      expect(res.body).toMatchObject({ total: 5, page: 1 });
+      expect(res.body).toMatchObject({ total: 5, totalCapped: false, page: 1 });
       const items = (res.body as { data: Record<string, unknown>[] }).data;
       // The member 2 days out is past the 7-day threshold: only 3 (due now) and 1 remain; at the
-      // same time, the member created first comes first.
+      // same time, the membership that ends first comes first.
       expect(items.map((i) => [i.username, i.days, i.dueAt])).toEqual([
         [two.username, 3, at(now)],
-        [eight.username, 7, at(now + DAY)],
         [two.username, 1, at(now + DAY)],
+        [eight.username, 7, at(now + DAY)],
         [eight.username, 3, at(now + 5 * DAY)],
         [eight.username, 1, at(now + 7 * DAY)],
       ]);
@@ -82,6 +83,28 @@ describe(`lifecycle notices, preferences and unsubscribe (${ENGINE})`, () => {
         { channel: 'email', status: 'sent', detail: null },
         { channel: 'messenger', status: 'sent', detail: null },
       ]);
+    });
+
+    it('should page through the merged thresholds exactly as one long page, and cap its count', async () => {
+      for (const days of [9, 1.5, 6, 2.5, 12, 4]) await member(days);
+      const one = await admin('/api/v1/admin/lifecycle/upcoming?days=14&pageSize=100');
+      const all = (one.body as { data: { userId: string; days: number }[] }).data;
+      expect(all.length).toBe((one.body as { total: number }).total);
+      const paged: { userId: string; days: number }[] = [];
+      for (let page = 1; paged.length < all.length; page++) {
+        const res = await admin(`/api/v1/admin/lifecycle/upcoming?days=14&pageSize=4&page=${page}`);
+        const data = (res.body as { data: { userId: string; days: number }[] }).data;
+        expect(data.length).toBeGreaterThan(0);
+        paged.push(...data);
+      }
+      const key = (r: { userId: string; days: number }) => `${r.userId}/${r.days}`;
+      expect(paged.map(key)).toEqual(all.map(key));
+      // The count stops at its cap and says so.
+      const now = env.now();
+      const until = new Date(now.getTime() + 14 * DAY);
+      const counted = (cap: number) => countUpcoming(env.t.context.db, now, until, [7, 3, 1], cap);
+      await expect(counted(100)).resolves.toEqual({ n: all.length, capped: false });
+      await expect(counted(5)).resolves.toEqual({ n: 5, capped: true });
     });
 
     it("should answer the same view at GET /admin/lifecycle/preview (the issue's name)", async () => {

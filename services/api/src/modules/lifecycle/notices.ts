@@ -7,7 +7,7 @@ import type {
   NoticesQuery,
   UpcomingReminder,
 } from '@usher/contracts';
-import { paginate } from '../../db/paging.js';
+import { COUNT_CAP, paginate, paginateCapped } from '../../db/paging.js';
 import type { ModuleContext } from '../context.js';
 import {
   countNotices,
@@ -57,11 +57,14 @@ export async function upcomingReminders(
   const thresholds = (await ctx.settings.store.get('REMINDER_DAYS'))
     .map(Number)
     .filter((d) => d >= 1 && d <= 60);
-  if (thresholds.length === 0) return { data: [], total: 0, page: q.page, pageSize: q.pageSize };
+  if (thresholds.length === 0) {
+    return { data: [], total: 0, page: q.page, pageSize: q.pageSize, totalCapped: false };
+  }
   const open = await openChannels(ctx);
   const now = ctx.now();
   const until = new Date(now.getTime() + q.days * DAY_MS);
-  return paginate(q, countUpcoming(ctx.db, now, until, thresholds), async (limit, offset) => {
+  const total = countUpcoming(ctx.db, now, until, thresholds, COUNT_CAP);
+  return paginateCapped(q, total, async (limit, offset) => {
     const rows = await upcomingRows(ctx.db, now, until, thresholds, limit, offset);
     const recorded = new Map(
       (await reminderNotices(ctx.db, [...new Set(rows.map((r) => r.userId))])).map((n) => [

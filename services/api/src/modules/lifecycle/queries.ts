@@ -53,43 +53,72 @@ export interface UpcomingRow {
   dueAt: Date;
 }
 
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
 /**
  * The reminders of the members the job would remind (as `runReminders` chooses them) that fall
  * due between now and `until`: every threshold whose window opens by then, except those a
  * member is already past — of the thresholds already open only the tightest counts, as in
  * `dueThreshold`. One row per (member, threshold), soonest first; `dueAt` is the window's start,
  * or now when it has begun.
+ *
+ * The (member, threshold `d`) pairs of one threshold, as a select of `columns`: the members the
+ * job reminds whose membership ends after now and whose `d`-day window opens by `until` (a range
+ * of `users_expires_at_asc_idx`, bounded by `until + d`), less the windows a member is already
+ * past — of the thresholds already open only the tightest counts. Ordered by `expires_at, id`,
+ * which is the order of `due_at` within one threshold.
  */
-function upcomingFrom(now: Date, until: Date, thresholds: number[]): SQL {
+function upcomingOf(
+  columns: SQL,
+  d: number,
+  w: { now: Date; until: Date; thresholds: number[] },
+  limit?: number,
+): SQL {
   const list = sql`array[${sql.join(
-    thresholds.map((d) => sql`${d}::int`),
+    w.thresholds.map((x) => sql`${x}::int`),
     sql`, `,
   )}]`;
-  const opensAt = sql`u.expires_at - t.days * interval '1 day'`;
-  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-  return sql`
-    from users u cross join unnest(${list}) as t(days)
+  const days = sql`${d}::int`;
+  const opensAt = sql`u.expires_at - ${days} * interval '1 day'`;
+  return sql`(select ${columns} from users u
     where u.role = 'user' and u.is_active and not u.media_access_disabled
-      and u.expires_at > ${at(now)}
-      and ${opensAt} <= ${at(until)}
-      and (${opensAt} > ${at(now)} or t.days = (
+      and u.expires_at > ${at(w.now)}
+      and u.expires_at <= ${at(w.until)} + ${days} * interval '1 day'
+      and (${opensAt} > ${at(w.now)} or ${days} = (
         select min(x) from unnest(${list}) as x
-        where u.expires_at - x * interval '1 day' <= ${at(now)}))`;
+        where u.expires_at - x * interval '1 day' <= ${at(w.now)}))
+    order by u.expires_at, u.id
+    ${limit === undefined ? sql`` : sql`limit ${limit}`})`;
 }
 
+/**
+ * How many reminders are coming up, counted up to `cap` (issue 33: a community where ten thousand
+ * memberships end this week still answers at once): `{n, capped}` as `countUpTo` gives.
+ */
 export async function countUpcoming(
   db: Database,
   now: Date,
   until: Date,
   thresholds: number[],
-): Promise<number> {
+  cap: number,
+): Promise<{ n: number; capped: boolean }> {
+  const w = { now, until, thresholds };
+  const parts = thresholds.map((d) => upcomingOf(sql`1`, d, w, cap + 1));
   const [row] = await queryRows<{ n: number | string }>(
     db,
-    sql`select count(*)::int as n ${upcomingFrom(now, until, thresholds)}`,
+    sql`select count(*)::int as n from (select 1 from (${sql.join(parts, sql` union all `)}) a
+      limit ${cap + 1}) c`,
   );
-  return Number(row?.n ?? 0);
+  const n = Number(row?.n ?? 0);
+  return n > cap ? { n: cap, capped: true } : { n, capped: false };
 }
 
+/**
+ * One page of the reminders coming up, soonest first (then by the membership's end, the member
+ * and the wider threshold). Each threshold's pairs come from an index walk in that order, cut at
+ * `offset + limit`, and only those are merged: a page reads a page's worth of members per
+ * threshold, not every member whose reminder is due.
+ */
 export async function upcomingRows(
   db: Database,
   now: Date,
@@ -98,6 +127,12 @@ export async function upcomingRows(
   limit: number,
   offset: number,
 ): Promise<UpcomingRow[]> {
+  const w = { now, until, thresholds };
+  const columns = (d: number) =>
+    sql`u.id as user_id, u.username, u.email, u.messenger_id, u.notify_email, u.notify_messenger,
+      u.expires_at, ${d}::int as days,
+      greatest(u.expires_at - ${d}::int * interval '1 day', ${at(now)}) as due_at`;
+  const parts = thresholds.map((d) => upcomingOf(columns(d), d, w, offset + limit));
   const rows = await queryRows<{
     user_id: string;
     username: string;
@@ -110,11 +145,8 @@ export async function upcomingRows(
     due_at: Date | string;
   }>(
     db,
-    sql`select u.id as user_id, u.username, u.email, u.messenger_id, u.notify_email,
-          u.notify_messenger, u.expires_at, t.days,
-          greatest(u.expires_at - t.days * interval '1 day', ${now.toISOString()}::timestamptz) as due_at
-        ${upcomingFrom(now, until, thresholds)}
-        order by due_at, u.id, t.days desc
+    sql`select * from (${sql.join(parts, sql` union all `)}) a
+        order by due_at, expires_at, user_id, days desc
         limit ${limit} offset ${offset}`,
   );
   return rows.map((r) => ({

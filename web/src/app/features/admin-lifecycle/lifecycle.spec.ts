@@ -173,6 +173,22 @@ describe('UpcomingTimeline', () => {
     expect(items[0]!.querySelector('a')!.getAttribute('href')).toBe(`/admin/users/${ANA}`);
     http.verify();
   });
+
+  it('should say "more than 10,000" when the API stopped counting', async () => {
+    TestBed.configureTestingModule({ providers: provideTestApp() });
+    const http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(UpcomingTimeline);
+    await fixture.whenStable();
+    http
+      .expectOne((r) => r.url === '/api/v1/admin/lifecycle/preview')
+      .flush({ data: [aReminder()], total: 10_000, totalCapped: true, page: 1, pageSize: 100 });
+    await flushAndRender(fixture);
+    const summary = (fixture.nativeElement as HTMLElement).querySelector(
+      '[data-testid="upcoming-summary"]',
+    )!;
+    expect(summary.textContent).toContain('More than 10,000 reminders in the next 14 days');
+    http.verify();
+  });
 });
 
 describe('TemplateEditor', () => {

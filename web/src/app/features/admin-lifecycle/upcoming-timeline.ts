@@ -72,7 +72,16 @@ const CHANNEL_TONES: Record<string, Tone> = {
         <app-error-state [error]="error" (retry)="upcoming.reload()" />
       } @else if (upcoming.value(); as page) {
         <p class="summary" data-testid="upcoming-summary">
-          {{ t('lifecycle.upcoming.summary', { n: page.total, members: members(), days: window }) }}
+          {{
+            t(
+              page.totalCapped ? 'lifecycle.upcoming.summaryCapped' : 'lifecycle.upcoming.summary',
+              {
+                n: page.total,
+                members: members(),
+                days: window,
+              }
+            )
+          }}
         </p>
         @if (page.total === 0) {
           <app-empty-state icon="event_available" [message]="t('lifecycle.upcoming.empty')" />
