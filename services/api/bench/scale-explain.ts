@@ -6,6 +6,22 @@ const page = (order: string, offset = 0) =>
   `${order} limit 20 offset ${offset}) p using (id) ${order}`;
 const usersOrder = (col: string) => `order by ${col} desc nulls last, id desc`;
 
+function upcoming(columns: string, limit: number, offset: number, count = false): string {
+  const part = (d: number) =>
+    `(select ${columns}${count ? '' : `, ${d} as days, greatest(u.expires_at - ${d} * interval '1 day', $1::timestamptz) as due_at`} from users u
+      where u.role = 'user' and u.is_active and not u.media_access_disabled
+        and u.expires_at > $1::timestamptz
+        and u.expires_at <= $1::timestamptz + interval '14 days' + ${d} * interval '1 day'
+        and (u.expires_at - ${d} * interval '1 day' > $1::timestamptz or ${d} = (
+          select min(x) from unnest(array[7, 3, 1]) as x
+          where u.expires_at - x * interval '1 day' <= $1::timestamptz))
+      order by u.expires_at, u.id limit ${limit + offset})`;
+  const all = [7, 3, 1].map(part).join(' union all ');
+  return count
+    ? `select count(*) from (select 1 from (${all}) a limit ${limit}) c`
+    : `select * from (${all}) a order by due_at, expires_at, id, days desc limit ${limit} offset ${offset}`;
+}
+
 export const EXPLAINS: [string, string][] = [
   ['users: count', `select count(*) from users`],
   ['users: page 1 (createdAt)', `${user} ${page(usersOrder('created_at'))}`],
@@ -19,7 +35,15 @@ export const EXPLAINS: [string, string][] = [
     `${user} where expires_at <= $1 ${page(usersOrder('last_login_at'))}`,
   ],
   ['users?sort=expiresAt: page', `${user} ${page(usersOrder('expires_at'))}`],
-  ['audit-log: count', `select count(*) from audit_log`],
+  // The audit log and redemptions count at most 10 000 rows (db/paging.ts `countUpTo`).
+  [
+    'audit-log: count (capped)',
+    `select count(*) from (select 1 from audit_log limit 10001) counted`,
+  ],
+  [
+    'audit-log?action=user.: count (capped)',
+    `select count(*) from (select 1 from audit_log where action like 'user.%' limit 10001) counted`,
+  ],
   [
     'audit-log: page 1',
     `select a.* from audit_log a join (select id from audit_log order by at desc, id desc limit 20 offset 0) p using (id) order by a.at desc, a.id desc`,
@@ -51,6 +75,15 @@ export const EXPLAINS: [string, string][] = [
     `select c.*, u.username from redeem_codes c left join users u on u.id = c.created_by where not (c.used_count >= c.max_uses) and not (c.expires_at is not null and c.expires_at <= $1) order by c.created_at desc, c.id desc limit 20`,
   ],
   ['redemptions: page', `select * from redemptions order by created_at desc, id desc limit 20`],
+  [
+    'redemptions: count (capped)',
+    `select count(*) from (select 1 from redemptions r join users u on u.id = r.user_id limit 10001) counted`,
+  ],
+  // lifecycle/upcoming?days=14 with REMINDER_DAYS 7,3,1 (lifecycle/queries.ts): one index walk
+  // per threshold, cut at the page, merged.
+  ['lifecycle/upcoming: page 1', upcoming('u.id, u.expires_at', 20, 0)],
+  ['lifecycle/upcoming: page 50', upcoming('u.id, u.expires_at', 20, 980)],
+  ['lifecycle/upcoming: count (capped)', upcoming('1', 10_001, 0, true)],
   [
     'devices/actions: page',
     `select * from device_actions order by created_at desc, id desc limit 20`,

@@ -134,6 +134,23 @@ describe.each(domainFlavours('emby'))('media quality on %s', (flavour) => {
     expect((await errorOf(missing)).code).toBe('QUALITY_GROUP_NOT_FOUND');
   });
 
+  it('should show a rescan at once, even at the same instant, for a library and for all', async () => {
+    expect((await scan('all')).status).toBe('succeeded');
+    const names = (r: { lowQuality: { data: { name: string }[] } }) =>
+      r.lowQuality.data.map((g) => g.name);
+    expect(names(await report(ids.movies!))).toContain('Casablanca');
+    expect(names(await report('all'))).toContain('Casablanca');
+    // Read twice (the second from the kept reports): the same answer.
+    expect(await report('all')).toEqual(await report('all'));
+    // Casablanca is replaced by a 1080p file; the clock has not moved.
+    const item = w.fake.state.items.get(w.fake.seeded!.movies.casablanca.id)!;
+    item.video = { ...item.video!, width: 1920, height: 1080 };
+    expect((await scan(ids.movies!)).status).toBe('succeeded');
+    expect(names(await report(ids.movies!))).not.toContain('Casablanca');
+    expect(names(await report('all'))).not.toContain('Casablanca');
+    expect((await report(ids.movies!)).resolution).toMatchObject({ fhd1080: 3, sd: 1 });
+  });
+
   it('should scan all libraries, sum them, and group episodes by series and season', async () => {
     expect((await scan('all')).status).toBe('succeeded');
     const shows = await report(ids.tvshows!);

@@ -1,15 +1,37 @@
 // SQL of the quality module: one `media_quality_reports` row per library (the report, or the
 // marker of a scan in flight) and the scan runs a library is covered by.
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { mediaQualityReports, type MediaQualityReportRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import type { Library } from '../../integrations/media-server/index.js';
 
-/** Every stored row, by library id. */
-export async function reportsByLibrary(db: Database): Promise<Map<string, MediaQualityReportRow>> {
-  const rows = await db.select().from(mediaQualityReports);
+/** A row without its report, and the row's version (`xmin`: it changes with every update). */
+export type ReportHead = Omit<MediaQualityReportRow, 'report'> & { version: string };
+
+/** Every row without its report (which may be megabytes), by library id. */
+export async function reportHeads(db: Database): Promise<Map<string, ReportHead>> {
+  const { report: _report, ...columns } = getTableColumns(mediaQualityReports);
+  const rows = await db
+    .select({ ...columns, version: sql<string>`xmin::text` })
+    .from(mediaQualityReports);
   return new Map(rows.map((r) => [r.libraryId, r]));
+}
+
+/** The reports of `libraryIds`, each with the version of the row it was read from. */
+export async function reportBodies(
+  db: Database,
+  libraryIds: string[],
+): Promise<{ libraryId: string; report: unknown; version: string }[]> {
+  if (libraryIds.length === 0) return [];
+  return db
+    .select({
+      libraryId: mediaQualityReports.libraryId,
+      report: mediaQualityReports.report,
+      version: sql<string>`xmin::text`,
+    })
+    .from(mediaQualityReports)
+    .where(inArray(mediaQualityReports.libraryId, libraryIds));
 }
 
 /** The `libraryId` param (null for all) of each run of `job` still running, started after `since`. */
