@@ -7,16 +7,21 @@ const page = (order: string, offset = 0) =>
 const usersOrder = (col: string) => `order by ${col} desc nulls last, id desc`;
 
 function upcoming(columns: string, limit: number, offset: number, count = false): string {
-  const part = (d: number) =>
+  const part = ([d, below]: [number, number]) =>
     `(select ${columns}${count ? '' : `, ${d} as days, greatest(u.expires_at - ${d} * interval '1 day', $1::timestamptz) as due_at`} from users u
       where u.role = 'user' and u.is_active and not u.media_access_disabled
-        and u.expires_at > $1::timestamptz
+        and u.expires_at > $1::timestamptz + ${below} * interval '1 day'
         and u.expires_at <= $1::timestamptz + interval '14 days' + ${d} * interval '1 day'
-        and (u.expires_at - ${d} * interval '1 day' > $1::timestamptz or ${d} = (
-          select min(x) from unnest(array[7, 3, 1]) as x
-          where u.expires_at - x * interval '1 day' <= $1::timestamptz))
       order by u.expires_at, u.id limit ${limit + offset})`;
-  const all = [7, 3, 1].map(part).join(' union all ');
+  const all = (
+    [
+      [7, 3],
+      [3, 1],
+      [1, 0],
+    ] as [number, number][]
+  )
+    .map(part)
+    .join(' union all ');
   return count
     ? `select count(*) from (select 1 from (${all}) a limit ${limit}) c`
     : `select * from (${all}) a order by due_at, expires_at, id, days desc limit ${limit} offset ${offset}`;

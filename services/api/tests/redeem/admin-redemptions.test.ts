@@ -1,5 +1,5 @@
 // `GET /api/v1/admin/redemptions` (20-api.md "Redeem codes"): paging, every filter, auth, 400s.
-import { errorBodySchema, pageOf, redemptionSchema } from '@usher/contracts';
+import { errorBodySchema, cappedPageOf, redemptionSchema } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
 import { redemptions, type UserRow } from '../../src/db/schema/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -52,7 +52,9 @@ describe(`GET /api/v1/admin/redemptions (${ENGINE})`, () => {
   const list = async (query: string) => {
     const res = await t.call('GET', `${PATH}?${query}`, { token: adminToken });
     expect([query, res.status]).toEqual([query, 200]);
-    return pageOf(redemptionSchema).parse(await res.json());
+    return cappedPageOf(redemptionSchema)
+      .strict()
+      .parse(await res.json());
   };
 
   it('should page every redemption newest first with the Redemption fields', async () => {

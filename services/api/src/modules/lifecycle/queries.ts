@@ -63,10 +63,9 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * or now when it has begun.
  *
  * The (member, threshold `d`) pairs of one threshold, as a select of `columns`: the members the
- * job reminds whose membership ends after now and whose `d`-day window opens by `until` (a range
- * of `users_expires_at_asc_idx`, bounded by `until + d`), less the windows a member is already
- * past — of the thresholds already open only the tightest counts. Ordered by `expires_at, id`,
- * which is the order of `due_at` within one threshold.
+ * job reminds whose `d`-day window opens by `until` and who are not yet inside the next smaller
+ * threshold's window — one range of `users_expires_at_asc_idx`, `(now + below, until + d]`.
+ * Ordered by `expires_at, id`, which is the order of `due_at` within one threshold.
  */
 function upcomingOf(
   columns: SQL,
@@ -74,19 +73,14 @@ function upcomingOf(
   w: { now: Date; until: Date; thresholds: number[] },
   limit?: number,
 ): SQL {
-  const list = sql`array[${sql.join(
-    w.thresholds.map((x) => sql`${x}::int`),
-    sql`, `,
-  )}]`;
-  const days = sql`${d}::int`;
-  const opensAt = sql`u.expires_at - ${days} * interval '1 day'`;
+  // Of the thresholds already open only the tightest counts: `d` is the one while the next
+  // smaller threshold has not opened, i.e. while the membership ends after now + that one.
+  const below = Math.max(0, ...w.thresholds.filter((x) => x < d));
+  const days = (n: number) => sql`${n}::int * interval '1 day'`;
   return sql`(select ${columns} from users u
     where u.role = 'user' and u.is_active and not u.media_access_disabled
-      and u.expires_at > ${at(w.now)}
-      and u.expires_at <= ${at(w.until)} + ${days} * interval '1 day'
-      and (${opensAt} > ${at(w.now)} or ${days} = (
-        select min(x) from unnest(${list}) as x
-        where u.expires_at - x * interval '1 day' <= ${at(w.now)}))
+      and u.expires_at > ${at(w.now)} + ${days(below)}
+      and u.expires_at <= ${at(w.until)} + ${days(d)}
     order by u.expires_at, u.id
     ${limit === undefined ? sql`` : sql`limit ${limit}`})`;
 }
@@ -102,8 +96,8 @@ export async function countUpcoming(
   thresholds: number[],
   cap: number,
 ): Promise<{ n: number; capped: boolean }> {
-  const w = { now, until, thresholds };
-  const parts = thresholds.map((d) => upcomingOf(sql`1`, d, w, cap + 1));
+  const w = { now, until, thresholds: [...new Set(thresholds)] };
+  const parts = w.thresholds.map((d) => upcomingOf(sql`1`, d, w, cap + 1));
   const [row] = await queryRows<{ n: number | string }>(
     db,
     sql`select count(*)::int as n from (select 1 from (${sql.join(parts, sql` union all `)}) a
@@ -127,12 +121,12 @@ export async function upcomingRows(
   limit: number,
   offset: number,
 ): Promise<UpcomingRow[]> {
-  const w = { now, until, thresholds };
+  const w = { now, until, thresholds: [...new Set(thresholds)] };
   const columns = (d: number) =>
     sql`u.id as user_id, u.username, u.email, u.messenger_id, u.notify_email, u.notify_messenger,
       u.expires_at, ${d}::int as days,
       greatest(u.expires_at - ${d}::int * interval '1 day', ${at(now)}) as due_at`;
-  const parts = thresholds.map((d) => upcomingOf(columns(d), d, w, offset + limit));
+  const parts = w.thresholds.map((d) => upcomingOf(columns(d), d, w, offset + limit));
   const rows = await queryRows<{
     user_id: string;
     username: string;

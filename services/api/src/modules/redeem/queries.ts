@@ -220,13 +220,14 @@ export async function listRedemptions(db: Database, query: RedemptionQuery, zone
   if (query.code) filters.push(eq(redemptions.code, query.code.toUpperCase()));
   if (query.kind) filters.push(eq(redemptions.kind, query.kind));
   const where = filters.length ? and(...filters) : undefined;
+  // Every redemption has its member (the row goes with them): the count joins users only to
+  // filter by name.
+  const counted = db.select(one).from(redemptions);
   const total = countUpTo(
     db,
-    db
-      .select(one)
-      .from(redemptions)
-      .innerJoin(users, eq(users.id, redemptions.userId))
-      .where(where),
+    query.username
+      ? counted.innerJoin(users, eq(users.id, redemptions.userId)).where(where)
+      : counted.where(where),
   );
   return paginateCapped(query, total, async (limit, offset) => {
     const rows = await db

@@ -68,6 +68,11 @@ export const users = pgTable(
     index('users_created_at_idx').on(t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('users_expires_at_sort_idx').on(t.expiresAt.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('users_expires_at_asc_idx').on(t.expiresAt.asc().nullsLast(), t.id.asc()),
+    // The members the reminders reach, by the membership's end: `lifecycle/upcoming` walks one
+    // range of it per threshold and counts from it without reading the table (issue 33).
+    index('users_reminder_idx')
+      .on(t.expiresAt.asc().nullsLast(), t.id.asc())
+      .where(sql`${t.role} = 'user' and ${t.isActive} and not ${t.mediaAccessDisabled}`),
     index('users_last_login_sort_idx').on(
       t.lastLoginAt.desc().nullsLast(),
       t.id.desc().nullsFirst(),

@@ -1,0 +1,1 @@
+CREATE INDEX "users_reminder_idx" ON "users" USING btree ("expires_at","id") WHERE "users"."role" = 'user' and "users"."is_active" and not "users"."media_access_disabled";
