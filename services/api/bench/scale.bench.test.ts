@@ -446,7 +446,11 @@ describe('bench: scale (issue 33)', () => {
     expect(buildAndCopy(distCopy)).toBe(true);
     const hash = await hashPassword(PASSWORD);
     if (options.explain) {
-      await explainLists(Math.max(...options.sizes), hash);
+      try {
+        await explainLists(Math.max(...options.sizes), hash);
+      } finally {
+        rmSync(distCopy, { recursive: true, force: true });
+      }
       return;
     }
 
