@@ -67,6 +67,10 @@ export interface PersonFixture {
   popularity: number;
   profile_path: string | null;
   known_for_movie_ids: number[];
+  /** Series the person is billed in (`credits` of `/tv/{id}`). */
+  known_for_tv_ids?: number[];
+  /** The character per title, keyed `movie:<id>` or `tv:<id>`. */
+  roles?: Record<string, string>;
 }
 
 export interface TmdbFixtures {

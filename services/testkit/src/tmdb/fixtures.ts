@@ -67,7 +67,7 @@ function t(en: string, enOverview: string, zh?: string, zhOverview?: string): Tr
   return out;
 }
 
-function movies(): MovieFixture[] {
+function movies(today: string): MovieFixture[] {
   const dune = t('Dune', 'Paul Atreides travels to Arrakis.', '沙丘', '保罗前往厄拉科斯。');
   return [
     movie({
@@ -125,6 +125,23 @@ function movies(): MovieFixture[] {
       imdb_id: 'tt0390384',
       genre_ids: [878, 18],
       popularity: 15.3,
+    }),
+    // Opens in three weeks: `/movie/upcoming` lists it, the popular lists do not.
+    movie({
+      id: 1311031,
+      translations: t(
+        'The Long Orbit',
+        'A lone pilot steers a derelict station home.',
+        '漫长轨道',
+        '一名孤独的飞行员驾驶废弃空间站返航。',
+      ),
+      release_date: addDays(today, 21),
+      runtime: 128,
+      status: 'Post Production',
+      genre_ids: [878, 12],
+      popularity: 95.4,
+      vote_average: 0,
+      vote_count: 0,
     }),
     // Enough titles sharing a word to fill two pages of search results.
     ...Array.from({ length: 25 }, (_, i) =>
@@ -268,6 +285,18 @@ const people: PersonFixture[] = [
     popularity: 90.1,
     profile_path: '/chalamet.jpg',
     known_for_movie_ids: [438631, 693134],
+    roles: { 'movie:438631': 'Paul Atreides', 'movie:693134': 'Paul Atreides' },
+  },
+  {
+    id: 17414,
+    name: 'Adam Scott',
+    original_name: 'Adam Scott',
+    known_for_department: 'Acting',
+    popularity: 30.2,
+    profile_path: '/adam-scott.jpg',
+    known_for_movie_ids: [],
+    known_for_tv_ids: [95396],
+    roles: { 'tv:95396': 'Mark Scout' },
   },
   // A person whose name matches "dune": multi search returns people, and Usher must drop them.
   {
@@ -282,5 +311,5 @@ const people: PersonFixture[] = [
 ];
 
 export function defaultTmdbFixtures(today: string): TmdbFixtures {
-  return { movies: movies(), tv: tvShows(today), people, genres: GENRES };
+  return { movies: movies(today), tv: tvShows(today), people, genres: GENRES };
 }

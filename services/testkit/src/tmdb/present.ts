@@ -238,3 +238,30 @@ export function seasonDetails(show: TvFixture, season: SeasonFixture, language: 
     vote_average: 0,
   };
 }
+
+/**
+ * `credits` as TMDB appends it to movie and tv details: the people who list the title among
+ * theirs, in billing order, with the role they played there (TMDB's cast fields; crew empty).
+ */
+export function credits(fixtures: TmdbFixtures, kind: 'movie' | 'tv', id: number) {
+  const cast = fixtures.people
+    .filter((p) =>
+      kind === 'movie' ? p.known_for_movie_ids.includes(id) : (p.known_for_tv_ids ?? []).includes(id),
+    )
+    .filter((p) => p.known_for_department === 'Acting')
+    .map((p, order) => ({
+      adult: false,
+      gender: 0,
+      id: p.id,
+      known_for_department: p.known_for_department,
+      name: p.name,
+      original_name: p.original_name,
+      popularity: p.popularity,
+      profile_path: p.profile_path,
+      cast_id: order + 1,
+      character: p.roles?.[`${kind}:${id}`] ?? '',
+      credit_id: `${p.id.toString(16)}${id.toString(16)}`,
+      order,
+    }));
+  return { id, cast, crew: [] };
+}

@@ -5,6 +5,7 @@ import { queryOf, sendJson, sendText, type RecordedRequest } from '../fake-serve
 import { defaultTmdbFixtures, type TmdbFixtures, type Translations } from './fixtures.js';
 import { solidGreyJpeg } from './jpeg.js';
 import {
+  credits,
   movieDetails,
   movieExternalIds,
   movieResult,
@@ -167,6 +168,92 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
     );
   }
 
+  /** Released (dated, not after today) titles only: TMDB's popular lists hold no announcements. */
+  const released = (date: string) => date !== '' && date <= today;
+
+  /**
+   * `/trending/{media_type}/{time_window}`, `/movie/popular`, `/tv/popular`, `/movie/upcoming`:
+   * pages of 20 like search. Trending labels every result with `media_type` (people included
+   * on `all`); the popular and upcoming lists do not. A week ranks by popularity; a day favours
+   * the newest titles (popularity over the years since release), so the two differ as TMDB's do.
+   * Upcoming is every dated movie after today, with TMDB's `dates` window.
+   */
+  function discover(path: string, q: Record<string, string>): Reply | null {
+    const language = q.language ?? 'en-US';
+    const movies = fixtures.movies.filter((m) => !m.adult);
+    const shows = fixtures.tv.filter((s) => !s.adult);
+    const trending = /^\/3\/trending\/([^/]+)\/([^/]+)$/.exec(path);
+    if (trending) {
+      const [, type, window] = trending;
+      if (!['all', 'movie', 'tv', 'person'].includes(type!) || !['day', 'week'].includes(window!)) {
+        return NOT_FOUND;
+      }
+      const todayYear = Number(today.slice(0, 4));
+      const score = (popularity: number, date: string) =>
+        window === 'week'
+          ? popularity
+          : popularity / (1 + Math.max(0, todayYear - Number(date.slice(0, 4) || todayYear)));
+      const pool = [
+        ...(type === 'all' || type === 'movie'
+          ? movies
+              .filter((m) => released(m.release_date))
+              .map((m) => ({
+                score: score(m.popularity, m.release_date),
+                value: { ...movieResult(m, language), media_type: 'movie' },
+              }))
+          : []),
+        ...(type === 'all' || type === 'tv'
+          ? shows
+              .filter((s) => released(s.first_air_date))
+              .map((s) => ({
+                score: score(s.popularity, s.first_air_date),
+                value: { ...tvResult(s, language), media_type: 'tv' },
+              }))
+          : []),
+        ...(type === 'all' || type === 'person'
+          ? fixtures.people.map((p) => ({
+              score: p.popularity,
+              value: { ...personResult(p, fixtures, language), media_type: 'person' },
+            }))
+          : []),
+      ];
+      return paged(
+        pool.sort((a, b) => b.score - a.score).map((r) => r.value),
+        q,
+      );
+    }
+    const byPopularity = <T extends { popularity: number }>(list: T[]) =>
+      [...list].sort((a, b) => b.popularity - a.popularity);
+    if (path === '/3/movie/popular') {
+      const list = byPopularity(movies.filter((m) => released(m.release_date)));
+      return paged(
+        list.map((m) => movieResult(m, language)),
+        q,
+      );
+    }
+    if (path === '/3/tv/popular') {
+      const list = byPopularity(shows.filter((s) => released(s.first_air_date)));
+      return paged(
+        list.map((s) => tvResult(s, language)),
+        q,
+      );
+    }
+    if (path === '/3/movie/upcoming') {
+      const list = byPopularity(movies.filter((m) => m.release_date > today));
+      const reply = paged(
+        list.map((m) => movieResult(m, language)),
+        q,
+      );
+      if (reply.status !== 200) return reply;
+      const last = list.reduce((max, m) => (m.release_date > max ? m.release_date : max), today);
+      return {
+        status: 200,
+        body: { dates: { maximum: last, minimum: today }, ...(reply.body as object) },
+      };
+    }
+    return null;
+  }
+
   function route(path: string, q: Record<string, string>): Reply {
     const language = q.language ?? 'en-US';
     const append = (q.append_to_response ?? '').split(',');
@@ -174,6 +261,8 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
     if (path === '/3/configuration') return { status: 200, body: CONFIGURATION };
     const searchMatch = /^\/3\/search\/(multi|movie|tv)$/.exec(path);
     if (searchMatch) return search(searchMatch[1] as 'multi' | 'movie' | 'tv', q);
+    const listed = discover(path, q);
+    if (listed) return listed;
     const detail = /^\/3\/(movie|tv)\/([^/]+)(?:\/(external_ids|season\/([^/]+)))?$/.exec(path);
     if (!detail) return NOT_FOUND;
     const [, kind, rawId, sub, rawSeason] = detail;
@@ -187,6 +276,7 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
       if (sub === 'external_ids') return { status: 200, body: movieExternalIds(movie) };
       const body: Record<string, unknown> = movieDetails(movie, fixtures, language);
       if (append.includes('external_ids')) body.external_ids = movieExternalIds(movie);
+      if (append.includes('credits')) body.credits = credits(fixtures, 'movie', id);
       return { status: 200, body };
     }
     const show = fixtures.tv.find((s) => s.id === id);
@@ -198,6 +288,7 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
     }
     const body: Record<string, unknown> = tvDetails(show, fixtures, language, today);
     if (append.includes('external_ids')) body.external_ids = tvExternalIds(show);
+    if (append.includes('credits')) body.credits = credits(fixtures, 'tv', id);
     return { status: 200, body };
   }
 

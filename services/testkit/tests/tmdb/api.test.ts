@@ -236,4 +236,68 @@ describe('fake TMDB API', () => {
       status_message: 'Service offline: This service is temporarily offline, try again later.',
     });
   });
+  it('should list trending titles with media_type, people only on all, and 404 a bad window', async () => {
+    const all = await get('/trending/all/week');
+    const movies = await get('/trending/movie/day');
+    const badType = await get('/trending/songs/week');
+    const badWindow = await get('/trending/all/month');
+
+    const types = (all.body.results as Json[]).map((r) => r.media_type);
+    expect(new Set(types)).toEqual(new Set(['movie', 'tv', 'person']));
+    expect(all.body).toEqual(
+      expect.objectContaining({ page: 1, total_pages: expect.any(Number), total_results: expect.any(Number) }),
+    );
+    expect((movies.body.results as Json[]).every((r) => r.media_type === 'movie')).toBe(true);
+    // Unreleased and adult titles never trend.
+    const ids = (all.body.results as Json[]).map((r) => r.id);
+    expect(ids).not.toContain(1170608);
+    expect(ids).not.toContain(1311031);
+    expect(ids).not.toContain(9100001);
+    for (const bad of [badType, badWindow]) {
+      expect(bad).toEqual(expect.objectContaining({ status: 404 }));
+      expect(bad.body.status_code).toBe(34);
+    }
+  });
+
+  it('should list popular movies and series without media_type, by popularity, paged', async () => {
+    const movies = await get('/movie/popular');
+    const second = await get('/movie/popular', { page: '2' });
+    const shows = await get('/tv/popular', { language: 'zh-CN' });
+    const badPage = await get('/movie/popular', { page: '0' });
+
+    const results = movies.body.results as Json[];
+    expect(results).toHaveLength(20);
+    expect(results.every((r) => r.media_type === undefined)).toBe(true);
+    const popularity = results.map((r) => r.popularity as number);
+    expect(popularity).toEqual([...popularity].sort((a, b) => b - a));
+    expect(second.body.page).toBe(2);
+    expect((second.body.results as Json[]).length).toBeGreaterThan(0);
+    expect((shows.body.results as Json[]).map((r) => r.name)).toContain('人生切割术');
+    expect(badPage.status).toBe(400);
+    expect(badPage.body.status_code).toBe(22);
+  });
+
+  it('should list upcoming movies after today with the dates window', async () => {
+    const upcoming = await get('/movie/upcoming');
+
+    expect(upcoming.body.dates).toEqual({ minimum: today, maximum: addDays(today, 21) });
+    expect((upcoming.body.results as Json[]).map((r) => r.id)).toEqual([1311031]);
+    expect((upcoming.body.results as Json[])[0]!.release_date).toBe(addDays(today, 21));
+  });
+
+  it('should append credits with the cast in billing order and their characters', async () => {
+    const dune = await get('/movie/438631', { append_to_response: 'credits' });
+    const severance = await get('/tv/95396', { append_to_response: 'external_ids,credits' });
+    const plain = await get('/movie/438631');
+
+    const cast = (dune.body.credits as { cast: Json[] }).cast;
+    expect(cast[0]).toEqual(
+      expect.objectContaining({ name: 'Timothée Chalamet', character: 'Paul Atreides', order: 0 }),
+    );
+    expect((severance.body.credits as { cast: Json[] }).cast[0]).toEqual(
+      expect.objectContaining({ name: 'Adam Scott', character: 'Mark Scout' }),
+    );
+    expect(severance.body.external_ids).toBeDefined();
+    expect(plain.body.credits).toBeUndefined();
+  });
 });

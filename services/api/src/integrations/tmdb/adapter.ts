@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { probing, type IntegrationDeps, type ProbeResult } from '../common.js';
 import { isReadToken, TmdbClient } from './client.js';
 import type {
+  TmdbCastMember,
   TmdbEpisodeRef,
   TmdbMovie,
   TmdbSearchItem,
   TmdbSearchPage,
   TmdbSeason,
   TmdbSettings,
+  TmdbTimeWindow,
+  TmdbTrendingType,
   TmdbTv,
 } from './types.js';
 
@@ -35,7 +38,30 @@ const searchReply = z.object({
   total_results: z.number(),
   results: z.array(searchItem),
 });
+/** `credits` as `append_to_response=credits` adds it to movie and tv details. */
+const credits = z
+  .object({
+    cast: z
+      .array(
+        z.object({
+          id: z.number(),
+          name: text,
+          character: text,
+          profile_path: text,
+          order: num,
+        }),
+      )
+      .nullish(),
+  })
+  .nullish();
+const titleExtras = {
+  backdrop_path: text,
+  vote_average: num,
+  genres: z.array(z.object({ name: z.string() })).nullish(),
+  credits,
+};
 const movieReply = z.object({
+  ...titleExtras,
   id: z.number(),
   title: z.string(),
   original_title: text,
@@ -45,7 +71,6 @@ const movieReply = z.object({
   imdb_id: text,
   poster_path: text,
   overview: text,
-  genres: z.array(z.object({ name: z.string() })).nullish(),
 });
 const episodeRef = z
   .object({
@@ -56,6 +81,8 @@ const episodeRef = z
   })
   .nullish();
 const tvReply = z.object({
+  ...titleExtras,
+  episode_run_time: z.array(z.number()).nullish(),
   id: z.number(),
   name: z.string(),
   original_name: text,
@@ -124,6 +151,38 @@ function toItem(raw: z.infer<typeof searchItem>, mediaType: 'movie' | 'tv'): Tmd
   };
 }
 
+/** The first `CAST_LIMIT` billed actors (TMDB sends them in billing order, `order` ascending). */
+const CAST_LIMIT = 12;
+
+function castOf(raw: z.infer<typeof credits>): TmdbCastMember[] | undefined {
+  if (!raw) return undefined;
+  return [...(raw.cast ?? [])]
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .slice(0, CAST_LIMIT)
+    .map((c) => ({
+      id: c.id,
+      name: c.name ?? '',
+      character: c.character ?? '',
+      profilePath: c.profile_path || null,
+    }));
+}
+
+/** Backdrop, rating, genres and cast, common to movie and tv details. */
+function extrasOf(raw: {
+  backdrop_path?: string | null;
+  vote_average?: number | null;
+  genres?: { name: string }[] | null;
+  credits?: z.infer<typeof credits>;
+}) {
+  const cast = castOf(raw.credits);
+  return {
+    backdropPath: raw.backdrop_path || null,
+    voteAverage: raw.vote_average ?? 0,
+    genres: (raw.genres ?? []).map((g) => g.name),
+    ...(cast ? { cast } : {}),
+  };
+}
+
 const toEpisodeRef = (raw: z.infer<typeof episodeRef>): TmdbEpisodeRef | null =>
   raw
     ? {
@@ -151,18 +210,59 @@ export class TmdbAdapter {
     return { query, include_adult: this.settings.includeAdult, page };
   }
 
-  /** Movies and series in one list; people are dropped. */
-  async searchMulti(query: string, page?: number): Promise<TmdbSearchPage> {
-    const reply = await this.client.get(
-      'search',
-      '/search/multi',
-      this.searchQuery(query, page),
-      searchReply,
-    );
-    const results = reply.results.flatMap((r) =>
-      r.media_type === 'movie' || r.media_type === 'tv' ? [toItem(r, r.media_type)] : [],
-    );
+  /** A result page whose items carry `media_type` (multi search, trending); people dropped. */
+  private async mixedPage(
+    operation: string,
+    path: string,
+    query: Record<string, string | boolean | number>,
+    fallback?: 'movie' | 'tv',
+  ): Promise<TmdbSearchPage> {
+    const reply = await this.client.get(operation, path, query, searchReply);
+    const results = reply.results.flatMap((r) => {
+      const type = r.media_type ?? fallback;
+      return type === 'movie' || type === 'tv' ? [toItem(r, type)] : [];
+    });
     return { page: reply.page, totalResults: reply.total_results, results };
+  }
+
+  /** A list of one media type (popular, upcoming): TMDB sends no `media_type` there. */
+  private async typedPage(
+    operation: string,
+    path: string,
+    page: number,
+    mediaType: 'movie' | 'tv',
+  ): Promise<TmdbSearchPage> {
+    const reply = await this.client.get(operation, path, { page }, searchReply);
+    return {
+      page: reply.page,
+      totalResults: reply.total_results,
+      results: reply.results.map((r) => toItem(r, mediaType)),
+    };
+  }
+
+  /** `GET /trending/{media_type}/{time_window}`; people (on `all`) are dropped. */
+  trending(type: TmdbTrendingType, window: TmdbTimeWindow, page = 1): Promise<TmdbSearchPage> {
+    return this.mixedPage(
+      'trending',
+      `/trending/${type}/${window}`,
+      { page },
+      type === 'all' ? undefined : type,
+    );
+  }
+
+  /** `GET /movie/popular` or `GET /tv/popular`. */
+  popular(type: 'movie' | 'tv', page = 1): Promise<TmdbSearchPage> {
+    return this.typedPage('popular', `/${type}/popular`, page, type);
+  }
+
+  /** `GET /movie/upcoming`: movies about to open. */
+  upcoming(page = 1): Promise<TmdbSearchPage> {
+    return this.typedPage('upcoming', '/movie/upcoming', page, 'movie');
+  }
+
+  /** Movies and series in one list; people are dropped. */
+  searchMulti(query: string, page?: number): Promise<TmdbSearchPage> {
+    return this.mixedPage('search', '/search/multi', this.searchQuery(query, page));
   }
 
   async searchMovie(query: string, year?: number, page?: number): Promise<TmdbSearchPage> {
@@ -193,9 +293,10 @@ export class TmdbAdapter {
     };
   }
 
-  /** Throws `not_found` for an unknown id. */
-  async movie(id: number): Promise<TmdbMovie> {
-    const m = await this.client.get('movie', `/movie/${id}`, {}, movieReply);
+  /** Throws `not_found` for an unknown id. `credits` appends the cast (the title sheet). */
+  async movie(id: number, options: { credits?: boolean } = {}): Promise<TmdbMovie> {
+    const query = options.credits ? { append_to_response: 'credits' } : {};
+    const m = await this.client.get('movie', `/movie/${id}`, query, movieReply);
     const releaseDate = date(m.release_date);
     return {
       id: m.id,
@@ -208,18 +309,14 @@ export class TmdbAdapter {
       imdbId: m.imdb_id || null,
       posterPath: m.poster_path ?? null,
       overview: m.overview ?? '',
-      genres: (m.genres ?? []).map((g) => g.name),
+      ...extrasOf(m),
     };
   }
 
-  /** Series details with `external_ids` appended (for the TVDB id). */
-  async tv(id: number): Promise<TmdbTv> {
-    const s = await this.client.get(
-      'tv',
-      `/tv/${id}`,
-      { append_to_response: 'external_ids' },
-      tvReply,
-    );
+  /** Series details with `external_ids` appended (for the TVDB id), and `credits` when asked. */
+  async tv(id: number, options: { credits?: boolean } = {}): Promise<TmdbTv> {
+    const append = options.credits ? 'external_ids,credits' : 'external_ids';
+    const s = await this.client.get('tv', `/tv/${id}`, { append_to_response: append }, tvReply);
     const firstAirDate = date(s.first_air_date);
     return {
       id: s.id,
@@ -242,6 +339,8 @@ export class TmdbAdapter {
       nextEpisodeToAir: toEpisodeRef(s.next_episode_to_air),
       lastEpisodeToAir: toEpisodeRef(s.last_episode_to_air),
       tvdbId: s.external_ids?.tvdb_id ?? null,
+      episodeRuntime: s.episode_run_time?.[0] || null,
+      ...extrasOf(s),
     };
   }
 

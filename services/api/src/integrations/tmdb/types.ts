@@ -31,7 +31,28 @@ export interface TmdbSearchPage {
   results: TmdbSearchItem[];
 }
 
-export interface TmdbMovie {
+/** One billed actor of a title (`credits.cast[]`, in TMDB's billing order). */
+export interface TmdbCastMember {
+  id: number;
+  name: string;
+  character: string;
+  profilePath: string | null;
+}
+
+/** What the title sheet adds to the details: art, rating, genres and (when asked) the cast. */
+export interface TmdbTitleExtras {
+  backdropPath?: string | null;
+  voteAverage?: number;
+  genres?: string[];
+  /** Present only when the call appended `credits`. */
+  cast?: TmdbCastMember[];
+}
+
+/** The discovery lists (50-integrations.md §3): trending, popular and upcoming. */
+export type TmdbTrendingType = 'all' | 'movie' | 'tv';
+export type TmdbTimeWindow = 'day' | 'week';
+
+export interface TmdbMovie extends TmdbTitleExtras {
   id: number;
   title: string;
   originalTitle: string;
@@ -60,8 +81,10 @@ export interface TmdbSeasonSummary {
   posterPath: string | null;
 }
 
-export interface TmdbTv {
+export interface TmdbTv extends TmdbTitleExtras {
   id: number;
+  /** `episode_run_time[0]` (minutes); null when TMDB lists none. */
+  episodeRuntime?: number | null;
   name: string;
   originalName: string;
   firstAirDate: string | null;

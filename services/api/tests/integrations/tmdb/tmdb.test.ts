@@ -101,6 +101,63 @@ describe('TMDB adapter against the fake', () => {
     expect(logs.text()).not.toContain(wrong);
   });
 
+  it('should read the discovery lists: trending without people, popular and upcoming typed', async () => {
+    const tmdb = new TmdbAdapter(settings());
+
+    const trending = await tmdb.trending('all', 'week');
+    const trendingTv = await tmdb.trending('tv', 'day', 2);
+    const movies = await tmdb.popular('movie');
+    const shows = await tmdb.popular('tv');
+    const upcoming = await tmdb.upcoming();
+
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/3/trending/all/week',
+      '/3/trending/tv/day',
+      '/3/movie/popular',
+      '/3/tv/popular',
+      '/3/movie/upcoming',
+    ]);
+    expect(fake.requests[1]!.query).toMatchObject({ page: '2', language: 'en-US' });
+    expect(trending.results.length).toBeGreaterThan(0);
+    expect(new Set(trending.results.map((r) => r.mediaType))).toEqual(new Set(['movie', 'tv']));
+    expect(trending.results.find((r) => r.id === 95396)).toMatchObject({
+      mediaType: 'tv',
+      title: 'Severance',
+      year: 2022,
+      backdropPath: '/severance-backdrop.jpg',
+    });
+    expect(movies.results.every((r) => r.mediaType === 'movie')).toBe(true);
+    expect(movies.totalResults).toBeGreaterThan(20);
+    expect(shows.results.every((r) => r.mediaType === 'tv')).toBe(true);
+    expect(upcoming.results.map((r) => r.id)).toEqual([1311031]);
+    expect(upcoming.results[0]).toMatchObject({ mediaType: 'movie', title: 'The Long Orbit' });
+  });
+
+  it('should read the cast, backdrop, rating and genres when credits are asked for', async () => {
+    const tmdb = new TmdbAdapter(settings());
+
+    const movie = await tmdb.movie(438631, { credits: true });
+    const show = await tmdb.tv(95396, { credits: true });
+    const plain = await tmdb.tv(95396);
+
+    expect(fake.requests.map((r) => r.query.append_to_response)).toEqual([
+      'credits',
+      'external_ids,credits',
+      'external_ids',
+    ]);
+    expect(movie).toMatchObject({
+      backdropPath: '/backdrop-438631.jpg',
+      voteAverage: expect.any(Number),
+      genres: ['Science Fiction', 'Adventure'],
+      cast: [{ id: 1190668, name: 'Timothée Chalamet', character: 'Paul Atreides' }],
+    });
+    expect(show.cast).toEqual([
+      { id: 17414, name: 'Adam Scott', character: 'Mark Scout', profilePath: '/adam-scott.jpg' },
+    ]);
+    expect(show.genres).toContain('Drama');
+    expect(plain.cast).toBeUndefined();
+  });
+
   it('should report an unknown id as not_found', async () => {
     const error = await integrationError(new TmdbAdapter(settings()).movie(999_999_999));
 
