@@ -50,7 +50,12 @@ import type { Integrations, ModuleContext } from './modules/context.js';
 import { publicRoutes } from './modules/public/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { metadataRoutes } from './modules/metadata/index.js';
-import { libraryTitles, requestRoutes, searchAvailability } from './modules/requests/index.js';
+import {
+  libraryTitles,
+  requestRoutes,
+  searchAvailability,
+  seasonAvailability,
+} from './modules/requests/index.js';
 import { mediaServerWebhookRoutes } from './modules/webhooks/index.js';
 import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
@@ -208,6 +213,7 @@ export function createApp(deps: AppDeps): UsherApp {
     ...metadataRoutes(context, {
       availability: async (userId, titles) =>
         searchAvailability(context.db, userId, titles, await libraryTitles(context, titles)),
+      seasons: (userId, tmdbId, seasons) => seasonAvailability(context, userId, tmdbId, seasons),
     }),
     ...requestRoutes(context),
     ...mediaServerWebhookRoutes(context),

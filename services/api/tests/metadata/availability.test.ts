@@ -160,14 +160,26 @@ describe(`metadata search availability (${ENGINE})`, () => {
     });
   });
 
-  it('should not count a rejected request', async () => {
+  // Issue 36: the requester sees their refusal ("Rejected"); nobody else's state changes.
+  it('should show a rejected request only to its requester, and let an active one win', async () => {
     const alice = await h.member();
+    const bob = await h.member();
     const id = await requestMovie(alice.token, 438631, 'Dune');
     await setRow(id, { status: 'REJECTED', rejectReason: 'no' });
     expect(await availabilityOf('query=dune', alice.token, 438631)).toEqual({
+      state: 'rejected',
+      ownRequestId: id,
+    });
+    expect(await availabilityOf('query=dune', bob.token, 438631)).toEqual({
       state: 'none',
       ownRequestId: null,
     });
+    const bobs = await requestMovie(bob.token, 438631, 'Dune');
+    expect(await availabilityOf('query=dune', alice.token, 438631)).toEqual({
+      state: 'requested',
+      ownRequestId: id,
+    });
+    await setRow(bobs, { status: 'REJECTED', rejectReason: 'no' });
   });
 
   it('should read a whole page with one select', async () => {

@@ -246,7 +246,9 @@ export function seasonDetails(show: TvFixture, season: SeasonFixture, language: 
 export function credits(fixtures: TmdbFixtures, kind: 'movie' | 'tv', id: number) {
   const cast = fixtures.people
     .filter((p) =>
-      kind === 'movie' ? p.known_for_movie_ids.includes(id) : (p.known_for_tv_ids ?? []).includes(id),
+      kind === 'movie'
+        ? p.known_for_movie_ids.includes(id)
+        : (p.known_for_tv_ids ?? []).includes(id),
     )
     .filter((p) => p.known_for_department === 'Acting')
     .map((p, order) => ({

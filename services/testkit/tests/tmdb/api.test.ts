@@ -245,7 +245,11 @@ describe('fake TMDB API', () => {
     const types = (all.body.results as Json[]).map((r) => r.media_type);
     expect(new Set(types)).toEqual(new Set(['movie', 'tv', 'person']));
     expect(all.body).toEqual(
-      expect.objectContaining({ page: 1, total_pages: expect.any(Number), total_results: expect.any(Number) }),
+      expect.objectContaining({
+        page: 1,
+        total_pages: expect.any(Number),
+        total_results: expect.any(Number),
+      }),
     );
     expect((movies.body.results as Json[]).every((r) => r.media_type === 'movie')).toBe(true);
     // Unreleased and adult titles never trend.

@@ -83,6 +83,7 @@ const episodeRef = z
 const tvReply = z.object({
   ...titleExtras,
   episode_run_time: z.array(z.number()).nullish(),
+  overview: text,
   id: z.number(),
   name: z.string(),
   original_name: text,
@@ -340,6 +341,7 @@ export class TmdbAdapter {
       lastEpisodeToAir: toEpisodeRef(s.last_episode_to_air),
       tvdbId: s.external_ids?.tvdb_id ?? null,
       episodeRuntime: s.episode_run_time?.[0] || null,
+      overview: s.overview ?? '',
       ...extrasOf(s),
     };
   }

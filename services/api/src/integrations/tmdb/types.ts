@@ -85,6 +85,7 @@ export interface TmdbTv extends TmdbTitleExtras {
   id: number;
   /** `episode_run_time[0]` (minutes); null when TMDB lists none. */
   episodeRuntime?: number | null;
+  overview?: string;
   name: string;
   originalName: string;
   firstAirDate: string | null;

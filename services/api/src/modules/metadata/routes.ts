@@ -1,9 +1,12 @@
 import {
   type MetadataResult,
-  type MetadataSearchReply,
   type ResultAvailability,
+  type TitleAvailability,
+  discoverReplySchema,
   metadataSearchQuerySchema,
   metadataSearchReplySchema,
+  titleDetailsSchema,
+  titleParamsSchema,
   tvSeasonsParamsSchema,
   tvSeasonsReplySchema,
 } from '@usher/contracts';
@@ -12,7 +15,7 @@ import { optionalCaller } from '../../http/guards.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { searchMetadata, tvSeasons } from './service.js';
+import { discoverMetadata, searchMetadata, titleSheet, tvSeasons } from './service.js';
 
 /**
  * The availability of a search page's titles for one signed-in caller, keyed `movie:603`. It lives
@@ -23,25 +26,40 @@ export type AvailabilityLookup = (
   titles: Pick<MetadataResult, 'mediaType' | 'tmdbId'>[],
 ) => Promise<Map<string, ResultAvailability>>;
 
+/** Each season's availability of a series for one caller (the title sheet, issue 36). */
+export type SeasonLookup = (
+  userId: string,
+  tmdbId: number,
+  seasons: { seasonNumber: number; episodeCount: number }[],
+) => Promise<Map<number, TitleAvailability>>;
+
 export interface MetadataRouteDeps {
   availability?: AvailabilityLookup;
+  seasons?: SeasonLookup;
 }
 
-/** The page with each result's `availability` when the public search has a signed-in caller. */
-async function withAvailability(
-  reply: MetadataSearchReply,
+const NO_AVAILABILITY: ResultAvailability = { state: 'none', ownRequestId: null };
+
+/**
+ * Lists of titles with each title's `availability` for `userId`: ONE lookup for all of them
+ * (library and requests), whichever list a title is in. The search page, the discovery rails and
+ * the title sheet all badge through here (issue 36).
+ */
+async function withAvailability<L extends { data: MetadataResult[] }>(
+  lists: L[],
   userId: string,
   lookup: AvailabilityLookup,
-): Promise<MetadataSearchReply> {
-  if (reply.data.length === 0) return reply;
-  const states = await lookup(userId, reply.data);
-  return {
-    ...reply,
-    data: reply.data.map((r) => {
+): Promise<L[]> {
+  const titles = lists.flatMap((l) => l.data);
+  if (titles.length === 0) return lists;
+  const states = await lookup(userId, titles);
+  return lists.map((list) => ({
+    ...list,
+    data: list.data.map((r) => {
       const availability = states.get(`${r.mediaType}:${r.tmdbId}`);
       return availability ? { ...r, availability } : r;
     }),
-  };
+  }));
 }
 
 /**
@@ -82,7 +100,8 @@ export function metadataRoutes(ctx: ModuleContext, deps: MetadataRouteDeps = {})
           if (level !== 'public' || !deps.availability) return c.json(reply);
           const caller = await optionalCaller(c.req.header('authorization'), ctx);
           if (!caller) return c.json(reply);
-          return c.json(await withAvailability(reply, caller.userId, deps.availability));
+          const [page] = await withAvailability([reply], caller.userId, deps.availability);
+          return c.json(page);
         },
       }),
       defineRoute({
@@ -101,5 +120,55 @@ export function metadataRoutes(ctx: ModuleContext, deps: MetadataRouteDeps = {})
       }),
     );
   }
+  routes.push(
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/metadata/discover',
+      auth: 'user',
+      summary: "Trending, popular and upcoming titles from TMDB, with the caller's availability",
+      tags: ['metadata'],
+      responses: { 200: { description: 'Rails', schema: discoverReplySchema } },
+      errors: ['RATE_LIMITED', ...UPSTREAM_ERRORS],
+      handler: async (c, { meta, auth }) => {
+        await limit(meta);
+        const { rails } = await discoverMetadata(ctx);
+        if (!deps.availability) return c.json({ rails });
+        return c.json({ rails: await withAvailability(rails, auth.userId, deps.availability) });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/metadata/titles/:mediaType/:tmdbId',
+      auth: 'user',
+      summary: "A title's details, cast and (series) per-season availability for the caller",
+      tags: ['metadata'],
+      request: { params: titleParamsSchema },
+      responses: { 200: { description: 'Title', schema: titleDetailsSchema } },
+      errors: ['METADATA_NOT_FOUND', 'RATE_LIMITED', ...UPSTREAM_ERRORS],
+      handler: async (c, { params, meta, auth }) => {
+        await limit(meta);
+        const sheet = await titleSheet(ctx, params.mediaType, params.tmdbId);
+        const asResult: MetadataResult = { ...sheet, backdropPath: sheet.backdropPath };
+        const [[availability], seasons] = await Promise.all([
+          deps.availability
+            ? withAvailability([{ data: [asResult] }], auth.userId, deps.availability).then(
+                ([list]) => list!.data.map((r) => r.availability ?? NO_AVAILABILITY),
+              )
+            : [NO_AVAILABILITY],
+          sheet.seasons.length > 0 && deps.seasons
+            ? deps.seasons(auth.userId, sheet.tmdbId, sheet.seasons)
+            : new Map<number, TitleAvailability>(),
+        ]);
+        return c.json({
+          ...sheet,
+          seasons: sheet.seasons.map((s) => ({
+            ...s,
+            state: seasons.get(s.seasonNumber) ?? 'none',
+          })),
+          availability: availability ?? NO_AVAILABILITY,
+        });
+      },
+    }),
+  );
   return routes;
 }

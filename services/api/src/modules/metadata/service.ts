@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import {
+  DISCOVER_RAILS,
   METADATA_PAGE_SIZE,
+  type DiscoverRail,
+  type DiscoverReply,
   type MetadataResult,
+  type TitleDetails,
   type MetadataSearchQuery,
   type MetadataSearchReply,
   type TvSeasons,
 } from '@usher/contracts';
 import type { TmdbAdapter } from '../../integrations/tmdb/adapter.js';
-import type { TmdbSearchPage, TmdbSeason, TmdbTv } from '../../integrations/tmdb/types.js';
+import type {
+  TmdbMovie,
+  TmdbSearchPage,
+  TmdbSeason,
+  TmdbTv,
+} from '../../integrations/tmdb/types.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { readCache, writeCache } from './queries.js';
@@ -125,6 +134,129 @@ export async function searchMetadata(
     page: query.page,
     pageSize: METADATA_PAGE_SIZE,
   };
+}
+
+/**
+ * How long each discovery rail is kept (issue 36): a day's trending moves within hours, the
+ * popular lists over a day, the upcoming list over days. An empty list is asked again in 1 h.
+ */
+const RAIL_TTL_MS: Record<DiscoverRail, number> = {
+  trending: 3 * HOUR_MS,
+  popular_movies: 12 * HOUR_MS,
+  popular_tv: 12 * HOUR_MS,
+  upcoming: 24 * HOUR_MS,
+};
+
+const RAIL_LOADS: Record<DiscoverRail, (tmdb: TmdbAdapter) => Promise<TmdbSearchPage>> = {
+  trending: (tmdb) => tmdb.trending('all', 'day'),
+  popular_movies: (tmdb) => tmdb.popular('movie'),
+  popular_tv: (tmdb) => tmdb.popular('tv'),
+  upcoming: (tmdb) => tmdb.upcoming(),
+};
+
+/**
+ * `GET /metadata/discover`: the first page of each rail, each read through `tmdb_cache` (keyed
+ * by rail and language) and fetched side by side on a miss. TMDB filters adult titles from
+ * these lists itself.
+ */
+export async function discoverMetadata(ctx: Ctx): Promise<DiscoverReply> {
+  const lang = await language(ctx);
+  const rails = await Promise.all(
+    DISCOVER_RAILS.map(async (rail) => {
+      const page = await cached<TmdbSearchPage>(
+        ctx,
+        `discover:${rail}:${lang}`,
+        RAIL_LOADS[rail],
+        (value) => (value.results.length === 0 ? EMPTY_TTL_MS : RAIL_TTL_MS[rail]),
+      );
+      return { rail, data: page.results.map(toResult) };
+    }),
+  );
+  return { rails };
+}
+
+/** What the title sheet shows, before the caller's availability is added. */
+export type TitleSheet = Omit<TitleDetails, 'availability' | 'seasons'> & {
+  seasons: Omit<TitleDetails['seasons'][number], 'state'>[];
+};
+
+function sheetOfMovie(m: TmdbMovie): TitleSheet {
+  return {
+    tmdbId: m.id,
+    mediaType: 'movie',
+    title: m.title,
+    originalTitle: m.originalTitle,
+    year: m.year,
+    overview: m.overview,
+    posterPath: m.posterPath,
+    backdropPath: m.backdropPath ?? null,
+    voteAverage: m.voteAverage ?? 0,
+    runtime: m.runtime,
+    genres: m.genres,
+    status: m.status,
+    cast: (m.cast ?? []).map(({ name, character, profilePath }) => ({
+      name,
+      character,
+      profilePath,
+    })),
+    seasons: [],
+  };
+}
+
+function sheetOfTv(s: TmdbTv): TitleSheet {
+  return {
+    tmdbId: s.id,
+    mediaType: 'tv',
+    title: s.name,
+    originalTitle: s.originalName,
+    year: s.year,
+    overview: s.overview ?? '',
+    posterPath: s.posterPath,
+    backdropPath: s.backdropPath ?? null,
+    voteAverage: s.voteAverage ?? 0,
+    runtime: s.episodeRuntime ?? null,
+    genres: s.genres ?? [],
+    status: s.status,
+    cast: (s.cast ?? []).map(({ name, character, profilePath }) => ({
+      name,
+      character,
+      profilePath,
+    })),
+    seasons: s.seasons
+      .filter((season) => season.seasonNumber > 0)
+      .map((season) => ({
+        seasonNumber: season.seasonNumber,
+        name: season.name,
+        episodeCount: season.episodeCount,
+        airDate: season.airDate,
+      })),
+  };
+}
+
+/**
+ * `GET /metadata/titles/:mediaType/:tmdbId`: details with the cast, cached 24 h per language
+ * (`title:<type>:<language>:<id>`). TMDB's 404 becomes `METADATA_NOT_FOUND`.
+ */
+export async function titleSheet(
+  ctx: Ctx,
+  mediaType: 'movie' | 'tv',
+  tmdbId: number,
+): Promise<TitleSheet> {
+  const key = `title:${mediaType}:${await language(ctx)}:${tmdbId}`;
+  try {
+    return await cached<TitleSheet>(
+      ctx,
+      key,
+      async (tmdb) => {
+        if (mediaType === 'movie') return sheetOfMovie(await tmdb.movie(tmdbId, { credits: true }));
+        return sheetOfTv(await tmdb.tv(tmdbId, { credits: true }));
+      },
+      () => DETAILS_TTL_MS,
+    );
+  } catch (err) {
+    if (isNotFound(err)) throw new AppError('METADATA_NOT_FOUND', 'TMDB knows no such title');
+    throw err;
+  }
 }
 
 /** `GET /metadata/tv/:tmdbId/seasons`: the series' seasons without specials (season 0). */

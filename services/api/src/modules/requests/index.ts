@@ -17,4 +17,10 @@ export {
 export function requestRoutes(ctx: ModuleContext): RouteDef[] {
   return [...memberRequestRoutes(ctx), ...adminRequestRoutes(ctx), ...internalRequestRoutes(ctx)];
 }
-export { libraryTitles, searchAvailability, titleKey, type SearchTitle } from './availability.js';
+export {
+  libraryTitles,
+  searchAvailability,
+  seasonAvailability,
+  titleKey,
+  type SearchTitle,
+} from './availability.js';

@@ -175,18 +175,22 @@ export interface ActiveTitleRow {
   userId: string | null;
   type: string;
   tmdbId: number;
+  /** 0 = the whole series (or a movie). */
+  season: number;
   status: string;
   ingestProgress: IngestProgress | null;
 }
 
 /**
  * Every active (PENDING, APPROVED, INGESTED) request of the given titles, all members, in ONE
- * select (issue 14: a search page's availability, never a query per result). Only what the
- * badge needs is read: never the requester's name.
+ * select (issue 14: a search page's availability, never a query per result), plus the REJECTED
+ * ones of `rejectedOf` (the caller: issue 36 badges a title the caller was refused). Only what
+ * the badge needs is read: never the requester's name.
  */
 export async function activeRequestsForTitles(
   db: Database,
   titles: { movies: number[]; series: number[] },
+  rejectedOf?: string,
 ): Promise<ActiveTitleRow[]> {
   const byType: SQL[] = [];
   if (titles.movies.length > 0) {
@@ -204,11 +208,22 @@ export async function activeRequestsForTitles(
       userId: mediaRequests.userId,
       type: mediaRequests.type,
       tmdbId: mediaRequests.tmdbId,
+      season: mediaRequests.season,
       status: mediaRequests.status,
       ingestProgress: mediaRequests.ingestProgress,
     })
     .from(mediaRequests)
-    .where(and(or(...byType), inArray(mediaRequests.status, ['PENDING', 'APPROVED', 'INGESTED'])));
+    .where(
+      and(
+        or(...byType),
+        or(
+          inArray(mediaRequests.status, ['PENDING', 'APPROVED', 'INGESTED']),
+          rejectedOf === undefined
+            ? undefined
+            : and(eq(mediaRequests.status, 'REJECTED'), eq(mediaRequests.userId, rejectedOf)),
+        ),
+      ),
+    );
   return rows.map((r) => ({
     ...r,
     ingestProgress: (r.ingestProgress as IngestProgress | null) ?? null,
