@@ -69,8 +69,8 @@ describe('MyRequests', () => {
     expect(badgeOf(aRequest().id).textContent!.trim()).toBe('Requested');
     expect(badgeOf(aRequest().id).classList).toContain('tone-warning');
     expect(badgeOf(aRequest().id).querySelector('mat-icon')).not.toBeNull();
-    expect(badgeOf(second).textContent!.trim()).toBe('Missing episodes');
-    expect(badgeOf(second).classList).toContain('tone-error');
+    expect(badgeOf(second).textContent!.trim()).toBe('Partly available');
+    expect(badgeOf(second).classList).toContain('tone-warning');
   });
 
   it('should show ingest progress and "All seasons" for a whole series', async () => {

@@ -3,6 +3,7 @@ import type { ComponentFixture } from '@angular/core/testing';
 import type { Router } from '@angular/router';
 import { errorBody, settle, refusal } from '../../../testing/fixtures';
 import { renderPage } from '../../../testing/page';
+import type { DiscoverReply, TitleDetails } from '@usher/contracts';
 import { aRequest, aResult } from '../../shared/requests/request-fixtures';
 import NewRequest from './new-request';
 
@@ -11,13 +12,90 @@ const CHECK = '/api/v1/media-requests/check-existing';
 const CREATE = '/api/v1/media-requests';
 /** The pause in typing after which the page searches (new-request.ts `DEBOUNCE_MS`). */
 const DEBOUNCE_MS = 350;
-const SEASONS = {
+const DISCOVER = '/api/v1/metadata/discover';
+const TITLES = '/api/v1/metadata/titles/';
+/** The title sheet of the series the flows pick (`aResult()`). */
+const WINTER: TitleDetails = {
   tmdbId: 1399,
-  name: 'Winter Harbour',
+  mediaType: 'tv',
+  title: 'Winter Harbour',
+  originalTitle: 'Winter Harbour',
+  year: 2019,
+  overview: 'A fishing town keeps a secret.',
+  posterPath: '/winter.jpg',
+  backdropPath: '/winter-wide.jpg',
+  voteAverage: 7.94,
+  runtime: 48,
+  genres: ['Drama', 'Mystery'],
   status: 'Returning Series',
+  cast: [
+    { name: 'Ada Lind', character: 'Harbour master', profilePath: '/ada.jpg' },
+    { name: 'Bo Marsh', character: '', profilePath: null },
+  ],
   seasons: [
-    { seasonNumber: 1, name: 'Season 1', episodeCount: 8, airDate: '2019-03-01' },
-    { seasonNumber: 2, name: 'Season 2', episodeCount: 10, airDate: '2021-04-02' },
+    {
+      seasonNumber: 1,
+      name: 'Season 1',
+      episodeCount: 8,
+      airDate: '2019-03-01',
+      state: 'in_library',
+    },
+    { seasonNumber: 2, name: 'Season 2', episodeCount: 10, airDate: '2021-04-02', state: 'none' },
+    { seasonNumber: 3, name: 'Season 3', episodeCount: 6, airDate: null, state: 'requested' },
+  ],
+  availability: { state: 'missing', ownRequestId: null },
+};
+const DUNE: TitleDetails = {
+  ...WINTER,
+  tmdbId: 438631,
+  mediaType: 'movie',
+  title: 'Dune',
+  originalTitle: 'Dune',
+  year: 2021,
+  runtime: 155,
+  genres: ['Science Fiction'],
+  seasons: [],
+  availability: { state: 'rejected', ownRequestId: '01936f6e-8a7b-7c3d-9e4f-00000000000c' },
+};
+const RAILS: DiscoverReply = {
+  rails: [
+    {
+      rail: 'trending',
+      data: [
+        aResult({ availability: { state: 'missing', ownRequestId: null } }),
+        aResult({
+          tmdbId: 438631,
+          mediaType: 'movie',
+          title: 'Dune',
+          year: 2021,
+          availability: { state: 'rejected', ownRequestId: DUNE.availability.ownRequestId },
+        }),
+      ],
+    },
+    {
+      rail: 'popular_movies',
+      data: [
+        aResult({
+          tmdbId: 77,
+          mediaType: 'movie',
+          title: 'Harbour Lights',
+          availability: { state: 'in_library', ownRequestId: null },
+        }),
+      ],
+    },
+    { rail: 'popular_tv', data: [] },
+    {
+      rail: 'upcoming',
+      data: [
+        aResult({
+          tmdbId: 90,
+          mediaType: 'movie',
+          title: 'The Long Orbit',
+          year: null,
+          availability: { state: 'requested', ownRequestId: null },
+        }),
+      ],
+    },
   ],
 };
 
@@ -29,11 +107,17 @@ describe('NewRequest', () => {
   let dialogAnswers: unknown[];
   let root: HTMLElement;
 
-  async function render(role: 'user' | 'admin' = 'user', expired = false): Promise<void> {
+  async function render(
+    role: 'user' | 'admin' = 'user',
+    expired = false,
+    rails: DiscoverReply | [object, number] = { rails: [] },
+  ): Promise<void> {
     ({ fixture, http, router, notifier, dialogAnswers, root } = await renderPage(NewRequest, {
       user: { role, isExpired: expired },
       inputs: {},
     }));
+    if (Array.isArray(rails)) await flush(DISCOVER, rails[0], rails[1]);
+    else await flush(DISCOVER, rails);
   }
 
   const byTestId = (id: string) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
@@ -74,7 +158,7 @@ describe('NewRequest', () => {
     });
     byTestId('result-tv-1399')!.click();
     await fixture.whenStable();
-    await flush('/api/v1/metadata/tv/1399/seasons', SEASONS);
+    await flush(`${TITLES}tv/1399`, WINTER);
     // The chip's primary action (inside the option) takes the click, as in a browser.
     byTestId('season-2')!.querySelector<HTMLElement>('.mat-mdc-chip-action')!.click();
     await fixture.whenStable();
@@ -87,7 +171,111 @@ describe('NewRequest', () => {
 
   afterEach(() => {
     jest.useRealTimers();
+    // Title sheets a test opened without looking at their details.
+    for (const pending of http.match((r) => r.url.startsWith(TITLES))) pending.flush(DUNE);
     http.verify();
+  });
+
+  it('should open on trending, popular and upcoming rails, every card badged, before any typing', async () => {
+    await render('user', false, RAILS);
+    http.expectNone((r) => r.url === SEARCH);
+    const rails = [...root.querySelectorAll('[data-testid^="discover-"] h2')].map((h) =>
+      h.textContent!.trim(),
+    );
+    // An empty rail is left out.
+    expect(rails).toEqual(['Trending today', 'Popular movies', 'Coming soon']);
+    const badge = (id: string) =>
+      byTestId(id)!.querySelector('[data-testid="poster-badge"]')!.textContent!.trim();
+    expect(badge('discover-trending-tv-1399')).toBe('Partly available');
+    expect(badge('discover-trending-movie-438631')).toBe('Rejected');
+    expect(badge('discover-popular_movies-movie-77')).toBe('In library');
+    expect(badge('discover-upcoming-movie-90')).toBe('Requested');
+    // The first rail's first posters are the page's largest paint: fetched at once.
+    expect(
+      byTestId('discover-trending-tv-1399')!.querySelector('img')!.getAttribute('fetchpriority'),
+    ).toBe('high');
+    expect(
+      byTestId('discover-upcoming-movie-90')!.querySelector('img')!.getAttribute('loading'),
+    ).toBe('lazy');
+  });
+
+  it('should open the title sheet from a rail card with year, runtime, rating, genres, cast and seasons', async () => {
+    await render('user', false, RAILS);
+    byTestId('discover-trending-tv-1399')!.click();
+    await fixture.whenStable();
+    expect(byTestId('request-sheet')!.querySelector('h2')!.textContent).toBe('Winter Harbour');
+    expect(byTestId('discover-trending-tv-1399')!.getAttribute('aria-pressed')).toBe('true');
+    await flush(`${TITLES}tv/1399`, WINTER);
+    const meta = byTestId('title-meta')!;
+    expect([...meta.children].map((c) => c.textContent!.trim())).toEqual(['2019', '48 min', '7.9']);
+    expect(meta.querySelector('.rating')!.getAttribute('aria-label')).toBe('Rated 7.9 out of 10');
+    expect([...root.querySelectorAll('.genres li')].map((g) => g.textContent!.trim())).toEqual([
+      'Drama',
+      'Mystery',
+    ]);
+    const cast = byTestId('title-cast')!;
+    expect(cast.textContent).toContain('Ada Lind');
+    expect(cast.textContent).toContain('Harbour master');
+    expect(cast.querySelector('img')!.getAttribute('src')).toBe(
+      'https://image.tmdb.org/t/p/w185/ada.jpg',
+    );
+    // Each season says what the library and the requests hold; "nothing yet" says nothing.
+    const season = (n: number) => byTestId(`season-${n}`)!;
+    expect(season(1).textContent).toContain('In library');
+    expect(season(2).querySelector('.season-state')).toBeNull();
+    expect(season(3).textContent).toContain('Requested');
+    expect(byTestId('sheet-availability')!.textContent!.trim()).toBe('Partly available');
+
+    // Another card: the last title's details never show under the new heading.
+    byTestId('discover-trending-movie-438631')!.click();
+    await fixture.whenStable();
+    expect(byTestId('title-facts')).toBeNull();
+    await flush(`${TITLES}movie/438631`, DUNE);
+    expect(byTestId('title-meta')!.textContent).toContain('2 h 35 min');
+    expect(byTestId('season-picker')).toBeNull();
+    expect(byTestId('sheet-availability')!.textContent!.trim()).toBe('Rejected');
+  });
+
+  it('should request from a rail card: check-existing, then create with the title', async () => {
+    await render('user', false, RAILS);
+    byTestId('discover-popular_movies-movie-77')!.click();
+    await fixture.whenStable();
+    await flush(`${TITLES}movie/77`, { ...DUNE, tmdbId: 77, title: 'Harbour Lights' });
+    byTestId('submit-request')!.click();
+    await settle();
+    http.expectOne(CHECK).flush({ inLibrary: false, detection: 'ok' });
+    await settle();
+    await settle();
+    const create = http.expectOne(CREATE);
+    expect(create.request.body).toMatchObject({
+      type: 'MOVIE',
+      tmdbId: 77,
+      name: 'Harbour Lights',
+    });
+    create.flush({ outcome: 'created', request: aRequest() });
+    await settle();
+  });
+
+  it('should put the rails away while results show, and bring them back when the box is cleared', async () => {
+    await render('user', false, RAILS);
+    await search('winter');
+    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
+      data: [aResult()],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    });
+    expect(byTestId('discover')).toBeNull();
+    await search('');
+    expect(byTestId('discover')).not.toBeNull();
+    // The rails were kept: no second read.
+    http.expectNone(DISCOVER);
+  });
+
+  it('should say discovery is not configured, with the settings link for admins', async () => {
+    await render('admin', false, [errorBody('NOT_CONFIGURED', 'x', { system: 'tmdb' }), 503]);
+    const state = byTestId('discover-not-configured')!;
+    expect(state.querySelector('a')!.getAttribute('href')).toBe('/admin/settings?group=metadata');
   });
 
   it('should badge the results with the availability the search answered', async () => {

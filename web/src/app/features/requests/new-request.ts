@@ -20,7 +20,14 @@ import { MatIcon } from '@angular/material/icon';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { MetadataResult, RequestType, SettingGroup } from '@usher/contracts';
+import type {
+  DiscoverRail,
+  MetadataResult,
+  TitleAvailability,
+  RequestType,
+  SettingGroup,
+  TitleDetails,
+} from '@usher/contracts';
 import { debounceTime, distinctUntilChanged } from 'rxjs';
 import { ApiError, errorSystem } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
@@ -38,8 +45,12 @@ import {
   parseRequestTab,
   posterUrl,
   resultAvailability,
+  titleAvailability,
 } from '../../shared/requests/request-status';
 import { PosterBadgeView } from '../../shared/poster-card/poster-badge';
+import { PosterCard } from '../../shared/poster-card/poster-card';
+import { PosterRail } from '../../shared/poster-card/poster-rail';
+import { TitleFacts } from './title-facts';
 import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
@@ -61,6 +72,16 @@ function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
   return `${mediaType}:${tmdbId}`;
 }
 
+/** Each discovery rail's heading key and icon (issue 36). */
+const RAIL_VIEW: Record<DiscoverRail, { key: string; icon: string }> = {
+  trending: { key: 'requests.discover.trending', icon: 'local_fire_department' },
+  popular_movies: { key: 'requests.discover.popularMovies', icon: 'movie' },
+  popular_tv: { key: 'requests.discover.popularTv', icon: 'tv' },
+  upcoming: { key: 'requests.discover.upcoming', icon: 'event_upcoming' },
+};
+/** Posters of the first rail fetched at once: the first screenful's largest paint. */
+const FIRST_SCREEN = 6;
+
 /** `/console/requests/new?q=&type=` (60-web.md §4.2 "New request"). */
 @Component({
   selector: 'app-new-request',
@@ -78,6 +99,9 @@ function resultKey(mediaType: 'movie' | 'tv', tmdbId: number): string {
     TranslocoDirective,
     PosterImage,
     PosterBadgeView,
+    PosterCard,
+    PosterRail,
+    TitleFacts,
     FormError,
     SubmitButton,
     ...TEXT_FIELD,
@@ -109,17 +133,39 @@ export default class NewRequest {
   protected readonly isAdmin = computed(() => this.session.me()?.role === 'admin');
   protected readonly expired = computed(() => this.session.me()?.isExpired === true);
 
+  protected readonly railView = RAIL_VIEW;
+  protected readonly firstScreen = FIRST_SCREEN;
+  /** Trending, popular and upcoming: what the page shows before any typing (issue 36). */
+  protected readonly discover = apiResource({
+    params: () => true,
+    load: () => this.api.discover(),
+  });
+  /** Discovery's NOT_CONFIGURED: TMDB has no key yet (the same state as search's). */
+  protected readonly discoverNotConfigured = computed<SettingGroup | null>(() => {
+    const failure = this.discover.failure();
+    if (!(failure instanceof ApiError) || failure.code !== 'NOT_CONFIGURED') return null;
+    return settingsGroupFor(errorSystem(failure) ?? 'tmdb') ?? 'metadata';
+  });
+
   protected readonly selected = signal<MetadataResult | null>(null);
-  /** The picked series' seasons (a movie has none to load). */
-  private readonly seasonsRead = apiResource({
+  /** The picked title's sheet: details, cast and (a series) each season's status. */
+  private readonly titleRead = apiResource({
     params: () => {
       const picked = this.selected();
-      return picked?.mediaType === 'tv' ? picked.tmdbId : undefined;
+      return picked ? { mediaType: picked.mediaType, tmdbId: picked.tmdbId } : undefined;
     },
-    load: (tmdbId) => this.api.seasons(tmdbId),
+    load: ({ mediaType, tmdbId }) => this.api.title(mediaType, tmdbId),
   });
-  protected readonly seasons = this.seasonsRead.value;
-  protected readonly seasonsError = this.seasonsRead.error;
+  /** The details of the title picked now (the resource keeps the last one while it reloads). */
+  protected readonly details = computed<TitleDetails | null>(() => {
+    const picked = this.selected();
+    const value = this.titleRead.value();
+    return picked && value?.tmdbId === picked.tmdbId && value.mediaType === picked.mediaType
+      ? value
+      : null;
+  });
+  protected readonly detailsError = this.titleRead.error;
+  protected readonly seasons = computed(() => this.details()?.seasons ?? null);
   protected readonly season = signal(0);
   protected readonly note = signal('');
   /** Check-existing then create; a second press meanwhile is ignored. */
@@ -154,8 +200,14 @@ export default class NewRequest {
       .subscribe(({ query, type }) => void this.search(query, type));
   }
 
-  protected poster(result: MetadataResult): string | null {
+  protected poster(result: Pick<MetadataResult, 'posterPath'>): string | null {
     return posterUrl(this.site.site().tmdbImageBase, result.posterPath);
+  }
+
+  /** Whether `result` is the title the sheet shows. */
+  protected isPicked(result: MetadataResult): boolean {
+    const picked = this.selected();
+    return picked?.mediaType === result.mediaType && picked.tmdbId === result.tmdbId;
   }
 
   /**
@@ -168,6 +220,12 @@ export default class NewRequest {
     )
       ? 'inLibrary'
       : resultAvailability(result);
+    return availability ? AVAILABILITY_VIEW[availability] : null;
+  }
+
+  /** A season chip's status (in library, partly, requested…), or null for "nothing yet". */
+  protected seasonBadge(state: TitleAvailability): (typeof AVAILABILITY_VIEW)[Availability] | null {
+    const availability = titleAvailability(state);
     return availability ? AVAILABILITY_VIEW[availability] : null;
   }
 

@@ -3,11 +3,12 @@ import { Injectable, inject } from '@angular/core';
 import type {
   CheckExistingReply,
   CreateRequestBody,
+  DiscoverReply,
   MediaRequest,
   MetadataSearchReply,
   RequestStatus,
   RequestType,
-  TvSeasons,
+  TitleDetails,
 } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
@@ -59,11 +60,18 @@ export class RequestsApi {
     return checkReply('metadataSearchReplySchema', reply);
   }
 
-  async seasons(tmdbId: number): Promise<TvSeasons> {
+  /** The rails the page opens on before any typing (issue 36), each title badged. */
+  async discover(): Promise<DiscoverReply> {
+    const reply = await firstValueFrom(this.http.get<DiscoverReply>('/api/v1/metadata/discover'));
+    return checkReply('discoverReplySchema', reply);
+  }
+
+  /** The title sheet: details, cast and each season's availability. */
+  async title(mediaType: 'movie' | 'tv', tmdbId: number): Promise<TitleDetails> {
     const reply = await firstValueFrom(
-      this.http.get<TvSeasons>(`/api/v1/metadata/tv/${tmdbId}/seasons`),
+      this.http.get<TitleDetails>(`/api/v1/metadata/titles/${mediaType}/${tmdbId}`),
     );
-    return checkReply('tvSeasonsReplySchema', reply);
+    return checkReply('titleDetailsSchema', reply);
   }
 
   async checkExisting(

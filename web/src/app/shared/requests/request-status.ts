@@ -16,15 +16,16 @@ export const REQUEST_STATUS_VIEW: Record<RequestStatus, { tone: Tone; icon: stri
     INGESTED: { tone: 'success', icon: 'check_circle', key: 'requests.status.INGESTED' },
   };
 
-/** What a poster's availability badge says (issue 14, Seerr-like). */
-export type Availability = 'inLibrary' | 'requested' | 'approved' | 'missing';
+/** What a poster's availability badge says (issues 14, 36, Seerr-like). */
+export type Availability = 'inLibrary' | 'requested' | 'approved' | 'missing' | 'rejected';
 
 /** How an availability badge looks: icon + text + tone, like the status chips. */
 export const AVAILABILITY_VIEW: Record<Availability, { tone: Tone; icon: string; key: string }> = {
   inLibrary: { tone: 'success', icon: 'check_circle', key: 'availability.inLibrary' },
   requested: { tone: 'warning', icon: 'hourglass_top', key: 'availability.requested' },
   approved: { tone: 'info', icon: 'downloading', key: 'availability.approved' },
-  missing: { tone: 'error', icon: 'error', key: 'availability.missing' },
+  missing: { tone: 'warning', icon: 'incomplete_circle', key: 'availability.missing' },
+  rejected: { tone: 'error', icon: 'block', key: 'availability.rejected' },
 };
 
 /**
@@ -55,8 +56,14 @@ const RESULT_AVAILABILITY: Record<TitleAvailability, Availability | null> = {
   missing: 'missing',
   approved: 'approved',
   requested: 'requested',
+  rejected: 'rejected',
   none: null,
 };
+
+/** A title's (or a season's) availability as a badge; `none` has none (issue 36). */
+export function titleAvailability(state: TitleAvailability): Availability | null {
+  return RESULT_AVAILABILITY[state] ?? null;
+}
 
 /**
  * A search result's badge from the availability the API computed from every member's requests
@@ -66,7 +73,7 @@ export function resultAvailability(
   result: Pick<MetadataResult, 'availability'>,
 ): Availability | null {
   const state = result.availability?.state;
-  return state ? (RESULT_AVAILABILITY[state] ?? null) : null;
+  return state ? titleAvailability(state) : null;
 }
 
 /** Tabs of both request lists, in the spec's order; `''` is "All". */
