@@ -6,7 +6,7 @@ import { json, noContent } from './http.js';
 import type { Reply } from './http.js';
 import { itemDto } from './item-dto.js';
 import { seedMediaLibrary } from './seed.js';
-import { addItem, addLibrary, addLiveSession, addUser, normaliseId } from './state.js';
+import { addItem, addLibrary, addLiveSession, addUser, normaliseId, setUserData } from './state.js';
 import { sessionDto } from './sessions.js';
 import type { FakeItem, MediaState } from './types.js';
 import { userDto } from './users.js';
@@ -226,6 +226,28 @@ export async function handleControl(
         const itemId = input.itemId ? (normaliseId(state, input.itemId) ?? undefined) : undefined;
         const session = addLiveSession(state, { ...input, userId, ...(itemId ? { itemId } : {}) });
         return json(201, sessionDto(state, session));
+      }
+      case 'PUT /__fake/user-data': {
+        // Where a user stopped in an item (the demo's "continue watching").
+        const input = z
+          .object({
+            userId: z.string().min(1),
+            itemId: z.string().min(1),
+            positionTicks: z.number().int().min(0),
+            lastPlayedDate: z.iso.datetime().optional(),
+            played: z.boolean().optional(),
+          })
+          .parse(body);
+        const userId = normaliseId(state, input.userId) ?? input.userId;
+        const itemId = normaliseId(state, input.itemId) ?? input.itemId;
+        if (!state.users.has(userId)) return json(400, { error: 'unknown userId' });
+        if (!state.items.has(itemId)) return json(400, { error: 'unknown itemId' });
+        setUserData(state, userId, itemId, {
+          positionTicks: input.positionTicks,
+          ...(input.lastPlayedDate ? { lastPlayedDate: new Date(input.lastPlayedDate) } : {}),
+          ...(input.played !== undefined ? { played: input.played } : {}),
+        });
+        return noContent();
       }
       case 'GET /__fake/session-commands':
         return json(200, state.sessionCommands);

@@ -1,9 +1,9 @@
 // Library and item queries: /Items, /Shows/{id}/Episodes, latest items, counts, media folders.
 import { itemDto, libraryDto, parseFields } from './item-dto.js';
-import { notFound, ok, problem, text, validationProblem } from './http.js';
+import { isoDate, notFound, ok, problem, text, validationProblem } from './http.js';
 import type { Ctx, Found, Reply, Route } from './http.js';
 import { normaliseId, parseGuid, userCanSee, visibleItems } from './state.js';
-import type { FakeItem, FakeUser, MediaState } from './types.js';
+import type { FakeItem, FakeUser, MediaState, UserItemData } from './types.js';
 
 /** `{Items,TotalRecordCount}`; Jellyfin's BaseItemDtoQueryResult also echoes `StartIndex`. */
 function page(state: MediaState, items: unknown[], total: number, start: number): Reply {
@@ -244,6 +244,60 @@ function includeMissing(ctx: Ctx): boolean {
   return ctx.auth.kind === 'apiKey';
 }
 
+/** `UserData` as both servers render it (`UserItemDataDto`). */
+function userDataDto(item: FakeItem, data: UserItemData): Record<string, unknown> {
+  const runtime = item.runTimeTicks ?? 0;
+  return {
+    PlaybackPositionTicks: data.playbackPositionTicks,
+    ...(runtime > 0 ? { PlayedPercentage: (data.playbackPositionTicks / runtime) * 100 } : {}),
+    PlayCount: data.playCount,
+    IsFavorite: false,
+    LastPlayedDate: isoDate(data.lastPlayedDate),
+    Played: data.played,
+    Key: item.id,
+  };
+}
+
+/**
+ * "Continue watching": the user's videos with a resume position (started, not finished), most
+ * recently played first — Emby's `/Users/{userId}/Items/Resume`, Jellyfin's `/UserItems/Resume`.
+ * Both page with `StartIndex`/`Limit` and send `UserData` with every item.
+ */
+function resume(ctx: Ctx, rawUser: string | undefined): Reply {
+  const { state, query } = ctx;
+  if (rawUser === undefined || rawUser === '') {
+    return validationProblem({ userId: ['The userId field is required.'] });
+  }
+  const who = queryUser(ctx, rawUser);
+  if ('reply' in who) return who.reply;
+  const user = who.found!;
+  const data = user.userData ?? new Map<string, UserItemData>();
+  const media = query.list('MediaTypes');
+  const pool = visibleItems(state, user)
+    .filter((i) => i.locationType === 'FileSystem' && (i.type === 'Movie' || i.type === 'Episode'))
+    .filter((i) => matchesType(i, query.list('IncludeItemTypes')))
+    .filter((i) => !media || media.length === 0 || media.some((m) => m.toLowerCase() === 'video'))
+    .flatMap((i) => {
+      const d = data.get(i.id);
+      return d && d.playbackPositionTicks > 0 && !d.played ? [{ item: i, data: d }] : [];
+    })
+    .sort((a, b) => b.data.lastPlayedDate.getTime() - a.data.lastPlayedDate.getTime());
+  const start = query.int('StartIndex') ?? 0;
+  const limit = query.int('Limit');
+  const slice = pool.slice(start, limit === undefined ? undefined : start + limit);
+  const fields = parseFields(query.list('Fields'));
+  const withData = query.bool('EnableUserData') !== false;
+  return page(
+    state,
+    slice.map(({ item, data: d }) => ({
+      ...itemDto(state, item, fields),
+      ...(withData ? { UserData: userDataDto(item, d) } : {}),
+    })),
+    pool.length,
+    start,
+  );
+}
+
 export const itemRoutes: Route[] = [
   {
     method: 'GET',
@@ -275,5 +329,19 @@ export const itemRoutes: Route[] = [
     auth: 'user',
     modes: ['emby'],
     handler: (c) => listItems(c, c.params['userId']),
+  },
+  {
+    method: 'GET',
+    path: '/Users/{userId}/Items/Resume',
+    auth: 'user',
+    modes: ['emby'],
+    handler: (c) => resume(c, c.params['userId']),
+  },
+  {
+    method: 'GET',
+    path: '/UserItems/Resume',
+    auth: 'user',
+    modes: ['jellyfin10', 'jellyfin12'],
+    handler: (c) => resume(c, c.query.get('userId') ?? c.auth.user?.id),
   },
 ];

@@ -2,7 +2,7 @@
 // Playback Reporting rows in the plugin's own text formats.
 import { pluginDate } from './playback-store.js';
 import { MINUTE_TICKS, SEED_PASSWORDS, type SeededLibrary } from './seed-catalog.js';
-import { addUser, hexId } from './state.js';
+import { addUser, hexId, setUserData } from './state.js';
 import type { FakeDevice, FakeItem, FakeUser, MediaState, NowPlaying } from './types.js';
 
 const DAY = 86_400_000;
@@ -109,6 +109,22 @@ export function seedPeople(state: MediaState, seeded: SeededLibrary, now: number
     9,
   );
   seeded.tokens['bob-iphone'] = phone.token as string;
+  // Where the live players stand is where their users resume ("continue watching"); alice also
+  // left a Severance episode part-way yesterday.
+  const ago = (ms: number) => new Date(now - ms);
+  setUserData(state, users.alice.id, dune.id, {
+    positionTicks: 45 * MINUTE_TICKS,
+    lastPlayedDate: ago(2 * 60_000),
+  });
+  setUserData(state, users.bob.id, hands.id, {
+    positionTicks: 12 * MINUTE_TICKS,
+    lastPlayedDate: ago(60_000),
+  });
+  const severance = seeded.series.severance.episodes[1] as FakeItem;
+  setUserData(state, users.alice.id, severance.id, {
+    positionTicks: 20 * MINUTE_TICKS,
+    lastPlayedDate: ago(DAY),
+  });
   seedPlayback(state, seeded, now);
 }
 

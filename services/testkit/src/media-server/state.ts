@@ -262,3 +262,25 @@ export function addLiveSession(state: MediaState, input: LiveSessionInput): Fake
   state.sessions.set(session.id, session);
   return session;
 }
+
+/**
+ * Records where `userId` stopped in `itemId` (seeds, tests and the control API): a position
+ * short of the end is a resume point, as a player's progress reports leave it on both servers.
+ */
+export function setUserData(
+  state: MediaState,
+  userId: string,
+  itemId: string,
+  data: { positionTicks: number; lastPlayedDate?: Date; played?: boolean },
+): void {
+  const user = state.users.get(userId);
+  if (!user) throw new Error(`no user ${userId}`);
+  user.userData ??= new Map();
+  const old = user.userData.get(itemId);
+  user.userData.set(itemId, {
+    playbackPositionTicks: data.positionTicks,
+    playCount: (old?.playCount ?? 0) + (data.played ? 1 : 0),
+    played: data.played ?? false,
+    lastPlayedDate: data.lastPlayedDate ?? state.now(),
+  });
+}

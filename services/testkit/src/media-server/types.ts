@@ -89,6 +89,16 @@ export interface FakeUser {
   dateCreated: Date;
   lastLoginDate?: Date;
   lastActivityDate?: Date;
+  /** Per-item play state (`UserData`): resume positions and plays, by item id. */
+  userData?: Map<string, UserItemData>;
+}
+
+/** A user's play state of one item, as both servers keep it (`UserItemDataDto`). */
+export interface UserItemData {
+  playbackPositionTicks: number;
+  playCount: number;
+  played: boolean;
+  lastPlayedDate: Date;
 }
 
 export interface FakeDevice {

@@ -92,6 +92,7 @@ function ops(flavour: Flavour): Op[] {
     { name: 'top-level items', method: 'GET', spec: '/Items', path: () => '/Items' },
   ];
   const latestQuery = `Limit=20&IncludeItemTypes=Movie,Episode&${ITEM_FIELDS}&GroupItems=true`;
+  const resumeQuery = `Limit=10&MediaTypes=Video&${ITEM_FIELDS}&EnableUserData=true`;
   if (flavour === 'emby') {
     return [
       ...common,
@@ -101,6 +102,13 @@ function ops(flavour: Flavour): Op[] {
         method: 'GET',
         spec: '/Users/{UserId}/Items/Latest',
         path: (s) => `/Users/${seeded(s).users.alice?.id}/Items/Latest?${latestQuery}`,
+      },
+      {
+        name: 'resume items',
+        method: 'GET',
+        spec: '/Users/{UserId}/Items/Resume',
+        component: 'QueryResult_BaseItemDto',
+        path: (s) => `/Users/${seeded(s).users.alice?.id}/Items/Resume?${resumeQuery}`,
       },
       {
         name: 'episodes',
@@ -119,6 +127,12 @@ function ops(flavour: Flavour): Op[] {
       method: 'GET',
       spec: '/Items/Latest',
       path: (s) => `/Items/Latest?userId=${seeded(s).users.alice?.id}&${latestQuery}`,
+    },
+    {
+      name: 'resume items',
+      method: 'GET',
+      spec: '/UserItems/Resume',
+      path: (s) => `/UserItems/Resume?userId=${seeded(s).users.alice?.id}&${resumeQuery}`,
     },
     {
       name: 'episodes (with virtual ones)',

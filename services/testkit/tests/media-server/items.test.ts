@@ -204,6 +204,42 @@ describe('media-server fake: libraries and items (§1.4, §1.6)', () => {
     ).toBe(404);
   });
 
+  it("should list a user's resume points, most recent first, with UserData, on both servers", async () => {
+    for (const s of [emby, jf]) {
+      const alice = s.seeded!.users.alice!.id;
+      const q = 'Limit=10&MediaTypes=Video&Fields=ProviderIds,DateCreated&EnableUserData=true';
+      const path =
+        s === emby ? `/Users/${alice}/Items/Resume?${q}` : `/UserItems/Resume?userId=${alice}&${q}`;
+      const reply = await adminGet<Page>(s, path);
+      expect(reply.TotalRecordCount).toBe(2);
+      expect(reply.Items.map((i) => i['Name'])).toEqual([
+        'Dune: Part Two',
+        s.seeded!.series.severance.episodes[1]!.name,
+      ]);
+      const data = reply.Items[0]!['UserData'] as Dto;
+      expect(data).toMatchObject({
+        PlaybackPositionTicks: 45 * 60 * 10_000_000,
+        Played: false,
+        PlayedPercentage: expect.any(Number),
+        LastPlayedDate: expect.stringMatching(/Z$/),
+      });
+      expect(reply.Items[1]).toMatchObject({ Type: 'Episode', SeriesName: 'Severance' });
+      // Paging, and another user's positions stay theirs.
+      const second = await adminGet<Page>(s, path.replace('Limit=10', 'Limit=1&StartIndex=1'));
+      expect(second.Items.map((i) => i['Name'])).toEqual([reply.Items[1]!['Name']]);
+      const carol = s.seeded!.users.carol!.id;
+      const none = await adminGet<Page>(
+        s,
+        s === emby ? `/Users/${carol}/Items/Resume` : `/UserItems/Resume?userId=${carol}`,
+      );
+      expect(none).toMatchObject({ Items: [], TotalRecordCount: 0 });
+    }
+    // Jellyfin's route is /UserItems/Resume only; Emby has no such path.
+    expect(
+      (await call(emby, 'GET', '/UserItems/Resume', { headers: adminHeaders(emby) })).status,
+    ).toBe(404);
+  });
+
   it('should restrict latest items and counts to the libraries a user may see', async () => {
     for (const s of [emby, jf]) {
       const bob = s.seeded?.users.bob?.id;
