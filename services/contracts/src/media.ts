@@ -66,6 +66,35 @@ export const mediaLatestSchema = z
   .meta({ id: 'MediaLatest' });
 export type MediaLatest = z.infer<typeof mediaLatestSchema>;
 
+export const mediaResumeQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(50).default(12),
+});
+export type MediaResumeQuery = z.infer<typeof mediaResumeQuerySchema>;
+
+/** One "continue watching" entry: where the member stopped in a film or an episode (issue 36). */
+export const mediaResumeItemSchema = z.object({
+  itemId: safeString(),
+  name: safeString(),
+  type: safeString(),
+  year: z.number().int().nullable(),
+  seriesName: safeString().optional(),
+  season: z.number().int().optional(),
+  episode: z.number().int().optional(),
+  positionSeconds: z.number().int().min(0),
+  runtimeSeconds: z.number().int().min(0).nullable(),
+  /** How far in, 0–100; null when the server does not know the runtime. */
+  percent: z.number().min(0).max(100).nullable(),
+  lastPlayedAt: isoInstant.nullable(),
+  /** Signed like `MediaLatestItem.posterUrl`. */
+  posterUrl: safeString(),
+});
+export type MediaResumeItem = z.infer<typeof mediaResumeItemSchema>;
+
+export const mediaResumeSchema = z
+  .object({ state: z.enum(MEDIA_HOME_STATES), items: z.array(mediaResumeItemSchema) })
+  .meta({ id: 'MediaResume' });
+export type MediaResume = z.infer<typeof mediaResumeSchema>;
+
 const mediaItemIdSchema = safeString().regex(/^(?:[0-9a-fA-F]{32}|[0-9a-fA-F-]{36}|\d{1,20})$/);
 
 export const posterParamsSchema = z.strictObject({ itemId: mediaItemIdSchema });

@@ -1,7 +1,7 @@
 // The member's media home against the media-server fake: server address, library counts
 // (cached per replica), the member's own "latest" rail with its states, and the poster proxy
 // with signed URLs, its access rule and the media-server key kept out of every reply and log.
-import { mediaLatestSchema, mediaStatsSchema } from '@usher/contracts';
+import { mediaLatestSchema, mediaResumeSchema, mediaStatsSchema } from '@usher/contracts';
 import { addMediaItem } from '@usher/testkit';
 import { errorOf, HOUR, MEDIA_KEY, startMediaWorld, type MediaWorld } from './harness.js';
 import { domainFlavours } from '../support/flavours.js';
@@ -158,10 +158,49 @@ describe.each(domainFlavours('emby'))('media home on %s', (flavour) => {
       [expired, 'expired'],
       [off, 'disabled'],
     ] as const) {
-      const res = await w.get('/api/v1/media/latest', await w.token(row));
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ state, items: [] });
+      for (const path of ['/api/v1/media/latest', '/api/v1/media/resume']) {
+        const res = await w.get(path, await w.token(row));
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ state, items: [] });
+      }
     }
+  });
+
+  // Issue 36: the overview's "continue watching" comes from the member's own resume points.
+  it("should list where the member stopped, newest first, with signed posters (the show's for an episode)", async () => {
+    const alice = await w.member('alice');
+    const token = await w.token(alice);
+    const res = await w.get('/api/v1/media/resume?limit=5', token);
+    expect(res.status).toBe(200);
+    const reply = mediaResumeSchema.parse(await res.json());
+    const { dune } = w.fake.seeded!.movies;
+    const severance = w.fake.seeded!.series.severance;
+    expect(reply.state).toBe('ok');
+    expect(reply.items.map((i) => i.itemId)).toEqual([dune.id, severance.episodes[1]!.id]);
+    expect(reply.items[0]).toMatchObject({
+      name: 'Dune: Part Two',
+      type: 'Movie',
+      positionSeconds: 45 * 60,
+      runtimeSeconds: expect.any(Number),
+      lastPlayedAt: expect.stringMatching(/Z$/),
+    });
+    expect(reply.items[0]!.percent).toBeCloseTo(
+      (100 * 45 * 60) / reply.items[0]!.runtimeSeconds!,
+      1,
+    );
+    expect(reply.items[1]).toMatchObject({ seriesName: 'Severance', season: 1, episode: 2 });
+    expect(reply.items[1]!.posterUrl).toMatch(
+      new RegExp(`^/api/v1/media/posters/${severance.series.id}\\?u=${alice.id}&exp=\\d+&sig=`),
+    );
+    expect((await w.get(reply.items[0]!.posterUrl)).status).toBe(200);
+    // Bob's positions are his own: he stopped in an episode of a library his policy no longer
+    // lets him see, which the server leaves out, as alice's never show up for him.
+    const bob = mediaResumeSchema.parse(
+      await (await w.get('/api/v1/media/resume', await w.token(await w.member('bob')))).json(),
+    );
+    expect(bob).toEqual({ state: 'ok', items: [] });
+    expect((await w.get('/api/v1/media/resume?limit=0', token)).status).toBe(400);
+    expect((await w.get('/api/v1/media/resume')).status).toBe(401);
   });
 
   describe('posters', () => {

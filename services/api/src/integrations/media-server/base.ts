@@ -65,6 +65,7 @@ export abstract class BaseMediaServer implements MediaServer {
     userId: string,
     q: { types: ('Movie' | 'Episode')[]; limit: number },
   ): Promise<MediaItem[]>;
+  abstract resumeItems(userId: string, limit: number): Promise<MediaItem[]>;
   abstract findByTmdbId(
     tmdbId: number,
     type: 'Movie' | 'Series',
@@ -257,6 +258,16 @@ export abstract class BaseMediaServer implements MediaServer {
     const call: Call = { op: 'item_counts', path: '/Items/Counts', query };
     const c = await this.client.json(call, ItemCountsSchema);
     return { movies: c.MovieCount, series: c.SeriesCount, episodes: c.EpisodeCount };
+  }
+
+  /** The resume query both servers take (Jellyfin reads the names case-insensitively). */
+  protected resumeQuery(limit: number): Call['query'] {
+    return {
+      Limit: limit,
+      MediaTypes: ['Video'],
+      Fields: ['ProviderIds', 'DateCreated'],
+      EnableUserData: true,
+    };
   }
 
   protected latestQuery(q: { types: string[]; limit: number }): Call['query'] {

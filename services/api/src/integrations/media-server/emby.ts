@@ -150,6 +150,16 @@ export class EmbyMediaServer extends BaseMediaServer {
     return items.map((i) => toMediaItem(i));
   }
 
+  async resumeItems(userId: string, limit: number): Promise<MediaItem[]> {
+    const call: Call = {
+      op: 'resume_items',
+      path: `/Users/${seg(normaliseId(userId))}/Items/Resume`,
+      query: this.resumeQuery(limit),
+    };
+    const page = await this.client.json(call, ItemPageSchema);
+    return page.Items.map((i) => toMediaItem(i));
+  }
+
   /**
    * `AnyProviderIdEquals` is not verified to filter on every Emby build (§8 risk 11), so the
    * TMDB id is matched here too.

@@ -125,6 +125,17 @@ export class JellyfinMediaServer extends BaseMediaServer {
     }));
   }
 
+  /** `/UserItems/Resume` (10.9 moved it from `/Users/{id}/Items/Resume`); `UserId` required. */
+  async resumeItems(userId: string, limit: number): Promise<MediaItem[]> {
+    const call: Call = {
+      op: 'resume_items',
+      path: '/UserItems/Resume',
+      query: { UserId: normaliseId(userId), ...this.resumeQuery(limit) },
+    };
+    const page = await this.client.json(call, ItemPageSchema);
+    return page.Items.map((i) => toMediaItem(i));
+  }
+
   /** With an API key there is no current user, so `userId` is required (§1.4). */
   async latestItems(
     userId: string,

@@ -139,6 +139,17 @@ export interface MediaItem {
   genres?: string[];
   /** Present when streams were asked for; null when the item has no video stream. */
   quality?: VideoQuality | null;
+  /** The user's resume point (`UserData`), on items read with user data and a position. */
+  resume?: ResumePoint;
+}
+
+/** Where a user stopped in an item ("continue watching"). */
+export interface ResumePoint {
+  positionSeconds: number;
+  /** 0–100; absent when the server does not know the runtime. */
+  percent?: number;
+  /** `UserData.LastPlayedDate`, ISO UTC. */
+  lastPlayedAt?: string;
 }
 
 export interface Library {
@@ -218,6 +229,11 @@ export interface MediaServer {
     userId: string,
     q: { types: ('Movie' | 'Episode')[]; limit: number },
   ): Promise<MediaItem[]>;
+  /**
+   * "Continue watching": the user's started, unfinished videos, most recently played first, each
+   * with its `resume` point (Emby `/Users/{id}/Items/Resume`, Jellyfin `/UserItems/Resume`).
+   */
+  resumeItems(userId: string, limit: number): Promise<MediaItem[]>;
   libraries(): Promise<Library[]>;
   items(q: ItemsQuery): Promise<Page<MediaItem>>;
   episodes(seriesId: string, season?: number): Promise<MediaItem[]>;

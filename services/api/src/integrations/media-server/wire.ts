@@ -1,7 +1,7 @@
 // Reply schemas (only the fields Usher reads, §1.4) and their mapping to the port's types. Both
 // servers share these DTO shapes; where they differ the adapters pick the fields.
 import { z } from 'zod';
-import type { MediaItem, MediaSession, MediaUser, PlayMethod } from './port.js';
+import type { MediaItem, MediaSession, MediaUser, PlayMethod, ResumePoint } from './port.js';
 import { normaliseId } from './port.js';
 import { StreamSchema, videoQuality } from './quality.js';
 
@@ -98,6 +98,14 @@ export const ItemSchema = z.object({
   ChildCount: num,
   LocationType: str,
   Genres: z.array(z.string()).nullish(),
+  UserData: z
+    .object({
+      PlaybackPositionTicks: num,
+      PlayedPercentage: num,
+      LastPlayedDate: str,
+      Played: z.boolean().nullish(),
+    })
+    .nullish(),
   MediaStreams: z.array(StreamSchema).nullish(),
   MediaSources: z.array(z.object({ MediaStreams: z.array(StreamSchema).nullish() })).nullish(),
 });
@@ -244,11 +252,31 @@ export function toMediaItem(dto: ItemDto, withStreams = false): MediaItem {
     ...defined('childCount', opt(dto.ChildCount)),
     virtual: dto.LocationType === 'Virtual',
     ...defined('genres', opt(dto.Genres)),
+    ...defined('resume', resumeOf(dto)),
   };
   if (withStreams) {
     item.quality = videoQuality(dto.MediaStreams ?? [], dto.MediaSources?.[0]?.MediaStreams ?? []);
   }
   return item;
+}
+
+/** The user's resume point from `UserData`: only a position short of the end counts. */
+function resumeOf(dto: ItemDto): ResumePoint | undefined {
+  const data = dto.UserData;
+  const seconds = ticksToSeconds(data?.PlaybackPositionTicks);
+  if (!data || !seconds || data.Played) return undefined;
+  const runtime = ticksToSeconds(dto.RunTimeTicks);
+  const percent =
+    typeof data.PlayedPercentage === 'number'
+      ? data.PlayedPercentage
+      : runtime
+        ? (seconds / runtime) * 100
+        : undefined;
+  return {
+    positionSeconds: Math.round(seconds),
+    ...defined('percent', percent === undefined ? undefined : Math.min(100, Math.max(0, percent))),
+    ...defined('lastPlayedAt', isoUtc(data.LastPlayedDate)),
+  };
 }
 
 /** `{key: value}` when the value is present, `{}` otherwise: keeps the port objects lean. */

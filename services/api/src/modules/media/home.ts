@@ -4,6 +4,8 @@ import type {
   MediaHomeState,
   MediaLatest,
   MediaLatestQuery,
+  MediaResume,
+  MediaResumeQuery,
   MediaServerPublic,
   MediaStats,
 } from '@usher/contracts';
@@ -201,6 +203,48 @@ export async function latestForUser(
       // answers 404 and the page draws the placeholder (docs/media.md "Posters").
       posterUrl: signer.url(row, i.posterItemId ?? i.id, now),
     })),
+  };
+}
+
+/**
+ * "Continue watching" (issue 36): the member's own resume points on the media server, newest
+ * first, with signed posters (an episode shows its show's). Same states as the latest rail: an
+ * expired, disabled or unlinked member gets the state and no items.
+ */
+export async function resumeForUser(
+  ctx: ModuleContext,
+  signer: PosterSigner,
+  userId: string,
+  query: MediaResumeQuery,
+): Promise<MediaResume> {
+  const row = await requireUser(ctx.db, userId);
+  const server = await serverOrNull(ctx);
+  const state = homeState(row, ctx.now(), server !== null);
+  if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };
+  const items = await server.resumeItems(row.mediaUserId, query.limit);
+  const now = ctx.now();
+  return {
+    state,
+    items: items.flatMap((i) =>
+      i.resume
+        ? [
+            {
+              itemId: i.id,
+              name: i.name,
+              type: i.type,
+              year: i.year ?? null,
+              ...(i.seriesName ? { seriesName: i.seriesName } : {}),
+              ...(i.season !== undefined ? { season: i.season } : {}),
+              ...(i.episode !== undefined ? { episode: i.episode } : {}),
+              positionSeconds: i.resume.positionSeconds,
+              runtimeSeconds: i.runtimeSeconds === undefined ? null : Math.round(i.runtimeSeconds),
+              percent: i.resume.percent ?? null,
+              lastPlayedAt: i.resume.lastPlayedAt ?? null,
+              posterUrl: signer.url(row, i.posterItemId ?? i.id, now),
+            },
+          ]
+        : [],
+    ),
   };
 }
 

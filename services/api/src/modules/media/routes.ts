@@ -1,6 +1,8 @@
 import {
   mediaLatestQuerySchema,
   mediaLatestSchema,
+  mediaResumeQuerySchema,
+  mediaResumeSchema,
   mediaServerPublicSchema,
   mediaStatsSchema,
   pageOf,
@@ -21,7 +23,7 @@ import { z } from 'zod';
 import type { AuthContext } from '../../http/context.js';
 import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { latestForUser, MediaHomeCache, mediaServerPublic } from './home.js';
+import { latestForUser, MediaHomeCache, mediaServerPublic, resumeForUser } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
 import { PosterSigner } from './poster-signer.js';
 import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
@@ -73,6 +75,18 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       errors: UPSTREAM_ERRORS,
       handler: async (c, { query, auth }) =>
         c.json(await latestForUser(ctx, signer, auth.userId, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/media/resume',
+      auth: 'user',
+      summary: "Continue watching: the caller's own resume points, newest first, signed posters",
+      tags: ['media'],
+      request: { query: mediaResumeQuerySchema },
+      responses: { 200: { description: 'Resume points', schema: mediaResumeSchema } },
+      errors: UPSTREAM_ERRORS,
+      handler: async (c, { query, auth }) =>
+        c.json(await resumeForUser(ctx, signer, auth.userId, query)),
     }),
     defineRoute({
       method: 'get',

@@ -46,6 +46,52 @@ describe('media-server adapters: items', () => {
     }
   });
 
+  it.each(MODES)("should read a %s user's resume points, newest first", async (mode) => {
+    const { adapter, seeded, fake } = await boot(mode);
+    const alice = seeded.users.alice?.id ?? '';
+    const items = await adapter.resumeItems(alice, 10);
+    expect(items.map((i) => i.name)).toEqual([
+      'Dune: Part Two',
+      seeded.series.severance.episodes[1]!.name,
+    ]);
+    expect(items[0]).toMatchObject({
+      id: seeded.movies.dune.id,
+      type: 'Movie',
+      tmdbId: '693134',
+      resume: {
+        positionSeconds: 45 * 60,
+        percent: expect.any(Number),
+        lastPlayedAt: expect.stringMatching(/Z$/),
+      },
+    });
+    expect(items[0]!.resume!.percent).toBeGreaterThan(0);
+    expect(items[0]!.resume!.percent).toBeLessThan(100);
+    // The episode's poster is its show's.
+    expect(items[1]).toMatchObject({
+      type: 'Episode',
+      seriesName: 'Severance',
+      season: 1,
+      episode: 2,
+      posterItemId: seeded.series.severance.series.id,
+      resume: { positionSeconds: 20 * 60 },
+    });
+    const [req] = fake.requests();
+    if (mode === 'emby') {
+      expect(req?.path).toBe(`/emby/Users/${alice}/Items/Resume`);
+      expect(req?.query).toEqual({
+        Limit: '10',
+        MediaTypes: 'Video',
+        Fields: 'ProviderIds,DateCreated',
+        EnableUserData: 'true',
+      });
+    } else {
+      expect(req?.path).toBe('/UserItems/Resume');
+      expect(req?.query).toMatchObject({ userId: alice, limit: '10', mediaTypes: 'Video' });
+    }
+    // A user who stopped nowhere has nothing to continue.
+    await expect(adapter.resumeItems(seeded.users.carol?.id ?? '', 10)).resolves.toEqual([]);
+  });
+
   it.each(MODES)('should list %s libraries with the id access lists need', async (mode) => {
     const { adapter, seeded, fake } = await boot(mode);
     const libs = await adapter.libraries();

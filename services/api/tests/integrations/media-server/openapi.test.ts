@@ -42,6 +42,7 @@ async function exercise(adapter: MediaServer, fake: FakeMediaServer): Promise<vo
   await adapter.logoutDevice('no-such-device');
   await adapter.itemCounts(alice);
   await adapter.latestItems(alice, { types: ['Movie', 'Episode'], limit: 5 });
+  await adapter.resumeItems(alice, 5);
   await adapter.items({ ids: [seeded.movies.dune.id], streams: true });
   await adapter.items({ parentId: seeded.libraries.movies.id, types: ['Movie'], limit: 2 });
   await adapter.episodes(seeded.series.severance.series.id, 1);
