@@ -36,10 +36,12 @@ export const LANDINGS = [
       'src/app/features/overview/routes.ts',
       'src/app/features/overview/overview.ts',
     ],
-    // The "recently added" rails: their posters are the overview's largest paint.
+    // The "recently added" rails: their posters are the overview's largest paint; "continue
+    // watching" stands above them, so it must not arrive after them (issue 36).
     reads: [
       '/api/v1/media/latest?type=movie&limit=20',
       '/api/v1/media/latest?type=series&limit=20',
+      '/api/v1/media/resume?limit=12',
     ],
   },
   {

@@ -21,12 +21,14 @@ export function mediaItemUrl(server: MediaServerPublic | null, itemId: string): 
 
 /**
  * The media server's public address, read once per page that asks, for posters that open their
- * item (issue 36: posters on rankings linked nowhere). Provide it in the component.
+ * item (issue 36: posters on rankings and the overview linked nowhere). Provide it in the page's
+ * component; the overview's parts share one.
  */
 @Injectable()
 export class MediaLinks {
   private readonly http = inject(HttpClient);
-  private readonly server = apiResource({
+  /** `GET /media/server`, for a page that shows the address too (one read for both). */
+  readonly server = apiResource({
     params: () => true,
     load: async () =>
       checkReply(

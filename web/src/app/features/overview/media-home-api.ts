@@ -1,6 +1,6 @@
 import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
-import type { MediaLatest, MediaServerPublic, MediaStats, SystemInfo } from '@usher/contracts';
+import type { MediaLatest, MediaResume, MediaStats, SystemInfo } from '@usher/contracts';
 import { firstValueFrom } from 'rxjs';
 import { checkReply } from '../../core/api/check-reply';
 
@@ -10,11 +10,6 @@ export type LatestType = 'movie' | 'series';
 @Injectable({ providedIn: 'root' })
 export class MediaHomeApi {
   private readonly http = inject(HttpClient);
-
-  async server(): Promise<MediaServerPublic> {
-    const reply = await firstValueFrom(this.http.get<MediaServerPublic>('/api/v1/media/server'));
-    return checkReply('mediaServerPublicSchema', reply);
-  }
 
   async stats(): Promise<MediaStats> {
     const reply = await firstValueFrom(this.http.get<MediaStats>('/api/v1/media/stats'));
@@ -30,6 +25,17 @@ export class MediaHomeApi {
       this.http.get<MediaLatest>('/api/v1/media/latest', { params: { type, limit } }),
     );
     return checkReply('mediaLatestSchema', reply);
+  }
+
+  /**
+   * "Continue watching" (issue 36): the member's resume points. Started by public/boot.js with
+   * the latest rails (scripts/route-preload.mjs lists this exact URL).
+   */
+  async resume(limit = 12): Promise<MediaResume> {
+    const reply = await firstValueFrom(
+      this.http.get<MediaResume>('/api/v1/media/resume', { params: { limit } }),
+    );
+    return checkReply('mediaResumeSchema', reply);
   }
 
   /** Admins: which integrations are configured (the setup checklist). */

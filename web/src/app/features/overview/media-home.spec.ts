@@ -1,11 +1,12 @@
 import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
-import type { MediaLatestItem, SystemInfo } from '@usher/contracts';
+import type { MediaLatestItem, MediaResumeItem, SystemInfo } from '@usher/contracts';
 import { aUser, settle } from '../../../testing/fixtures';
 import { provideTestApp } from '../../../testing/providers';
 import { CONNECTION_TESTS_KEY, ConnectionTests } from '../../core/api/connection-tests';
-import { MediaLibrary, cardLines } from './media-library';
+import { MediaLinks } from '../../shared/media-link';
+import { MediaLibrary, cardLines, resumeCard } from './media-library';
 import { MediaServerCard } from './media-server-card';
 import { SetupChecklist } from './setup-checklist';
 
@@ -38,7 +39,7 @@ async function flushAndRender(fixture: { whenStable: () => Promise<unknown> }): 
 
 describe('MediaLibrary (overview rails and counts)', () => {
   function render() {
-    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.configureTestingModule({ providers: [...provideTestApp(), MediaLinks] });
     const http = TestBed.inject(HttpTestingController);
     const fixture = TestBed.createComponent(MediaLibrary);
     return { fixture, http, root: fixture.nativeElement as HTMLElement };
@@ -155,6 +156,111 @@ describe('MediaLibrary (overview rails and counts)', () => {
     }
   });
 
+  function aResume(overrides: Partial<MediaResumeItem> = {}): MediaResumeItem {
+    return {
+      itemId: 'r1',
+      name: 'Winter Harbour',
+      type: 'Movie',
+      year: 2024,
+      positionSeconds: 45 * 60,
+      runtimeSeconds: 126 * 60,
+      percent: 35.7,
+      lastPlayedAt: '2026-11-24T20:00:00.000Z',
+      posterUrl: '/api/v1/media/posters/r1?u=u1&exp=1&sig=s',
+      ...overrides,
+    };
+  }
+
+  // Issue 36: "continue watching" from the member's resume points, every poster a link to the
+  // item on the media server; the library's counts as the section's subtitle.
+  it('should lead with continue watching, each poster opening its item on the media server', async () => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    http.expectOne('/api/v1/media/stats').flush(STATS);
+    const resume = http.expectOne((r) => r.url === '/api/v1/media/resume');
+    expect(resume.request.params.get('limit')).toBe('12');
+    resume.flush({
+      state: 'ok',
+      items: [
+        aResume(),
+        aResume({
+          itemId: 'e7',
+          name: 'Hello, Ms. Cobel',
+          type: 'Episode',
+          seriesName: 'Severance',
+          season: 1,
+          episode: 2,
+          positionSeconds: 20 * 60,
+          runtimeSeconds: 55 * 60,
+          percent: 36.4,
+        }),
+      ],
+    });
+    http
+      .expectOne('/api/v1/media/server')
+      .flush({ configured: true, kind: 'jellyfin', publicUrl: 'https://watch.example.org/' });
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'ok', items: [anItem()] });
+    }
+    await flushAndRender(fixture);
+
+    const section = root.querySelector('[data-testid="continue-watching"]')!;
+    // It stands before "recently added".
+    expect(
+      section.compareDocumentPosition(root.querySelector('[data-testid="recently-added"]')!),
+    ).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    const cards = [...section.querySelectorAll<HTMLAnchorElement>('[data-testid="continue-item"]')];
+    expect(cards.map((a) => a.getAttribute('href'))).toEqual([
+      'https://watch.example.org/web/#/details?id=r1',
+      'https://watch.example.org/web/#/details?id=e7',
+    ]);
+    expect(cards[0]!.getAttribute('target')).toBe('_blank');
+    expect(cards[0]!.getAttribute('aria-label')).toBe('Open Winter Harbour on the media server');
+    expect(cards.map((a) => a.querySelector('.subtitle')!.textContent)).toEqual([
+      '1 h 21 min left',
+      'S1:E2 · 35 min left',
+    ]);
+    expect(cards[1]!.querySelector('.title')!.textContent).toBe('Severance');
+    const bar = cards[0]!.querySelector<HTMLElement>('[data-testid="poster-progress"] span')!;
+    expect(bar.style.width).toBe('35.7%');
+    // The recently added posters open their items too.
+    expect(root.querySelector('[data-testid="rail-movie"] a.card-link')!.getAttribute('href')).toBe(
+      'https://watch.example.org/web/#/details?id=a1',
+    );
+    // Counts as the subtitle of the section.
+    expect(root.querySelector('#recent-heading + [data-testid="library-stats"]')).not.toBeNull();
+  });
+
+  it('should leave continue watching out when there is nothing to continue or no access', async () => {
+    for (const reply of [
+      { state: 'ok', items: [] },
+      { state: 'expired', items: [] },
+    ]) {
+      TestBed.resetTestingModule();
+      const { fixture, http, root } = render();
+      await fixture.whenStable();
+      http.expectOne((r) => r.url === '/api/v1/media/resume').flush(reply);
+      await flushAndRender(fixture);
+      expect(root.querySelector('[data-testid="continue-watching"]')).toBeNull();
+    }
+  });
+
+  it('should say how much is left, or where the viewer stopped without a runtime', () => {
+    expect(resumeCard(aResume({ positionSeconds: 3000, runtimeSeconds: 3600 }))).toMatchObject({
+      title: 'Winter Harbour',
+      key: 'mediaHome.resume.movieLeft',
+      time: { key: 'mediaHome.resume.minutes', m: 10 },
+    });
+    expect(
+      resumeCard(aResume({ runtimeSeconds: null, positionSeconds: 5400, season: 2, episode: 3 })),
+    ).toMatchObject({
+      key: 'mediaHome.resume.episodeStoppedAt',
+      time: { key: 'mediaHome.resume.hoursMinutes', h: 1, m: 30 },
+      season: 2,
+      episode: 3,
+    });
+  });
+
   it('should take a show name over its episode and a film over its year', () => {
     expect(cardLines(anItem({ year: null }))).toEqual({ title: 'Winter Harbour', subtitle: null });
     expect(cardLines(anItem({ seriesName: 'Severance', name: 'Hello' }))).toEqual({
@@ -166,7 +272,7 @@ describe('MediaLibrary (overview rails and counts)', () => {
 
 describe('MediaServerCard', () => {
   function render() {
-    TestBed.configureTestingModule({ providers: provideTestApp() });
+    TestBed.configureTestingModule({ providers: [...provideTestApp(), MediaLinks] });
     const http = TestBed.inject(HttpTestingController);
     const fixture = TestBed.createComponent(MediaServerCard);
     fixture.componentRef.setInput('me', aUser());

@@ -3,8 +3,9 @@ import { MatAnchor, MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import type { MediaHomeState, MediaLatestItem } from '@usher/contracts';
+import type { MediaHomeState, MediaLatestItem, MediaResumeItem } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
+import { MediaLinks } from '../../shared/media-link';
 import { ErrorState } from '../../shared/page-state';
 import { PosterCard } from '../../shared/poster-card/poster-card';
 import { PosterRail } from '../../shared/poster-card/poster-rail';
@@ -22,6 +23,34 @@ const STATE_VIEW: Record<Exclude<MediaHomeState, 'ok'>, { icon: string; key: str
 export function cardLines(item: MediaLatestItem): { title: string; subtitle: string | null } {
   if (item.seriesName) return { title: item.seriesName, subtitle: item.name };
   return { title: item.name, subtitle: item.year === null ? null : String(item.year) };
+}
+
+/** A duration as "1 h 21 min" / "35 min" (the translation key and its numbers). */
+function durationText(seconds: number): { key: string; h: number; m: number } {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return { key: h > 0 ? 'mediaHome.resume.hoursMinutes' : 'mediaHome.resume.minutes', h, m };
+}
+
+/**
+ * A "continue watching" card: the show over "S1:E2 · 35 min left", or the film over "1 h 21 min
+ * left"; "stopped at …" when the server does not know the runtime.
+ */
+export function resumeCard(item: MediaResumeItem) {
+  const left =
+    item.runtimeSeconds !== null && item.runtimeSeconds > item.positionSeconds
+      ? item.runtimeSeconds - item.positionSeconds
+      : null;
+  const episode = item.season !== undefined && item.episode !== undefined;
+  const what = left === null ? 'StoppedAt' : 'Left';
+  return {
+    title: item.seriesName ?? item.name,
+    key: `mediaHome.resume.${episode ? 'episode' : 'movie'}${what}`,
+    time: durationText(left ?? item.positionSeconds),
+    season: item.season ?? 0,
+    episode: item.episode ?? 0,
+  };
 }
 
 /**
@@ -57,6 +86,18 @@ export class MediaLibrary {
     params: () => this.tick(),
     load: () => this.api.stats(),
   });
+  /** Where the member stopped (issue 36): shown only in the `ok` state and when there is any. */
+  protected readonly resume = apiResource({
+    params: () => this.tick(),
+    load: () => this.api.resume(),
+  });
+  protected readonly continueItems = computed(() => {
+    const reply = this.resume.value();
+    return reply?.state === 'ok' ? reply.items : [];
+  });
+  protected readonly resumeCard = resumeCard;
+  /** Each poster opens its item on the media server (issue 36). */
+  protected readonly itemUrl = inject(MediaLinks).itemUrl;
   protected readonly movies = this.latest('movie');
   protected readonly series = this.latest('series');
   protected readonly rails = [

@@ -6,12 +6,11 @@ import { MatExpansionModule } from '@angular/material/expansion';
 import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
-import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { LocalDatePipe } from '../../shared/local-date';
+import { MediaLinks } from '../../shared/media-link';
 import { MEDIA_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
-import { MediaHomeApi } from './media-home-api';
 
 /**
  * The overview's media-server card (60-web.md §4.2): the member's link state, the server's
@@ -38,14 +37,11 @@ import { MediaHomeApi } from './media-home-api';
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class MediaServerCard {
-  private readonly api = inject(MediaHomeApi);
   private readonly clipboard = inject(Clipboard);
   private readonly notifier = inject(Notifier);
   readonly me = input.required<User>();
-  protected readonly server = apiResource({
-    params: () => true,
-    load: () => this.api.server(),
-  });
+  /** The page's one `GET /media/server` (the posters' links read it too). */
+  protected readonly server = inject(MediaLinks).server;
   protected readonly mediaChips = MEDIA_CHIPS;
 
   protected copy(url: string): void {

@@ -27,6 +27,9 @@ describe('Overview', () => {
     for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
       r.flush({ state: 'not_configured', items: [] });
     }
+    for (const r of http.match((r) => r.url === '/api/v1/media/resume')) {
+      r.flush({ state: 'not_configured', items: [] });
+    }
     for (const r of http.match('/api/v1/me/announcements')) r.flush({ data: [], unread: 0 });
     for (const r of http.match('/api/v1/me/streams')) r.flush(STREAMS_OFF);
   }
@@ -153,6 +156,9 @@ describe('Overview', () => {
       .flush({ configured: false, kind: 'emby', publicUrl: null });
     http.expectOne('/api/v1/media/stats').flush(NO_STATS);
     for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'not_configured', items: [] });
+    }
+    for (const r of http.match((r) => r.url === '/api/v1/media/resume')) {
       r.flush({ state: 'not_configured', items: [] });
     }
     for (const r of http.match('/api/v1/me/announcements')) r.flush({ data: [], unread: 0 });

@@ -13,6 +13,7 @@ import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { DAYS_LEFT_WARNING, membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { LocalDatePipe } from '../../shared/local-date';
+import { MediaLinks } from '../../shared/media-link';
 import { MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { REQUEST_STATUS_VIEW } from '../../shared/requests/request-status';
 import { StatusChip } from '../../shared/status-chip';
@@ -53,6 +54,8 @@ export const ME_MAX_AGE_MS = 10_000;
   ],
   templateUrl: './overview.html',
   styleUrl: './overview.scss',
+  // One `GET /media/server` for the server card and the posters that open items there.
+  providers: [MediaLinks],
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export default class Overview {

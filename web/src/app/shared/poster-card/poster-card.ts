@@ -31,6 +31,12 @@ export type { PosterBadge } from './poster-badge';
         @if (badge(); as shown) {
           <app-poster-badge [badge]="shown" />
         }
+        @if (progress() !== null) {
+          <!-- How far in (continue watching); the subtitle says it in words. -->
+          <div class="progress" aria-hidden="true" data-testid="poster-progress">
+            <span [style.width.%]="progress()"></span>
+          </div>
+        }
       </div>
       <p class="title" [attr.title]="title()">{{ title() }}</p>
       @if (subtitle()) {
@@ -53,4 +59,6 @@ export class PosterCard {
   readonly loading = input(false);
   /** The poster is in the first screenful: fetched at once (see `PosterImage`). */
   readonly priority = input(false);
+  /** 0–100: a bar along the poster's foot, how far the viewer got ("continue watching"). */
+  readonly progress = input<number | null>(null);
 }
