@@ -110,6 +110,7 @@ describeWithChromium('media home and live sessions (Chromium)', () => {
         '/api/v1/public/site',
         '/api/v1/media/latest?type=movie&limit=20',
         '/api/v1/media/latest?type=series&limit=20',
+        '/api/v1/media/resume?limit=12',
       ];
       expect(early.map((path) => [path, asked.get(path)])).toEqual(early.map((path) => [path, 1]));
       // Every read boot.js started was taken by the app.

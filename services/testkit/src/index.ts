@@ -15,6 +15,7 @@ export {
   renderJellyfinTemplate,
   routeTable as mediaServerRouteTable,
   seedMediaLibrary,
+  setUserData as setMediaUserData,
   sessionDto as mediaSessionDto,
   startFakeMediaServer,
 } from './media-server/index.js';

@@ -14,6 +14,7 @@ export {
   dashed,
   modeFor,
   parseGuid,
+  setUserData,
 } from './state.js';
 export type { LiveSessionInput, MediaStateOptions, NewItemInput, NewUserInput } from './state.js';
 export { defaultPolicy } from './policy.js';

@@ -128,9 +128,10 @@ export function metadataRoutes(ctx: ModuleContext, deps: MetadataRouteDeps = {})
       summary: "Trending, popular and upcoming titles from TMDB, with the caller's availability",
       tags: ['metadata'],
       responses: { 200: { description: 'Rails', schema: discoverReplySchema } },
-      errors: ['RATE_LIMITED', ...UPSTREAM_ERRORS],
-      handler: async (c, { meta, auth }) => {
-        await limit(meta);
+      // Not under the per-IP limit: the rails are cached per language (at most four TMDB calls
+      // per lifetime, whoever asks), and every visit to the page reads them.
+      errors: UPSTREAM_ERRORS,
+      handler: async (c, { auth }) => {
         const { rails } = await discoverMetadata(ctx);
         if (!deps.availability) return c.json({ rails });
         return c.json({ rails: await withAvailability(rails, auth.userId, deps.availability) });
