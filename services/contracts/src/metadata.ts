@@ -129,17 +129,10 @@ export type CastMember = z.infer<typeof castMemberSchema>;
  * seasons (specials dropped) each with its own availability (the library's episodes against
  * TMDB's count, and requests for the season or the whole series).
  */
-export const titleDetailsSchema = z
-  .object({
-    tmdbId: z.number().int(),
-    mediaType: z.enum(MEDIA_TYPES),
-    title: safeString(),
-    originalTitle: safeString(),
-    year: z.number().int().nullable(),
-    overview: safeString(),
-    posterPath: safeString().nullable(),
+export const titleDetailsSchema = metadataResultSchema
+  .omit({ backdropPath: true, availability: true })
+  .extend({
     backdropPath: safeString().nullable(),
-    voteAverage: z.number(),
     runtime: z.number().int().nullable(),
     genres: z.array(safeString()),
     status: safeString(),

@@ -60,10 +60,8 @@ export function tvResult(s: TvFixture, language: string) {
   };
 }
 
-export function personResult(p: PersonFixture, fixtures: TmdbFixtures, language: string) {
-  const knownFor = fixtures.movies
-    .filter((m) => p.known_for_movie_ids.includes(m.id))
-    .map((m) => ({ ...movieResult(m, language), media_type: 'movie' }));
+/** The person fields TMDB sends wherever a person appears (search results, credits). */
+function personFields(p: PersonFixture) {
   return {
     adult: false,
     gender: 0,
@@ -73,8 +71,14 @@ export function personResult(p: PersonFixture, fixtures: TmdbFixtures, language:
     original_name: p.original_name,
     popularity: p.popularity,
     profile_path: p.profile_path,
-    known_for: knownFor,
   };
+}
+
+export function personResult(p: PersonFixture, fixtures: TmdbFixtures, language: string) {
+  const knownFor = fixtures.movies
+    .filter((m) => p.known_for_movie_ids.includes(m.id))
+    .map((m) => ({ ...movieResult(m, language), media_type: 'movie' }));
+  return { ...personFields(p), known_for: knownFor };
 }
 
 function genres(ids: number[], fixtures: TmdbFixtures, language: string) {
@@ -252,14 +256,7 @@ export function credits(fixtures: TmdbFixtures, kind: 'movie' | 'tv', id: number
     )
     .filter((p) => p.known_for_department === 'Acting')
     .map((p, order) => ({
-      adult: false,
-      gender: 0,
-      id: p.id,
-      known_for_department: p.known_for_department,
-      name: p.name,
-      original_name: p.original_name,
-      popularity: p.popularity,
-      profile_path: p.profile_path,
+      ...personFields(p),
       cast_id: order + 1,
       character: p.roles?.[`${kind}:${id}`] ?? '',
       credit_id: `${p.id.toString(16)}${id.toString(16)}`,

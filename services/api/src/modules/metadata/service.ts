@@ -180,6 +180,10 @@ export type TitleSheet = Omit<TitleDetails, 'availability' | 'seasons'> & {
   seasons: Omit<TitleDetails['seasons'][number], 'state'>[];
 };
 
+/** The sheet's cast: name, role and portrait of each billed actor. */
+const castOf = (title: TmdbMovie | TmdbTv): TitleSheet['cast'] =>
+  (title.cast ?? []).map(({ name, character, profilePath }) => ({ name, character, profilePath }));
+
 function sheetOfMovie(m: TmdbMovie): TitleSheet {
   return {
     tmdbId: m.id,
@@ -194,11 +198,7 @@ function sheetOfMovie(m: TmdbMovie): TitleSheet {
     runtime: m.runtime,
     genres: m.genres,
     status: m.status,
-    cast: (m.cast ?? []).map(({ name, character, profilePath }) => ({
-      name,
-      character,
-      profilePath,
-    })),
+    cast: castOf(m),
     seasons: [],
   };
 }
@@ -217,11 +217,7 @@ function sheetOfTv(s: TmdbTv): TitleSheet {
     runtime: s.episodeRuntime ?? null,
     genres: s.genres ?? [],
     status: s.status,
-    cast: (s.cast ?? []).map(({ name, character, profilePath }) => ({
-      name,
-      character,
-      profilePath,
-    })),
+    cast: castOf(s),
     seasons: s.seasons
       .filter((season) => season.seasonNumber > 0)
       .map((season) => ({

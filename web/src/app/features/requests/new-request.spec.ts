@@ -274,7 +274,7 @@ describe('NewRequest', () => {
 
   it('should say discovery is not configured, with the settings link for admins', async () => {
     await render('admin', false, [errorBody('NOT_CONFIGURED', 'x', { system: 'tmdb' }), 503]);
-    const state = byTestId('discover-not-configured')!;
+    const state = byTestId('search-not-configured')!;
     expect(state.querySelector('a')!.getAttribute('href')).toBe('/admin/settings?group=metadata');
   });
 

@@ -140,9 +140,15 @@ export default class NewRequest {
     params: () => true,
     load: () => this.api.discover(),
   });
-  /** Discovery's NOT_CONFIGURED: TMDB has no key yet (the same state as search's). */
-  protected readonly discoverNotConfigured = computed<SettingGroup | null>(() => {
+  /**
+   * The settings group to fix when search, or discovery before any search, answers 503
+   * NOT_CONFIGURED (TMDB has no key yet); null otherwise.
+   */
+  protected readonly notConfiguredGroup = computed<SettingGroup | null>(() => {
+    const searched = this.notConfigured();
+    if (searched) return searched;
     const failure = this.discover.failure();
+    if (this.results() || this.searchError()) return null;
     if (!(failure instanceof ApiError) || failure.code !== 'NOT_CONFIGURED') return null;
     return settingsGroupFor(errorSystem(failure) ?? 'tmdb') ?? 'metadata';
   });
