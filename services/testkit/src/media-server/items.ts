@@ -272,11 +272,13 @@ function resume(ctx: Ctx, rawUser: string | undefined): Reply {
   if ('reply' in who) return who.reply;
   const user = who.found!;
   const data = user.userData ?? new Map<string, UserItemData>();
-  const media = query.list('MediaTypes');
+  // Every resumable item here is a video: `MediaTypes` without Video (Audio) lists nothing.
+  const media = query.list('MediaTypes') ?? [];
+  const videos = media.length === 0 || media.some((m) => m.toLowerCase() === 'video');
   const pool = visibleItems(state, user)
-    .filter((i) => i.locationType === 'FileSystem' && (i.type === 'Movie' || i.type === 'Episode'))
+    .filter((i) => videos && i.locationType === 'FileSystem')
+    .filter((i) => i.type === 'Movie' || i.type === 'Episode')
     .filter((i) => matchesType(i, query.list('IncludeItemTypes')))
-    .filter((i) => !media || media.length === 0 || media.some((m) => m.toLowerCase() === 'video'))
     .flatMap((i) => {
       const d = data.get(i.id);
       return d && d.playbackPositionTicks > 0 && !d.played ? [{ item: i, data: d }] : [];
