@@ -126,6 +126,7 @@ describe('TMDB adapter against the fake', () => {
       year: 2022,
       backdropPath: '/severance-backdrop.jpg',
     });
+    expect(trendingTv.results.every((r) => r.mediaType === 'tv')).toBe(true);
     expect(movies.results.every((r) => r.mediaType === 'movie')).toBe(true);
     expect(movies.totalResults).toBeGreaterThan(20);
     expect(shows.results.every((r) => r.mediaType === 'tv')).toBe(true);
