@@ -42,19 +42,22 @@ describe.each(domainFlavours('jellyfin'))('poster wall on %s', (flavour) => {
     const first = body.posters[0]!;
     const tile = await w.get(first);
     expect(tile.status).toBe(200);
-    expect(tile.headers.get('content-type')).toBe('image/png');
+    expect(tile.headers.get('content-type')).toBe('image/jpeg');
     expect(tile.headers.get('cache-control')).toBe('public, max-age=86400');
     expect(tile.headers.get('x-content-type-options')).toBe('nosniff');
-    const png = Buffer.from(await tile.arrayBuffer());
-    expect(png.readUInt32BE(16)).toBe(200);
+    const jpeg = Buffer.from(await tile.arrayBuffer());
+    expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     for (let i = 0; i < 5; i++) expect((await w.get(first)).status).toBe(200);
     const reads = w.fake.requests().filter((r) => /\/items(\?|$)/i.test(r.path));
     const images = w.fake.requests('/Images/Primary');
     expect(reads).toHaveLength(1);
     expect(images).toHaveLength(1);
+    // Small and low quality: the whole wall must fit the first visit's budget.
+    expect(images[0]!.query).toMatchObject({ maxWidth: '120', quality: '60' });
+    expect(jpeg.length).toBeLessThan(6 * 1024);
     // The slots are distinct posters.
     const second = Buffer.from(await (await w.get(body.posters[1]!)).arrayBuffer());
-    expect(second.equals(png)).toBe(false);
+    expect(second.equals(jpeg)).toBe(false);
   });
 
   it('should answer 404 for an empty slot and 400 for one beyond the wall', async () => {

@@ -135,7 +135,12 @@ class Mask {
 
   fill(polygons: Point[][]) {
     const SS = 4;
-    const edges: [number, number, number, number, number][] = [];
+    // Edges as flat arrays (x at top, y top, y bottom, dx/dy, direction), top-down.
+    const ex: number[] = [];
+    const ey0: number[] = [];
+    const ey1: number[] = [];
+    const slope: number[] = [];
+    const dir: number[] = [];
     let minY = Infinity;
     let maxY = -Infinity;
     for (const poly of polygons) {
@@ -143,27 +148,42 @@ class Mask {
         const [x0, y0] = poly[i]!;
         const [x1, y1] = poly[(i + 1) % poly.length]!;
         if (y0 === y1) continue;
-        edges.push(y0 < y1 ? [x0, y0, x1, y1, 1] : [x1, y1, x0, y0, -1]);
-        minY = Math.min(minY, y0, y1);
-        maxY = Math.max(maxY, y0, y1);
+        const down = y0 < y1;
+        const [ax, ay, by] = down ? [x0, y0, y1] : [x1, y1, y0];
+        ex.push(ax);
+        ey0.push(ay);
+        ey1.push(by);
+        slope.push((x1 - x0) / (y1 - y0));
+        dir.push(down ? 1 : -1);
+        minY = Math.min(minY, ay);
+        maxY = Math.max(maxY, by);
       }
     }
     const top = Math.max(0, Math.floor(minY));
     const bottom = Math.min(this.height - 1, Math.ceil(maxY));
-    const crossings: [number, number][] = [];
+    const xs = new Float64Array(ex.length);
+    const ds = new Int8Array(ex.length);
     for (let y = top; y <= bottom; y++) {
       for (let s = 0; s < SS; s++) {
         const sy = y + (s + 0.5) / SS;
-        crossings.length = 0;
-        for (const [x0, y0, x1, y1, dir] of edges) {
-          if (sy < y0 || sy >= y1) continue;
-          crossings.push([x0 + ((sy - y0) / (y1 - y0)) * (x1 - x0), dir]);
+        let n = 0;
+        for (let e = 0; e < ex.length; e++) {
+          if (sy < ey0[e]! || sy >= ey1[e]!) continue;
+          const x = ex[e]! + (sy - ey0[e]!) * slope[e]!;
+          // Insertion sort: a scanline crosses a handful of edges.
+          let k = n++;
+          while (k > 0 && xs[k - 1]! > x) {
+            xs[k] = xs[k - 1]!;
+            ds[k] = ds[k - 1]!;
+            k--;
+          }
+          xs[k] = x;
+          ds[k] = dir[e]!;
         }
-        crossings.sort((a, b) => a[0] - b[0]);
         let winding = 0;
-        for (let i = 0; i < crossings.length - 1; i++) {
-          winding += crossings[i]![1];
-          if (winding !== 0) this.span(y, crossings[i]![0], crossings[i + 1]![0], 1 / SS);
+        for (let i = 0; i < n - 1; i++) {
+          winding += ds[i]!;
+          if (winding !== 0) this.span(y, xs[i]!, xs[i + 1]!, 1 / SS);
         }
       }
     }
@@ -255,28 +275,46 @@ export function drawArt(input: ArtInput): Rgb {
 
   const data = Buffer.alloc(width * height * 3);
   const shadowDx = Math.max(1, Math.round(size * 0.04));
+  const cov = mask.cov;
+  const kickCov = small.cov;
+  const [t0, t1, t2] = top;
+  const [b0, b1, b2] = bottom;
+  const [g0, g1, g2] = glow;
   for (let y = 0; y < height; y++) {
     const t = y / Math.max(1, height - 1);
+    // A darker band behind the type keeps it legible on any gradient.
+    const shade = 1 - 0.35 * Math.max(0, (t - 0.55) / 0.45);
+    const dy2 = (y - gy) * (y - gy);
+    const row = y * width;
+    const shadowRow = (y - shadowDx) * width - shadowDx;
     for (let x = 0; x < width; x++) {
       const tx = landscape ? t * 0.6 + (x / width) * 0.4 : t;
-      const d = Math.hypot(x - gx, y - gy) / gr;
-      const g = Math.max(0, 1 - d) ** 2 * 0.5;
-      // A darker band behind the type keeps it legible on any gradient.
-      const shade = 1 - 0.35 * Math.max(0, (t - 0.55) / 0.45);
-      const i = y * width + x;
-      const sx = x - shadowDx;
-      const sy = y - shadowDx;
-      const shadow = sx >= 0 && sy >= 0 ? Math.min(1, mask.cov[sy * width + sx]!) * 0.45 : 0;
-      const ink = Math.min(1, mask.cov[i]!);
-      const kick = Math.min(1, small.cov[i]!) * 0.85;
-      for (let c = 0; c < 3; c++) {
-        let v = (top[c]! * (1 - tx) + bottom[c]! * tx) * shade;
-        v = v * (1 - g) + glow[c]! * g;
-        v *= 1 - shadow;
-        v = v * (1 - kick) + 235 * kick;
-        v = v * (1 - ink) + 250 * ink;
-        data[i * 3 + c] = Math.max(0, Math.min(255, Math.round(v)));
+      const d2 = ((x - gx) * (x - gx) + dy2) / (gr * gr);
+      let g = 0;
+      if (d2 < 1) {
+        const d = 1 - Math.sqrt(d2);
+        g = d * d * 0.5;
       }
+      let r = (t0 * (1 - tx) + b0 * tx) * shade * (1 - g) + g0 * g;
+      let gr2 = (t1 * (1 - tx) + b1 * tx) * shade * (1 - g) + g1 * g;
+      let bl = (t2 * (1 - tx) + b2 * tx) * shade * (1 - g) + g2 * g;
+      const i = row + x;
+      const shadowAt = shadowRow + x;
+      const shadowCov = x >= shadowDx && y >= shadowDx ? cov[shadowAt]! : 0;
+      const inkCov = cov[i]!;
+      const kickAt = kickCov[i]!;
+      if (shadowCov > 0 || inkCov > 0 || kickAt > 0) {
+        const keep = 1 - Math.min(1, shadowCov) * 0.45;
+        const kick = Math.min(1, kickAt) * 0.85;
+        const ink = Math.min(1, inkCov);
+        r = (r * keep * (1 - kick) + 235 * kick) * (1 - ink) + 250 * ink;
+        gr2 = (gr2 * keep * (1 - kick) + 235 * kick) * (1 - ink) + 250 * ink;
+        bl = (bl * keep * (1 - kick) + 235 * kick) * (1 - ink) + 250 * ink;
+      }
+      const o = i * 3;
+      data[o] = r;
+      data[o + 1] = gr2;
+      data[o + 2] = bl;
     }
   }
   return { width, height, data };

@@ -1,7 +1,8 @@
 // Poster endpoint. The API proxies posters, so the fake returns real, decodable images: the
 // item's name set in type over a seeded gradient (art/), sized by the query parameters both
 // servers take (`maxWidth`, `maxHeight`, `width`, `height`, `fillWidth`, `fillHeight`,
-// `quality`, `format`).
+// `quality`, `format`). Like the real servers (whose posters come from TMDB as JPEG), the answer is
+// a JPEG unless `format=png` asks otherwise.
 import { drawArt, encodeJpeg, encodePng } from '../art/index.js';
 import { imageTag } from './item-dto.js';
 import { notFound } from './http.js';
@@ -66,7 +67,7 @@ function image(ctx: Ctx, withBody: boolean): Reply {
   if (!item || type !== 'primary' || !item.hasPrimaryImage) return notFound(state, 'Image');
   const size = posterSize(ctx.query);
   const format = (ctx.query.get('format') ?? '').toLowerCase();
-  const jpeg = format === 'jpg' || format === 'jpeg';
+  const jpeg = format !== 'png';
   const quality = Math.min(100, Math.max(1, ctx.query.int('quality') ?? 90));
   const key = `${item.id}|${item.name}|${size.width}x${size.height}|${jpeg ? quality : 'png'}`;
   let hit = drawn.get(key);

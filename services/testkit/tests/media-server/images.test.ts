@@ -22,17 +22,17 @@ describe('media-server fake: posters', () => {
   const get = (s: FakeMediaServer, path: string, init?: RequestInit) =>
     fetch(`${apiBase(s)}${path}`, init);
 
-  it('should serve a drawn PNG poster at its original size, anonymously, with the tag as ETag', async () => {
+  it('should serve a drawn JPEG poster at its original size, anonymously, with the tag as ETag', async () => {
     for (const s of [emby, jf]) {
       const dune = s.seeded!.movies.dune.id;
       const res = await get(s, `/Items/${dune}/Images/Primary`);
       const bytes = Buffer.from(await res.arrayBuffer());
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
       expect(res.headers.get('content-length')).toBe(String(bytes.length));
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000');
       expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+"$/);
-      expect(pngSize(bytes)).toEqual({ width: 600, height: 900 });
+      expect(jpegJs.decode(bytes)).toMatchObject({ width: 600, height: 900 });
     }
   });
 
@@ -40,7 +40,9 @@ describe('media-server fake: posters', () => {
     const dune = jf.seeded!.movies.dune.id;
     const size = async (query: string) =>
       pngSize(
-        Buffer.from(await (await get(jf, `/Items/${dune}/Images/Primary?${query}`)).arrayBuffer()),
+        Buffer.from(
+          await (await get(jf, `/Items/${dune}/Images/Primary?format=png&${query}`)).arrayBuffer(),
+        ),
       );
     expect(await size('maxWidth=300')).toEqual({ width: 300, height: 450 });
     expect(await size('MaxHeight=300')).toEqual({ width: 200, height: 300 });
@@ -52,19 +54,19 @@ describe('media-server fake: posters', () => {
     expect(await size('maxWidth=abc')).toEqual({ width: 600, height: 900 });
   });
 
-  it('should answer JPEG for format=jpg at the asked quality', async () => {
+  it('should answer JPEG at the asked quality, and PNG for format=png', async () => {
     const dune = emby.seeded!.movies.dune.id;
     const at = async (quality: number) => {
-      const res = await get(
-        emby,
-        `/Items/${dune}/Images/Primary?MaxWidth=200&Format=jpg&Quality=${quality}`,
-      );
+      const res = await get(emby, `/Items/${dune}/Images/Primary?MaxWidth=200&Quality=${quality}`);
       expect(res.headers.get('content-type')).toBe('image/jpeg');
       return Buffer.from(await res.arrayBuffer());
     };
     const [low, high] = [await at(20), await at(95)];
     expect(jpegJs.decode(high)).toMatchObject({ width: 200, height: 300 });
     expect(low.length).toBeLessThan(high.length);
+    const png = await get(emby, `/Items/${dune}/Images/Primary?MaxWidth=200&Format=png`);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(pngSize(Buffer.from(await png.arrayBuffer()))).toEqual({ width: 200, height: 300 });
   });
 
   it('should draw each title differently and answer HEAD without a body', async () => {
@@ -78,7 +80,7 @@ describe('media-server fake: posters', () => {
     expect(a.equals(b)).toBe(false);
     const head = await get(jf, `/Items/${dune.id}/Images/Primary`, { method: 'HEAD' });
     expect(head.status).toBe(200);
-    expect(head.headers.get('content-type')).toBe('image/png');
+    expect(head.headers.get('content-type')).toBe('image/jpeg');
     expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 

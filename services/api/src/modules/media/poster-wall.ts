@@ -13,10 +13,14 @@ import { serverOrNull, type MediaHomeCache } from './home.js';
 const WALL_TTL_MS = 60 * 60_000;
 /** After a failed read, the next try waits this long (the wall is decoration, not data). */
 const WALL_RETRY_MS = 5 * 60_000;
-/** Tiles are small and dimmed: this width is plenty at 2× density. */
-export const POSTER_WALL_WIDTH = 200;
+/**
+ * Tiles are dimmed behind a scrim, so small, low-quality JPEGs do: about 3 KB each, which keeps
+ * the whole wall inside the first visit's budget (docs/web-performance.md).
+ */
+export const POSTER_WALL_WIDTH = 120;
+export const POSTER_WALL_QUALITY = 60;
 /** Items read to choose from. */
-const CANDIDATES = 120;
+const CANDIDATES = 400;
 
 const noTile = () => new AppError('POSTER_NOT_FOUND', 'No poster in this slot');
 
@@ -43,10 +47,18 @@ export class PosterWallCache {
       const { items } = await server.items({ types: ['Movie', 'Series'], limit: CANDIDATES });
       // A stable order that is not the library's own (which often groups by title).
       const hash = (id: string) => createHash('sha1').update(id).digest('hex');
+      // One poster per franchise: "Harbor Lights 2" and "Harbor Lights 3" look alike on a wall.
+      const seen = new Set<string>();
       itemIds = items
         .filter((i) => i.posterItemId === i.id)
+        .sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
+        .filter((i) => {
+          const family = i.name.toLowerCase().replace(/[\s\d:.-]+$/, '');
+          if (seen.has(family)) return false;
+          seen.add(family);
+          return true;
+        })
         .map((i) => i.id)
-        .sort((a, b) => hash(a).localeCompare(hash(b)))
         .slice(0, POSTER_WALL_SIZE);
     } catch (err) {
       if (!(err instanceof IntegrationError)) throw err;
@@ -72,7 +84,7 @@ export class PosterWallCache {
     const id = (await this.itemIds(ctx))[slot];
     const server = id === undefined ? null : await serverOrNull(ctx);
     if (id === undefined || !server) throw noTile();
-    const image = await this.images.image(ctx, server, id, POSTER_WALL_WIDTH);
+    const image = await this.images.image(ctx, server, id, POSTER_WALL_WIDTH, POSTER_WALL_QUALITY);
     if (!image) throw noTile();
     return image;
   }
