@@ -51,6 +51,18 @@
       document.head.appendChild(link);
     }
   }
+  // 3. The service worker (Angular's ngsw: the offline shell of the installed app, ngsw-config.json;
+  //    it never answers /api), for a signed-in visitor of a production build, once the page has
+  //    loaded and settled: a first visit to /login downloads nothing for it (issue 36's budget).
+  if (config.i18n && token !== null && 'serviceWorker' in navigator) {
+    addEventListener('load', function () {
+      setTimeout(function () {
+        navigator.serviceWorker.register('/ngsw-worker.js', { scope: '/' }).catch(function () {
+          // No service worker (private mode, policy): the app works online as before.
+        });
+      }, 4000);
+    });
+  }
   if (!config.i18n || typeof fetch !== 'function') return;
   var reads = {};
   // Each read settles to its status and parsed body (null when the body is not JSON), or to

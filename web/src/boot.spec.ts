@@ -188,4 +188,49 @@ describe('boot.js', () => {
       ]);
     }
   });
+
+  describe('service worker', () => {
+    let register: jest.Mock;
+    /** The page's `load` listeners boot.js added (earlier visits' listeners are not fired). */
+    let onLoad: (() => void)[];
+    beforeEach(() => {
+      jest.useFakeTimers();
+      onLoad = [];
+      jest.spyOn(window, 'addEventListener').mockImplementation((type, listener) => {
+        if (type === 'load') onLoad.push(listener as () => void);
+      });
+      register = jest.fn(() => Promise.resolve());
+      Object.defineProperty(navigator, 'serviceWorker', {
+        value: { register },
+        configurable: true,
+      });
+    });
+    afterEach(() => {
+      jest.useRealTimers();
+      jest.restoreAllMocks();
+      delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    });
+    const loaded = () => {
+      onLoad.splice(0).forEach((listener) => listener());
+      jest.advanceTimersByTime(4000);
+    };
+
+    it('should register the worker for a signed-in visitor, after the page has loaded and settled', () => {
+      run({ path: '/console/overview', session: SESSION });
+      expect(register).not.toHaveBeenCalled();
+      onLoad.splice(0).forEach((listener) => listener());
+      jest.advanceTimersByTime(3999);
+      expect(register).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      expect(register).toHaveBeenCalledWith('/ngsw-worker.js', { scope: '/' });
+    });
+
+    it('should register nothing on a signed-out visit (the first visit budget) or a dev build', () => {
+      run({ path: '/login' });
+      loaded();
+      run({ path: '/console/overview', session: SESSION, config: { landings: [], i18n: '' } });
+      loaded();
+      expect(register).not.toHaveBeenCalled();
+    });
+  });
 });

@@ -54,6 +54,8 @@ describe('Register', () => {
   }
 
   afterEach(() => {
+    // The poster wall behind the page asks for its posters once the page is idle.
+    for (const wall of http.match('/api/v1/public/poster-wall')) wall.flush({ posters: [] });
     http.verify();
     jest.useRealTimers();
   });
