@@ -84,7 +84,8 @@ describe('Register', () => {
     expect(session.token()).toBe('new-token');
     expect(session.me()?.username).toBe('new_member');
     expect(notifier.show).toHaveBeenCalledWith('register.welcome', { date: 'Jan 31, 2030' });
-    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview');
+    // A new member lands on the setup flow (issue 36).
+    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview/welcome');
   });
 
   it('should send nothing while the form is invalid', async () => {
