@@ -43,11 +43,11 @@ function whenIdle(work: () => void): () => void {
     :host {
       /* Light surfaces wash posters out faster than dark ones hide them. */
       --wall-scrim-centre: light-dark(
-        color-mix(in srgb, var(--mat-sys-surface) 52%, transparent),
+        color-mix(in srgb, var(--mat-sys-surface) 62%, transparent),
         color-mix(in srgb, var(--mat-sys-surface) 70%, transparent)
       );
       --wall-scrim-edge: light-dark(
-        color-mix(in srgb, var(--mat-sys-surface) 70%, transparent),
+        color-mix(in srgb, var(--mat-sys-surface) 78%, transparent),
         color-mix(in srgb, var(--mat-sys-surface) 86%, transparent)
       );
       position: fixed;
@@ -77,7 +77,15 @@ function whenIdle(work: () => void): () => void {
           var(--wall-scrim-centre) 0%,
           var(--wall-scrim-edge) 70%
         ),
-        linear-gradient(to bottom, transparent 45%, var(--mat-sys-surface));
+        /* The header's band stays calm (its buttons sit on it), and the page fades out below. */
+        linear-gradient(
+          to bottom,
+          var(--mat-sys-surface) 0,
+          color-mix(in srgb, var(--mat-sys-surface) 80%, transparent) 64px,
+          transparent 112px,
+          transparent 45%,
+          var(--mat-sys-surface)
+        );
     }
     @media (prefers-reduced-motion: reduce) {
       canvas {
