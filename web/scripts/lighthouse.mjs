@@ -4,7 +4,7 @@
 // of the repository, and its scores follow the machine's load.
 //
 //   node web/scripts/lighthouse.mjs [dist/web/browser] [--runs=3] [--path=/login,/console/overview]
-//     [--serve] [--dir=/tmp/other] [--cpu=1] [--assets]
+//     [--serve] [--dir=/tmp/other] [--cpu=1] [--assets] [--preset=desktop]
 //
 // Signed-out paths only (`--path=/login`): a stub API answers the two calls a signed-out first
 // visit makes (`/public/site`; `/me` is not called without a token). Any `/console` or `/admin`
@@ -37,6 +37,8 @@ const runs = Number(flag('runs', '3'));
 // --cpu=1: Lighthouse's simulated CPU slowdown instead of its 4x, for an A/B of load order and
 // round trips that the machine's load disturbs less (the scores are then not the issue's).
 const cpu = flag('cpu', undefined);
+// --preset=desktop: Lighthouse's desktop preset (issue 36 asks ≥ 95 there); mobile otherwise.
+const preset = flag('preset', undefined);
 const paths = flag('path', '/login,/console/overview').split(',');
 /** Pages behind the sign-in: measured as the demo's member. */
 const needsSession = (path) => /^\/(console|admin)(\/|$)/.test(path);
@@ -322,6 +324,7 @@ try {
             `--output-path=${report}`,
             '--quiet',
             ...(cpu ? [`--throttling.cpuSlowdownMultiplier=${cpu}`] : []),
+            ...(preset ? [`--preset=${preset}`] : []),
             ...(args.includes('--assets') ? ['--save-assets'] : []),
             ...browser,
           ],
