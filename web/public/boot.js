@@ -85,6 +85,17 @@
     reads[url] = { at: Date.now(), reply: reply };
     return reply;
   };
+  var preloadFirstPoster = function (reply) {
+    var items = reply && reply.status === 200 && reply.body && reply.body.items;
+    var poster = items && items[0] && items[0].posterUrl;
+    if (typeof poster !== 'string' || poster.charAt(0) !== '/' || poster.charAt(1) === '/') return;
+    var image = document.createElement('link');
+    image.rel = 'preload';
+    image.setAttribute('as', 'image');
+    image.href = poster;
+    image.setAttribute('fetchpriority', 'high');
+    document.head.appendChild(image);
+  };
   // Keep in step with initialLanguage (src/app/core/i18n/language.ts): the stored choice, else
   // the first browser language that is Chinese (zh-CN) or English, else English.
   var lang = store('usher.lang');
@@ -107,7 +118,12 @@
     // is due (the guard sends that member elsewhere): a refused token fires no more refused reads.
     read('/api/v1/me', true).then(function (me) {
       if (!me || me.status !== 200 || !me.body || me.body.mustChangePassword) return;
-      for (var m = 0; m < own.length; m++) read(own[m], true);
+      for (var m = 0; m < own.length; m++) {
+        var page = read(own[m], true);
+        // The first read's first poster is the page's largest paint (the overview's first
+        // "recently added" movie): fetch it now, at high priority, not once the rail renders.
+        if (m === 0) page.then(preloadFirstPoster);
+      }
     });
   }
   window.usherEarlyReads = reads;
