@@ -278,7 +278,7 @@ export const sessionListSchema = z.object({
 export type SessionList = z.infer<typeof sessionListSchema>;
 
 /** How many tiles the sign-in poster wall shows at most. */
-export const POSTER_WALL_SIZE = 12;
+export const POSTER_WALL_SIZE = 8;
 
 /**
  * `GET /public/poster-wall`: image URLs for the dimmed wall behind sign-in and sign-up. Anonymous,

@@ -53,8 +53,8 @@ describe.each(domainFlavours('jellyfin'))('poster wall on %s', (flavour) => {
     expect(reads).toHaveLength(1);
     expect(images).toHaveLength(1);
     // Small and low quality: the whole wall must fit the first visit's budget.
-    expect(images[0]!.query).toMatchObject({ maxWidth: '120', quality: '60' });
-    expect(jpeg.length).toBeLessThan(6 * 1024);
+    expect(images[0]!.query).toMatchObject({ maxWidth: '96', quality: '50' });
+    expect(jpeg.length).toBeLessThan(4 * 1024);
     // The slots are distinct posters.
     const second = Buffer.from(await (await w.get(body.posters[1]!)).arrayBuffer());
     expect(second.equals(jpeg)).toBe(false);

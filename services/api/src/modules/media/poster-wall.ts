@@ -14,11 +14,11 @@ const WALL_TTL_MS = 60 * 60_000;
 /** After a failed read, the next try waits this long (the wall is decoration, not data). */
 const WALL_RETRY_MS = 5 * 60_000;
 /**
- * Tiles are dimmed behind a scrim, so small, low-quality JPEGs do: about 3 KB each, which keeps
+ * Tiles are dimmed behind a scrim, so small, low-quality JPEGs do: about 2 KB each, which keeps
  * the whole wall inside the first visit's budget (docs/web-performance.md).
  */
-export const POSTER_WALL_WIDTH = 120;
-export const POSTER_WALL_QUALITY = 60;
+export const POSTER_WALL_WIDTH = 96;
+export const POSTER_WALL_QUALITY = 50;
 /** Items read to choose from. */
 const CANDIDATES = 400;
 
