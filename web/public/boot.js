@@ -55,8 +55,8 @@
   //    it never answers /api), for a signed-in visitor of a production build, once the page has
   //    loaded and settled: a first visit to /login downloads nothing for it (issue 36's budget).
   if (config.i18n && token !== null && 'serviceWorker' in navigator) {
-    addEventListener('load', function () {
-      setTimeout(function () {
+    window.addEventListener('load', function () {
+      window.setTimeout(function () {
         navigator.serviceWorker.register('/ngsw-worker.js', { scope: '/' }).catch(function () {
           // No service worker (private mode, policy): the app works online as before.
         });

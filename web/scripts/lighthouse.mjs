@@ -272,6 +272,13 @@ async function prepareSignedIn(debugPort, session) {
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
     await cdp.send('Network.enable', {}, sessionId);
     await cdp.send('Network.clearBrowserCache', {}, sessionId);
+    // The signed-in overview registers the app's service worker (issue 36); left in place it
+    // would answer the next run from its cache (0 KB transferred), not a cold first visit.
+    await cdp.send(
+      'Storage.clearDataForOrigin',
+      { origin, storageTypes: 'service_workers,cache_storage' },
+      sessionId,
+    );
     await cdp.send('Page.enable', {}, sessionId);
     const loaded = cdp.once('Page.loadEventFired', sessionId);
     await cdp.send('Page.navigate', { url: `${origin}/api/v1/public/site` }, sessionId);

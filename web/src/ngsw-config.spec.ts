@@ -25,10 +25,9 @@ const config = JSON.parse(
 /** The worker's glob semantics (`**` any depth, `*` one segment), as a RegExp. */
 function globToRegex(glob: string): RegExp {
   const body = glob
-    .replace(/[.+^${}()|[\]\\?]/g, '\\$&')
-    .replace(/\*\*/g, '\u0000')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\u0000/g, '.*');
+    .split('**')
+    .map((part) => part.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '[^/]*'))
+    .join('.*');
   return new RegExp(`^${body}$`);
 }
 

@@ -3,7 +3,7 @@ import {
   ChangeDetectionStrategy,
   Component,
   DestroyRef,
-  ElementRef,
+  type ElementRef,
   afterNextRender,
   inject,
   signal,
@@ -79,13 +79,13 @@ function whenIdle(work: () => void): () => void {
         ),
         /* The header's band stays calm (its buttons sit on it), and the page fades out below. */
         linear-gradient(
-          to bottom,
-          var(--mat-sys-surface) 0,
-          color-mix(in srgb, var(--mat-sys-surface) 80%, transparent) 64px,
-          transparent 112px,
-          transparent 45%,
-          var(--mat-sys-surface)
-        );
+            to bottom,
+            var(--mat-sys-surface) 0,
+            color-mix(in srgb, var(--mat-sys-surface) 80%, transparent) 64px,
+            transparent 112px,
+            transparent 45%,
+            var(--mat-sys-surface)
+          );
     }
     @media (prefers-reduced-motion: reduce) {
       canvas {
