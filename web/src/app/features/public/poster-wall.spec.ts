@@ -116,6 +116,22 @@ describe('PosterWall', () => {
     expect(FakeImage.created).toEqual([]);
   });
 
+  it('should load nothing on a phone, where the form covers the wall', async () => {
+    const realMatchMedia = window.matchMedia;
+    window.matchMedia = (query: string) => ({
+      ...realMatchMedia(query),
+      matches: query.includes('max-width: 599.98px'),
+    });
+    try {
+      const { http } = await render();
+      await idle();
+      http.expectNone('/api/v1/public/poster-wall');
+      http.verify();
+    } finally {
+      window.matchMedia = realMatchMedia;
+    }
+  });
+
   it('should load nothing for a visitor saving data', async () => {
     Object.defineProperty(navigator, 'connection', {
       value: { saveData: true },

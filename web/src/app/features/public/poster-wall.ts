@@ -17,6 +17,7 @@ import { checkReply } from '../../core/api/check-reply';
 const TILE_TARGET = 170;
 const TILE_MIN = 96;
 const GAP = 10;
+const PHONE = '(max-width: 599.98px)';
 
 /** Runs `work` when the browser is idle after the first paint (a timeout where unsupported). */
 function whenIdle(work: () => void): () => void {
@@ -107,8 +108,11 @@ export class PosterWall {
     let cancelIdle = () => {};
     const onResize = () => this.draw();
     afterNextRender(() => {
-      // A visitor who asked to save data gets the plain background.
+      // A visitor who asked to save data gets the plain background, and so does a phone: there
+      // the form covers nearly all of the wall, and its ~25 KB would take /login's first visit
+      // past its 350 KB budget (docs: web/README.md "Identity…").
       if ((navigator as { connection?: { saveData?: boolean } }).connection?.saveData) return;
+      if (matchMedia(PHONE).matches) return;
       cancelIdle = whenIdle(() => void this.load());
       addEventListener('resize', onResize, { passive: true });
     });
