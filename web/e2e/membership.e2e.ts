@@ -108,7 +108,11 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
    */
   async function overflowAfterResize(): Promise<number> {
     await page.waitForFunction(
-      () => document.getAnimations().every((a) => a.playState !== 'running'),
+      // Scroll-driven animations (the chip rows' edge fades) run as long as the page is open.
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || !(a.timeline instanceof DocumentTimeline)),
       undefined,
       { timeout: 5000 },
     );
@@ -142,6 +146,12 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await byTestId('register-password').fill(`${username}-password-1`);
     await byTestId('register-confirm').fill(`${username}-password-1`);
     await byTestId('register-submit').click();
+    // A new member lands on the setup flow (issue 36); "Go to the overview" leaves it.
+    await page.waitForURL(url('/console/overview/welcome'));
+  }
+
+  async function leaveWelcome(): Promise<void> {
+    await byTestId('welcome-done').click();
     await page.waitForURL(url('/console/overview'));
   }
 
@@ -155,6 +165,21 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await expectAccessible();
 
     await register('erin');
+    // The setup flow: apps for the device, the server's address with Copy and a QR code, the
+    // username to sign in with, then a first request.
+    await expect(byTestId('server-url').textContent()).resolves.toBe(media.url);
+    expect(await byTestId('server-qr').locator('svg path').count()).toBe(1);
+    await expect(byTestId('welcome-username').textContent()).resolves.toContain('erin');
+    expect(await byTestId('welcome-app-list').locator('li').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="bottom-nav"] a[aria-current="page"]').count()).toBe(1);
+    expect(await overflowAfterResize()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'welcome-360');
+    await expectAccessible();
+    await byTestId('welcome-first-request').click();
+    await page.waitForURL(url('/console/requests/new'));
+    await page.goBack();
+    await page.waitForURL(url('/console/overview/welcome'));
+    await leaveWelcome();
     await expect(byTestId('membership-state').textContent()).resolves.toContain('Active');
     await expect(byTestId('membership-expiry').textContent()).resolves.toContain(
       shown(new Date(Date.now() + 7 * DAY_MS)),
@@ -200,6 +225,7 @@ describeWithChromium('membership (Chromium, Jellyfin fake)', () => {
     await screenshot(page, 'register-360-invite-refused');
 
     await register('gwen', code);
+    await leaveWelcome();
     await expect(byTestId('membership-expiry').textContent()).resolves.toContain(
       shown(new Date(Date.now() + 30 * DAY_MS)),
     );

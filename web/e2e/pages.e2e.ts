@@ -46,6 +46,7 @@ const PUBLIC: Visit[] = [
 ];
 const MEMBER_PAGES: Visit[] = [
   { name: 'overview', path: '/console/overview', ready: 'main h1' },
+  { name: 'welcome', path: '/console/overview/welcome', ready: '[data-testid="server-url"]' },
   { name: 'requests', path: '/console/requests', ready: 'main h1' },
   { name: 'new-request', path: '/console/requests/new?q=Dune', ready: '.result-grid' },
   { name: 'account', path: '/console/account', ready: 'main h1' },

@@ -51,6 +51,18 @@
       document.head.appendChild(link);
     }
   }
+  // 3. The service worker (Angular's ngsw: the offline shell of the installed app, ngsw-config.json;
+  //    it never answers /api), for a signed-in visitor of a production build, once the page has
+  //    loaded and settled: a first visit to /login downloads nothing for it (issue 36's budget).
+  if (config.i18n && token !== null && 'serviceWorker' in navigator) {
+    window.addEventListener('load', function () {
+      window.setTimeout(function () {
+        navigator.serviceWorker.register('/ngsw-worker.js', { scope: '/' }).catch(function () {
+          // No service worker (private mode, policy): the app works online as before.
+        });
+      }, 4000);
+    });
+  }
   if (!config.i18n || typeof fetch !== 'function') return;
   var reads = {};
   // Each read settles to its status and parsed body (null when the body is not JSON), or to
@@ -72,6 +84,17 @@
     );
     reads[url] = { at: Date.now(), reply: reply };
     return reply;
+  };
+  var preloadFirstPoster = function (reply) {
+    var items = reply && reply.status === 200 && reply.body && reply.body.items;
+    var poster = items && items[0] && items[0].posterUrl;
+    if (typeof poster !== 'string' || poster.charAt(0) !== '/' || poster.charAt(1) === '/') return;
+    var image = document.createElement('link');
+    image.rel = 'preload';
+    image.setAttribute('as', 'image');
+    image.href = poster;
+    image.setAttribute('fetchpriority', 'high');
+    document.head.appendChild(image);
   };
   // Keep in step with initialLanguage (src/app/core/i18n/language.ts): the stored choice, else
   // the first browser language that is Chinese (zh-CN) or English, else English.
@@ -95,7 +118,12 @@
     // is due (the guard sends that member elsewhere): a refused token fires no more refused reads.
     read('/api/v1/me', true).then(function (me) {
       if (!me || me.status !== 200 || !me.body || me.body.mustChangePassword) return;
-      for (var m = 0; m < own.length; m++) read(own[m], true);
+      for (var m = 0; m < own.length; m++) {
+        var page = read(own[m], true);
+        // The first read's first poster is the page's largest paint (the overview's first
+        // "recently added" movie): fetch it now, at high priority, not once the rail renders.
+        if (m === 0) page.then(preloadFirstPoster);
+      }
     });
   }
   window.usherEarlyReads = reads;

@@ -45,4 +45,19 @@ for (const script of ['scripts/route-preload.mjs', 'scripts/bundle-size.mjs']) {
     env: { ...process.env, USHER_BUILD: build },
   });
   if (step.status !== 0) process.exit(step.status ?? 1);
+  // route-preload rewrote boot.js after Angular hashed it into ngsw.json: hash again, or the
+  // service worker would refuse the changed file and never install (docs/web-performance.md).
+  if (script === 'scripts/route-preload.mjs') {
+    const ngsw = spawnSync(
+      process.execPath,
+      [
+        join(web, '../node_modules/@angular/service-worker/ngsw-config.js'),
+        'dist/web/browser',
+        'ngsw-config.json',
+        '/',
+      ],
+      { cwd: web, stdio: 'inherit' },
+    );
+    if (ngsw.status !== 0) process.exit(ngsw.status ?? 1);
+  }
 }

@@ -4,7 +4,7 @@
 // of the repository, and its scores follow the machine's load.
 //
 //   node web/scripts/lighthouse.mjs [dist/web/browser] [--runs=3] [--path=/login,/console/overview]
-//     [--serve] [--dir=/tmp/other] [--cpu=1] [--assets]
+//     [--serve] [--dir=/tmp/other] [--cpu=1] [--assets] [--preset=desktop]
 //
 // Signed-out paths only (`--path=/login`): a stub API answers the two calls a signed-out first
 // visit makes (`/public/site`; `/me` is not called without a token). Any `/console` or `/admin`
@@ -37,6 +37,8 @@ const runs = Number(flag('runs', '3'));
 // --cpu=1: Lighthouse's simulated CPU slowdown instead of its 4x, for an A/B of load order and
 // round trips that the machine's load disturbs less (the scores are then not the issue's).
 const cpu = flag('cpu', undefined);
+// --preset=desktop: Lighthouse's desktop preset (issue 36 asks ≥ 95 there); mobile otherwise.
+const preset = flag('preset', undefined);
 const paths = flag('path', '/login,/console/overview').split(',');
 /** Pages behind the sign-in: measured as the demo's member. */
 const needsSession = (path) => /^\/(console|admin)(\/|$)/.test(path);
@@ -270,6 +272,13 @@ async function prepareSignedIn(debugPort, session) {
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
     await cdp.send('Network.enable', {}, sessionId);
     await cdp.send('Network.clearBrowserCache', {}, sessionId);
+    // The signed-in overview registers the app's service worker (issue 36); left in place it
+    // would answer the next run from its cache (0 KB transferred), not a cold first visit.
+    await cdp.send(
+      'Storage.clearDataForOrigin',
+      { origin, storageTypes: 'service_workers,cache_storage' },
+      sessionId,
+    );
     await cdp.send('Page.enable', {}, sessionId);
     const loaded = cdp.once('Page.loadEventFired', sessionId);
     await cdp.send('Page.navigate', { url: `${origin}/api/v1/public/site` }, sessionId);
@@ -322,6 +331,7 @@ try {
             `--output-path=${report}`,
             '--quiet',
             ...(cpu ? [`--throttling.cpuSlowdownMultiplier=${cpu}`] : []),
+            ...(preset ? [`--preset=${preset}`] : []),
             ...(args.includes('--assets') ? ['--save-assets'] : []),
             ...browser,
           ],

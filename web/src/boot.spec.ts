@@ -43,7 +43,9 @@ function run({
   config = CONFIG,
   offline = false,
 }: Visit) {
-  document.head.querySelectorAll('link[rel="modulepreload"]').forEach((link) => link.remove());
+  document.head
+    .querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')
+    .forEach((link) => link.remove());
   delete window.usherEarlyReads;
   localStorage.clear();
   if (session !== null) localStorage.setItem('usher.session', session);
@@ -70,7 +72,17 @@ function run({
 /** What the fake API answers: `/me` as the session `meBody` says, anything else its own URL. */
 let meBody: Record<string, unknown> = { mustChangePassword: false };
 let meStatus = 200;
-const reply = (url: string) => Promise.resolve(url === '/api/v1/me' ? meBody : { url });
+const reply = (url: string) =>
+  Promise.resolve(
+    url === '/api/v1/me'
+      ? meBody
+      : url.includes('/media/latest')
+        ? { items: latestItems(url) }
+        : { url },
+  );
+/** The overview's rails: the movie rail's first poster is the page's largest paint. */
+let latestItems = (url: string): { posterUrl: string }[] =>
+  url.includes('type=movie') ? [{ posterUrl: '/api/v1/media/posters/1?u=u&exp=1&sig=s' }] : [];
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const SESSION = JSON.stringify({ token: 'tok-1', expiresAt: '2099-01-01T00:00:00Z' });
@@ -187,5 +199,75 @@ describe('boot.js', () => {
         `/i18n/${expected}.json?v=1.2.3-abc1234`,
       ]);
     }
+  });
+
+  it("should preload the first read's first poster at high priority, and nothing foreign", async () => {
+    run({ path: '/console/overview', session: SESSION });
+    await settled();
+    await settled();
+    const preloads = () =>
+      Array.from(document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]'), (l) => [
+        l.getAttribute('as'),
+        l.getAttribute('href'),
+        l.getAttribute('fetchpriority'),
+      ]);
+    expect(preloads()).toEqual([['image', '/api/v1/media/posters/1?u=u&exp=1&sig=s', 'high']]);
+    const real = latestItems;
+    try {
+      for (const posterUrl of ['//evil.example/x.jpg', 'https://evil.example/x.jpg']) {
+        latestItems = () => [{ posterUrl }];
+        run({ path: '/console/overview', session: SESSION });
+        await settled();
+        await settled();
+        expect(preloads()).toEqual([]);
+      }
+    } finally {
+      latestItems = real;
+    }
+  });
+
+  describe('service worker', () => {
+    let register: jest.Mock;
+    /** The page's `load` listeners boot.js added (earlier visits' listeners are not fired). */
+    let onLoad: (() => void)[];
+    beforeEach(() => {
+      jest.useFakeTimers();
+      onLoad = [];
+      jest.spyOn(window, 'addEventListener').mockImplementation((type, listener) => {
+        if (type === 'load') onLoad.push(listener as () => void);
+      });
+      register = jest.fn(() => Promise.resolve());
+      Object.defineProperty(navigator, 'serviceWorker', {
+        value: { register },
+        configurable: true,
+      });
+    });
+    afterEach(() => {
+      jest.useRealTimers();
+      jest.restoreAllMocks();
+      delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    });
+    const loaded = () => {
+      onLoad.splice(0).forEach((listener) => listener());
+      jest.advanceTimersByTime(4000);
+    };
+
+    it('should register the worker for a signed-in visitor, after the page has loaded and settled', () => {
+      run({ path: '/console/overview', session: SESSION });
+      expect(register).not.toHaveBeenCalled();
+      onLoad.splice(0).forEach((listener) => listener());
+      jest.advanceTimersByTime(3999);
+      expect(register).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      expect(register).toHaveBeenCalledWith('/ngsw-worker.js', { scope: '/' });
+    });
+
+    it('should register nothing on a signed-out visit (the first visit budget) or a dev build', () => {
+      run({ path: '/login' });
+      loaded();
+      run({ path: '/console/overview', session: SESSION, config: { landings: [], i18n: '' } });
+      loaded();
+      expect(register).not.toHaveBeenCalled();
+    });
   });
 });

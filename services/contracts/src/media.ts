@@ -305,3 +305,25 @@ export const sessionListSchema = z.object({
   fetchedAt: isoInstant,
 });
 export type SessionList = z.infer<typeof sessionListSchema>;
+
+/** How many tiles the sign-in poster wall shows at most. */
+export const POSTER_WALL_SIZE = 8;
+
+/**
+ * `GET /public/poster-wall`: image URLs for the dimmed wall behind sign-in and sign-up. Anonymous,
+ * so it names no item: each URL is a slot number plus a version that changes when the slot's
+ * poster does (docs/media.md "Poster wall").
+ */
+export const posterWallSchema = z
+  .object({ posters: z.array(safeString()).max(POSTER_WALL_SIZE) })
+  .meta({ id: 'PosterWall' });
+export type PosterWall = z.infer<typeof posterWallSchema>;
+
+export const posterWallParamsSchema = z.strictObject({
+  slot: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(POSTER_WALL_SIZE - 1),
+});
+export const posterWallQuerySchema = z.strictObject({ v: safeString().max(16).optional() });

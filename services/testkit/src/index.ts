@@ -11,7 +11,8 @@ export {
   embyItemAddedPayload,
   jellyfinItemAddedData,
   pluginDate as playbackPluginDate,
-  posterPng as mediaPosterPng,
+  POSTER_ORIGINAL as MEDIA_POSTER_ORIGINAL,
+  posterSize as mediaPosterSize,
   renderJellyfinTemplate,
   routeTable as mediaServerRouteTable,
   seedMediaLibrary,
@@ -37,16 +38,15 @@ export type {
   WebhookOptions as MediaWebhookOptions,
 } from './media-server/index.js';
 
+// Demo art (titles in type over a seeded gradient) both image fakes draw.
+export { drawArt, encodeJpeg, encodePng } from './art/index.js';
+export type { ArtInput, Rgb } from './art/index.js';
+
 // Telegram Bot API fake (spec 50 §6); builders for incoming updates come with it.
 export * from './telegram/index.js';
 
 // TMDB v3 fake with its image CDN (spec 50 §3).
-export {
-  addDays as tmdbAddDays,
-  defaultTmdbFixtures,
-  solidGreyJpeg,
-  startFakeTmdb,
-} from './tmdb/index.js';
+export { addDays as tmdbAddDays, defaultTmdbFixtures, startFakeTmdb } from './tmdb/index.js';
 export type {
   EpisodeFixture,
   FakeTmdb,

@@ -246,7 +246,7 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     );
     const image = await w.get(episode.posterUrl!);
     expect(image.status).toBe(200);
-    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
 
     // Oppenheimer loses its image; once the 10-minute memory of the lookup has run out, its play
     // carries no URL that could only 404.

@@ -1,50 +1,63 @@
-// Poster endpoint. The API proxies posters, so the fake returns real, decodable PNG bytes.
-import { deflateSync } from 'node:zlib';
-
+// Poster endpoint. The API proxies posters, so the fake returns real, decodable images: the
+// item's name set in type over a seeded gradient (art/), sized by the query parameters both
+// servers take (`maxWidth`, `maxHeight`, `width`, `height`, `fillWidth`, `fillHeight`,
+// `quality`, `format`). Like the real servers (whose posters come from TMDB as JPEG), the answer is
+// a JPEG unless `format=png` asks otherwise.
+import { drawArt, encodeJpeg, encodePng } from '../art/index.js';
 import { imageTag } from './item-dto.js';
 import { notFound } from './http.js';
-import type { Ctx, Reply, Route } from './http.js';
-import { hexId, normaliseId } from './state.js';
+import type { Ctx, Query, Reply, Route } from './http.js';
+import { normaliseId } from './state.js';
+import type { FakeItem } from './types.js';
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
+/** The size the servers keep a poster at; requests scale it down, never up. */
+export const POSTER_ORIGINAL = { width: 600, height: 900 } as const;
 
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of buf) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+/**
+ * The output size for a request, as the servers compute it: `width`/`height` fix a side, the
+ * `max*` pair bound it, the `fill*` pair ask for the smallest size covering that box; the
+ * aspect ratio is kept and the original is never enlarged.
+ */
+export function posterSize(query: Query): { width: number; height: number } {
+  const { width: w0, height: h0 } = POSTER_ORIGINAL;
+  const positive = (name: string) => {
+    const v = query.int(name);
+    return v !== undefined && v > 0 ? v : undefined;
+  };
+  let scale = 1;
+  const width = positive('width');
+  const height = positive('height');
+  if (width !== undefined) scale = width / w0;
+  else if (height !== undefined) scale = height / h0;
+  const fillWidth = positive('fillWidth');
+  const fillHeight = positive('fillHeight');
+  if (fillWidth !== undefined || fillHeight !== undefined) {
+    scale = Math.max((fillWidth ?? 0) / w0, (fillHeight ?? 0) / h0);
+  }
+  const maxWidth = positive('maxWidth');
+  const maxHeight = positive('maxHeight');
+  if (maxWidth !== undefined) scale = Math.min(scale, maxWidth / w0);
+  if (maxHeight !== undefined) scale = Math.min(scale, maxHeight / h0);
+  scale = Math.min(1, scale);
+  return {
+    width: Math.max(1, Math.round(w0 * scale)),
+    height: Math.max(1, Math.round(h0 * scale)),
+  };
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
-  return Buffer.concat([len, typed, crc]);
+/** The picture for an item: its own name, the show's name above an episode's. */
+function artFor(item: FakeItem) {
+  const kicker =
+    item.type === 'Episode' || item.type === 'Season'
+      ? item.seriesName
+      : item.productionYear !== undefined
+        ? String(item.productionYear)
+        : undefined;
+  return { seed: item.id, title: item.name, kicker };
 }
 
-/** A solid-colour RGB PNG; the colour comes from the seed so each poster differs. */
-export function posterPng(seed: string, width = 60, height = 90): Buffer {
-  const hex = hexId(seed);
-  const rgb = [0, 2, 4].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, default compression/filter/interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+// Drawing is the slow part; the same item at the same size is the same picture.
+const drawn = new Map<string, { type: string; bytes: Buffer }>();
 
 function image(ctx: Ctx, withBody: boolean): Reply {
   const { state } = ctx;
@@ -52,16 +65,29 @@ function image(ctx: Ctx, withBody: boolean): Reply {
   const item = id === null ? undefined : state.items.get(id);
   const type = (ctx.params['type'] ?? '').toLowerCase();
   if (!item || type !== 'primary' || !item.hasPrimaryImage) return notFound(state, 'Image');
-  const png = posterPng(item.id);
+  const size = posterSize(ctx.query);
+  const format = (ctx.query.get('format') ?? '').toLowerCase();
+  const jpeg = format !== 'png';
+  const quality = Math.min(100, Math.max(1, ctx.query.int('quality') ?? 90));
+  const key = `${item.id}|${item.name}|${size.width}x${size.height}|${jpeg ? quality : 'png'}`;
+  let hit = drawn.get(key);
+  if (!hit) {
+    const rgb = drawArt({ ...artFor(item), ...size });
+    hit = jpeg
+      ? { type: 'image/jpeg', bytes: encodeJpeg(rgb, quality) }
+      : { type: 'image/png', bytes: encodePng(rgb) };
+    if (drawn.size >= 256) drawn.delete(drawn.keys().next().value!);
+    drawn.set(key, hit);
+  }
   return {
     status: 200,
     headers: {
-      'content-type': 'image/png',
-      'content-length': String(png.length),
+      'content-type': hit.type,
+      'content-length': String(hit.bytes.length),
       'cache-control': 'public, max-age=31536000',
       etag: `"${imageTag(item.id)}"`,
     },
-    ...(withBody ? { body: png } : {}),
+    ...(withBody ? { body: hit.bytes } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ export type { LiveSessionInput, MediaStateOptions, NewItemInput, NewUserInput } 
 export { defaultPolicy } from './policy.js';
 export { pluginDate, PlaybackStore } from './playback-store.js';
 export type { CustomQueryReply, PlaybackRow } from './playback-store.js';
-export { posterPng } from './images.js';
+export { POSTER_ORIGINAL, posterSize } from './images.js';
 export {
   DEFAULT_JELLYFIN_TEMPLATE,
   embyItemAddedPayload,

@@ -10,4 +10,3 @@ export {
   type Translations,
   type TvFixture,
 } from './fixtures.js';
-export { solidGreyJpeg } from './jpeg.js';

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { startFakeHttpServer, type FaultSwitches } from '../fake-server/http-server.js';
 import { queryOf, sendJson, sendText, type RecordedRequest } from '../fake-server/reply.js';
 import { defaultTmdbFixtures, type TmdbFixtures, type Translations } from './fixtures.js';
-import { solidGreyJpeg } from './jpeg.js';
+import { drawArt, encodeJpeg } from '../art/index.js';
 import {
   credits,
   movieDetails,
@@ -297,24 +296,45 @@ export async function startFakeTmdb(options: FakeTmdbOptions = {}): Promise<Fake
     return req.headers.authorization === `Bearer ${readToken}`;
   }
 
-  function image(res: http.ServerResponse, size: string, file: string) {
-    const known = new Set<string | null>();
-    for (const m of fixtures.movies) known.add(m.poster_path).add(m.backdrop_path);
-    for (const s of fixtures.tv) {
-      known.add(s.poster_path).add(s.backdrop_path);
-      for (const season of s.seasons) {
-        known.add(season.poster_path);
-        for (const e of season.episodes) known.add(e.still_path);
+  /** What each image file shows: its title in type, with the year (or season) above it. */
+  const artOf = new Map<string, { title: string; kicker?: string }>();
+  const en = (t: Translations, fallback: string) => t['en-US']?.title || fallback;
+  const put = (file: string | null, title: string, kicker?: string) => {
+    if (file) artOf.set(file, kicker ? { title, kicker } : { title });
+  };
+  for (const m of fixtures.movies) {
+    const title = en(m.translations, m.original_title);
+    put(m.poster_path, title, m.release_date.slice(0, 4));
+    put(m.backdrop_path, title, m.release_date.slice(0, 4));
+  }
+  for (const s of fixtures.tv) {
+    const title = en(s.translations, s.original_name);
+    put(s.poster_path, title, s.first_air_date.slice(0, 4));
+    put(s.backdrop_path, title, s.first_air_date.slice(0, 4));
+    for (const season of s.seasons) {
+      put(season.poster_path, title, `SEASON ${season.season_number}`);
+      for (const e of season.episodes) {
+        put(e.still_path, e.names?.['en-US'] ?? `Episode ${e.episode_number}`, title);
       }
     }
-    for (const p of fixtures.people) known.add(p.profile_path);
-    if ((size !== 'original' && !IMAGE_SIZES.includes(size)) || !known.has(file)) {
+  }
+  for (const p of fixtures.people) put(p.profile_path, p.name);
+  // Drawing a 1000×1500 original takes a while; the CDN is immutable, so keep recent answers.
+  const drawn = new Map<string, Buffer>();
+
+  function image(res: http.ServerResponse, size: string, file: string) {
+    const art = artOf.get(file);
+    if ((size !== 'original' && !IMAGE_SIZES.includes(size)) || !art) {
       return sendText(res, 404, 'Not Found');
     }
-    const [w, h] = imageSize(size, file);
-    // A stable shade per file, never 128 (which the encoder cannot express).
-    const grey = 40 + (createHash('sha1').update(file).digest()[0]! % 80) * 2;
-    const jpeg = solidGreyJpeg(w, h, grey);
+    const key = `${size}${file}`;
+    let jpeg = drawn.get(key);
+    if (!jpeg) {
+      const [width, height] = imageSize(size, file);
+      jpeg = encodeJpeg(drawArt({ seed: file, ...art, width, height }), 80);
+      if (drawn.size >= 64) drawn.delete(drawn.keys().next().value!);
+      drawn.set(key, jpeg);
+    }
     res.writeHead(200, {
       'content-type': 'image/jpeg',
       'content-length': String(jpeg.length),

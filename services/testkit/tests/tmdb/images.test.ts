@@ -1,3 +1,5 @@
+import jpegJs from 'jpeg-js';
+
 import { startFakeTmdb, type FakeTmdb } from '../../src/tmdb/index.js';
 
 /** Reads width and height from a JPEG's SOF0 segment, as an image decoder would. */
@@ -64,5 +66,24 @@ describe('fake TMDB image CDN', () => {
 
     expect(a.equals(b)).toBe(true);
     expect(jpegSize(a)).toEqual({ width: 92, height: 138 });
+  });
+
+  it('should draw the title in type: a varied picture with near-white letters low down', async () => {
+    const bytes = Buffer.from(
+      await (await fetch(`${tmdb.imageBase}/w185/poster-438631.jpg`)).arrayBuffer(),
+    );
+    const { width, height, data } = jpegJs.decode(bytes);
+    let bright = 0;
+    for (let y = Math.floor(height * 0.6); y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        if (data[i]! > 220 && data[i + 1]! > 220 && data[i + 2]! > 220) bright++;
+      }
+    }
+    expect(bright).toBeGreaterThan(width * height * 0.01);
+    const other = Buffer.from(
+      await (await fetch(`${tmdb.imageBase}/w185/got-poster.jpg`)).arrayBuffer(),
+    );
+    expect(other.equals(bytes)).toBe(false);
   });
 });

@@ -348,12 +348,12 @@ export abstract class BaseMediaServer implements MediaServer {
     return runPlaybackQuery(this.client, this.deps, sql);
   }
 
-  /** `GET /Items/{id}/Images/Primary?MaxWidth=` (both servers); 404 → null. */
-  async primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null> {
+  /** `GET /Items/{id}/Images/Primary?MaxWidth=&Quality=` (both servers); 404 → null. */
+  async primaryImage(itemId: string, maxWidth: number, quality = 90): Promise<ItemImage | null> {
     const reply = await this.client.send({
       op: 'item_image',
       path: `/Items/${seg(normaliseId(itemId))}/Images/Primary`,
-      query: { MaxWidth: Math.round(maxWidth), Quality: 90 },
+      query: { MaxWidth: Math.round(maxWidth), Quality: quality },
       binary: true,
       pass: [404],
     });

@@ -259,7 +259,8 @@ export interface MediaServer {
   ): Promise<Map<number, MediaItem>>;
   playbackQuery(sql: string): Promise<PlaybackResult>;
   /** The item's Primary image scaled to `maxWidth`; null when the item or image is unknown. */
-  primaryImage(itemId: string, maxWidth: number): Promise<ItemImage | null>;
+  /** `quality` (1–100, default 90) is the JPEG quality the server encodes with. */
+  primaryImage(itemId: string, maxWidth: number, quality?: number): Promise<ItemImage | null>;
 }
 
 /**

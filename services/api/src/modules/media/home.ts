@@ -139,12 +139,18 @@ export class MediaHomeCache {
     return out;
   }
 
-  async image(ctx: ModuleContext, server: MediaServer, itemId: string, width: number) {
-    const key = `${server.kind}:${itemId}:${width}`;
+  async image(
+    ctx: ModuleContext,
+    server: MediaServer,
+    itemId: string,
+    width: number,
+    quality?: number,
+  ) {
+    const key = `${server.kind}:${itemId}:${width}:${quality ?? ''}`;
     const now = ctx.now().getTime();
     const hit = this.images.get(key);
     if (hit && hit.until > now) return hit.image;
-    const image = await server.primaryImage(itemId, width);
+    const image = await server.primaryImage(itemId, width, quality);
     if (!image) return null;
     this.remember(key, image, now);
     return image;

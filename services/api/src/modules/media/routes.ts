@@ -14,6 +14,9 @@ import {
   playbackRecordSchema,
   posterParamsSchema,
   posterQuerySchema,
+  posterWallParamsSchema,
+  posterWallQuerySchema,
+  posterWallSchema,
   type PlaybackRangeQuery,
   sessionListSchema,
   sessionsQuerySchema,
@@ -26,6 +29,7 @@ import type { ModuleContext } from '../context.js';
 import { latestForUser, MediaHomeCache, mediaServerPublic, resumeForUser } from './home.js';
 import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
 import { PosterSigner } from './poster-signer.js';
+import { PosterWallCache } from './poster-wall.js';
 import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
 import { listSessions } from './sessions.js';
 
@@ -38,6 +42,7 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
   const cache = new MediaHomeCache();
   const signer = new PosterSigner(ctx.config.JWT_SECRET);
   const home = { cache, signer };
+  const wall = new PosterWallCache(cache);
   /** The library counts, for members and for the bot: one cache, one reply. */
   const stats = (path: string, auth: 'user' | 'internal', tags: string[], summary: string) =>
     defineRoute({
@@ -109,6 +114,35 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
         return c.body(new Uint8Array(image.bytes), 200, {
           'Content-Type': image.contentType,
           'Cache-Control': 'private, max-age=86400',
+          'X-Content-Type-Options': 'nosniff',
+        });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/public/poster-wall',
+      auth: 'public',
+      summary: 'Slots of the poster wall behind sign-in (pictures only, chosen hourly)',
+      tags: ['public'],
+      responses: { 200: { description: 'Wall', schema: posterWallSchema } },
+      handler: async (c) =>
+        c.json(await wall.list(ctx), 200, { 'Cache-Control': 'public, max-age=600' }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/public/poster-wall/:slot',
+      auth: 'public',
+      summary: "A poster wall slot's image, small",
+      tags: ['public'],
+      request: { params: posterWallParamsSchema, query: posterWallQuerySchema },
+      responses: { 200: { description: 'Image bytes', contentType: 'image/*' } },
+      errors: ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'],
+      handler: async (c, { params }) => {
+        const image = await wall.tile(ctx, params.slot);
+        // Versioned URLs (`?v=`): a slot's new poster gets a new URL, so a day is safe.
+        return c.body(new Uint8Array(image.bytes), 200, {
+          'Content-Type': image.contentType,
+          'Cache-Control': 'public, max-age=86400',
           'X-Content-Type-Options': 'nosniff',
         });
       },

@@ -19,3 +19,6 @@ export function safeRedirect(target: string | null | undefined): string | null {
 
 export const OVERVIEW_URL = '/console/overview';
 export const PASSWORD_SECTION_URL = '/console/account?section=password';
+
+/** Where a new member lands after signing up: the short setup flow (issue 36). */
+export const WELCOME_URL = '/console/overview/welcome';

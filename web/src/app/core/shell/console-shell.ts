@@ -31,11 +31,13 @@ import { AdminCounts } from './admin-counts';
 import { MenuStandIn } from './deferred-menu';
 import { DeferredMenuTrigger } from './deferred-menu-trigger';
 import { LanguageMenu } from './language-menu';
-import { ADMIN_NAV, CONSOLE_NAV } from './nav';
+import { ADMIN_NAV, CONSOLE_NAV, MEMBER_TABS } from './nav';
 import { ThemeMenu } from './theme-menu';
 
 /** Below this width the navigation is a drawer, from it on it is docked (60-web.md §6.2). */
 const COMPACT = '(max-width: 959.98px)';
+/** At phone widths the member's five main places are a bottom bar (issue 36). */
+const PHONE = '(max-width: 599.98px)';
 
 /** Pages that tell an expired member about the end themselves, with their own Renew. */
 const OWN_EXPIRY_NOTICE = ['/console/renewal', '/console/overview'];
@@ -107,12 +109,20 @@ export default class ConsoleShell {
   protected readonly counts = inject(AdminCounts);
   protected readonly consoleNav = CONSOLE_NAV;
   protected readonly adminNav = ADMIN_NAV;
+  protected readonly tabs = MEMBER_TABS;
   protected readonly build = BUILD_INFO;
   protected readonly compact = toSignal(
     inject(BreakpointObserver)
       .observe(COMPACT)
       .pipe(map((state) => state.matches)),
     { initialValue: matchMedia(COMPACT).matches },
+  );
+
+  protected readonly phone = toSignal(
+    inject(BreakpointObserver)
+      .observe(PHONE)
+      .pipe(map((state) => state.matches)),
+    { initialValue: matchMedia(PHONE).matches },
   );
 
   constructor() {

@@ -25,6 +25,18 @@ export const CONSOLE_NAV: readonly NavItem[] = [
   { key: 'nav.account', icon: 'manage_accounts', link: '/console/account' },
 ];
 
+/**
+ * The bottom bar at phone widths (issue 36): the five places a member goes most, one thumb away.
+ * Rankings and My playback stay in the drawer with everything else.
+ */
+export const MEMBER_TABS: readonly NavItem[] = [
+  '/console/overview',
+  '/console/requests',
+  '/console/calendar',
+  '/console/renewal',
+  '/console/account',
+].map((link) => CONSOLE_NAV.find((item) => item.link === link)!);
+
 /** The admin back office, shown to role `admin` only. */
 export const ADMIN_NAV: readonly NavItem[] = [
   { key: 'adminOverview.nav', icon: 'space_dashboard', link: '/admin/overview' },

@@ -299,6 +299,12 @@ describe('MediaServerCard', () => {
     const help = root.querySelector('[data-testid="connect-help"]')!;
     expect(help.textContent).toContain(app);
     expect(help.textContent).toContain('https://watch.example.org');
+    // The full setup flow is one click away.
+    expect(help.querySelector('[data-testid="setup-guide"]')!.getAttribute('href')).toBe(
+      '/console/overview/welcome',
+    );
+    // The card has no QR code; the setup flow does.
+    expect(root.querySelector('[data-testid="server-qr"]')).toBeNull();
   });
 
   it('should say the server is not set up when it is not configured', async () => {

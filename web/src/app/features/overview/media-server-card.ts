@@ -1,16 +1,15 @@
-import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
-import { MatAnchor, MatButton } from '@angular/material/button';
+import { MatAnchor } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatExpansionModule } from '@angular/material/expansion';
-import { MatIcon } from '@angular/material/icon';
+import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { User } from '@usher/contracts';
-import { Notifier } from '../../core/notifier';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MediaLinks } from '../../shared/media-link';
 import { MEDIA_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
+import { ServerAddress } from './server-address';
 
 /**
  * The overview's media-server card (60-web.md §4.2): the member's link state, the server's
@@ -21,30 +20,24 @@ import { StatusChip } from '../../shared/status-chip';
   selector: 'app-media-server-card',
   imports: [
     MatAnchor,
-    MatButton,
     MatCard,
     MatCardContent,
     MatCardHeader,
     MatCardTitle,
     MatExpansionModule,
-    MatIcon,
+    RouterLink,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
+    ServerAddress,
   ],
   templateUrl: './media-server-card.html',
   styleUrl: './media-server-card.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class MediaServerCard {
-  private readonly clipboard = inject(Clipboard);
-  private readonly notifier = inject(Notifier);
   readonly me = input.required<User>();
   /** The page's one `GET /media/server` (the posters' links read it too). */
   protected readonly server = inject(MediaLinks).server;
   protected readonly mediaChips = MEDIA_CHIPS;
-
-  protected copy(url: string): void {
-    if (this.clipboard.copy(url)) this.notifier.show('common.copied');
-  }
 }

@@ -1,16 +1,20 @@
 import { ChangeDetectionStrategy, Component, booleanAttribute, input } from '@angular/core';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { PublicHeader } from '../../core/shell/public-header';
+import { PosterWall } from './poster-wall';
 
 /**
  * The frame of the public account pages (60-web.md §4.1: sign in, register, forgot and reset
  * password): the public header, then one centred card with the page's `h1` and its content.
- * Links under the form go in `[links]`.
+ * Links under the form go in `[links]`; `wall` puts the library's dimmed posters behind it.
  */
 @Component({
   selector: 'app-auth-page',
-  imports: [MatCard, MatCardContent, PublicHeader],
+  imports: [MatCard, MatCardContent, PosterWall, PublicHeader],
   template: `
+    @if (wall()) {
+      <app-poster-wall />
+    }
     <app-public-header [showSignIn]="showSignIn()" />
     <main id="main">
       <mat-card appearance="outlined" class="card" [class.narrow]="narrow()">
@@ -27,6 +31,11 @@ import { PublicHeader } from '../../core/shell/public-header';
   styles: `
     :host {
       display: block;
+    }
+    app-public-header,
+    main {
+      position: relative;
+      z-index: 1;
     }
     main {
       display: flex;
@@ -60,4 +69,6 @@ export class AuthPage {
   readonly showSignIn = input(true);
   /** The narrower card of the sign-in page. */
   readonly narrow = input(false, { transform: booleanAttribute });
+  /** The library's dimmed poster wall behind the page (sign-in and sign-up). */
+  readonly wall = input(false, { transform: booleanAttribute });
 }

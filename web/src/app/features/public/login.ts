@@ -20,7 +20,7 @@ import { SignInForm } from './sign-in-form';
   selector: 'app-login',
   imports: [AuthPage, SignInForm],
   template: `
-    <app-auth-page [showSignIn]="false" narrow>
+    <app-auth-page [showSignIn]="false" narrow wall>
       <app-sign-in-form [redirect]="redirect()" [primaryHeading]="true" [local]="local()" />
     </app-auth-page>
   `,

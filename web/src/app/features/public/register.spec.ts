@@ -54,6 +54,8 @@ describe('Register', () => {
   }
 
   afterEach(() => {
+    // The poster wall behind the page asks for its posters once the page is idle.
+    for (const wall of http.match('/api/v1/public/poster-wall')) wall.flush({ posters: [] });
     http.verify();
     jest.useRealTimers();
   });
@@ -82,7 +84,8 @@ describe('Register', () => {
     expect(session.token()).toBe('new-token');
     expect(session.me()?.username).toBe('new_member');
     expect(notifier.show).toHaveBeenCalledWith('register.welcome', { date: 'Jan 31, 2030' });
-    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview');
+    // A new member lands on the setup flow (issue 36).
+    expect(router.navigateByUrl).toHaveBeenCalledWith('/console/overview/welcome');
   });
 
   it('should send nothing while the form is invalid', async () => {

@@ -13,7 +13,7 @@ import { ErrorTexts } from '../../core/api/error-text';
 import { action } from '../../shared/action';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
-import { OVERVIEW_URL } from '../../core/session/redirect';
+import { WELCOME_URL } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
 import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
@@ -177,7 +177,7 @@ export default class Register {
         });
         this.session.adopt(reply);
         this.welcome(reply.user);
-        await this.router.navigateByUrl(OVERVIEW_URL);
+        await this.router.navigateByUrl(WELCOME_URL);
       },
       {
         handle: (error) => {

@@ -76,7 +76,8 @@ describe('PosterCard', () => {
     const root = fixture.nativeElement as HTMLElement;
     expect(root.querySelector('img')).toBeNull();
     expect(root.querySelector('.title')).toBeNull();
-    expect(root.querySelectorAll('.skeleton').length).toBe(3);
+    // The poster, two title lines and the subtitle.
+    expect(root.querySelectorAll('.skeleton').length).toBe(4);
     expect(root.querySelector('app-poster-card')!.getAttribute('aria-busy')).toBe('true');
   });
 });

@@ -19,6 +19,7 @@ export type { PosterBadge } from './poster-badge';
     @if (loading()) {
       <div class="poster skeleton" aria-hidden="true"></div>
       <div class="line skeleton" aria-hidden="true"></div>
+      <div class="line second skeleton" aria-hidden="true"></div>
       <div class="line short skeleton" aria-hidden="true"></div>
     } @else {
       <div class="poster">

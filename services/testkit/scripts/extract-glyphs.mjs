@@ -1,0 +1,168 @@
+// Regenerates src/art/glyphs.ts: the outlines of DejaVu Sans Condensed Bold for printable ASCII
+// and Latin-1, quantised to 128 units per em, so the fakes can set titles in type with no font
+// file or native library at run time. Run: node scripts/extract-glyphs.mjs [path-to-ttf]
+import { Buffer } from 'node:buffer';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const path = process.argv[2] ?? '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf';
+const font = readFileSync(path);
+const tables = {};
+for (let i = 0, n = font.readUInt16BE(4); i < n; i++) {
+  const at = 12 + i * 16;
+  tables[font.toString('ascii', at, at + 4)] = font.readUInt32BE(at + 8);
+}
+const unitsPerEm = font.readUInt16BE(tables.head + 18);
+const longLoca = font.readInt16BE(tables.head + 50) === 1;
+const numHMetrics = font.readUInt16BE(tables.hhea + 34);
+const numGlyphs = font.readUInt16BE(tables.maxp + 4);
+const advance = (g) => font.readUInt16BE(tables.hmtx + 4 * Math.min(g, numHMetrics - 1));
+const loca = (g) =>
+  longLoca ? font.readUInt32BE(tables.loca + 4 * g) : font.readUInt16BE(tables.loca + 2 * g) * 2;
+
+function cmap() {
+  const map = new Map();
+  for (let i = 0, n = font.readUInt16BE(tables.cmap + 2); i < n; i++) {
+    const rec = tables.cmap + 4 + i * 8;
+    if (font.readUInt16BE(rec) !== 3 || font.readUInt16BE(rec + 2) !== 1) continue;
+    const sub = tables.cmap + font.readUInt32BE(rec + 4);
+    if (font.readUInt16BE(sub) !== 4) continue;
+    const segs = font.readUInt16BE(sub + 6) / 2;
+    const ends = sub + 14;
+    const starts = ends + segs * 2 + 2;
+    const deltas = starts + segs * 2;
+    const offsets = deltas + segs * 2;
+    for (let s = 0; s < segs; s++) {
+      const end = font.readUInt16BE(ends + s * 2);
+      const start = font.readUInt16BE(starts + s * 2);
+      const delta = font.readInt16BE(deltas + s * 2);
+      const offset = font.readUInt16BE(offsets + s * 2);
+      for (let c = start; c <= end && c !== 0xffff; c++) {
+        let g;
+        if (offset === 0) g = (c + delta) & 0xffff;
+        else {
+          g = font.readUInt16BE(offsets + s * 2 + offset + (c - start) * 2);
+          if (g !== 0) g = (g + delta) & 0xffff;
+        }
+        map.set(c, g);
+      }
+    }
+  }
+  return map;
+}
+
+/** Contours of glyph g as [x, y, onCurve][] lists, composites resolved. */
+function contours(g, dx = 0, dy = 0) {
+  if (g >= numGlyphs) return [];
+  const start = tables.glyf + loca(g);
+  if (loca(g + 1) === loca(g)) return [];
+  const n = font.readInt16BE(start);
+  let p = start + 10;
+  if (n < 0) {
+    const out = [];
+    let flags;
+    do {
+      flags = font.readUInt16BE(p);
+      const child = font.readUInt16BE(p + 2);
+      p += 4;
+      let a, b;
+      if (flags & 1) [a, b, p] = [font.readInt16BE(p), font.readInt16BE(p + 2), p + 4];
+      else [a, b, p] = [font.readInt8(p), font.readInt8(p + 1), p + 2];
+      if (flags & 8) p += 2;
+      else if (flags & 0x40) p += 4;
+      else if (flags & 0x80) p += 8;
+      out.push(...contours(child, dx + (flags & 2 ? a : 0), dy + (flags & 2 ? b : 0)));
+    } while (flags & 0x20);
+    return out;
+  }
+  const ends = [];
+  for (let i = 0; i < n; i++) ends.push(font.readUInt16BE(p + i * 2));
+  p += n * 2;
+  p += 2 + font.readUInt16BE(p);
+  const count = n ? ends[n - 1] + 1 : 0;
+  const flags = [];
+  while (flags.length < count) {
+    const f = font[p++];
+    flags.push(f);
+    if (f & 8) for (let r = font[p++]; r > 0; r--) flags.push(f);
+  }
+  const read = (short, same) => {
+    const out = [];
+    let v = 0;
+    for (const f of flags) {
+      if (f & short) v += f & same ? font[p++] : -font[p++];
+      else if (!(f & same)) {
+        v += font.readInt16BE(p);
+        p += 2;
+      }
+      out.push(v);
+    }
+    return out;
+  };
+  const xs = read(2, 16);
+  const ys = read(4, 32);
+  const out = [];
+  let from = 0;
+  for (const end of ends) {
+    const c = [];
+    for (let i = from; i <= end; i++) c.push([xs[i] + dx, ys[i] + dy, flags[i] & 1]);
+    out.push(c);
+    from = end + 1;
+  }
+  return out;
+}
+
+const EM = 128;
+const q = (v) => Math.round((v * EM) / unitsPerEm);
+const map = cmap();
+const chars = [];
+const bytes = [];
+for (let c = 32; c <= 255; c++) {
+  if (c > 126 && c < 160) continue;
+  const g = map.get(c);
+  if (g === undefined) continue;
+  const cs = contours(g).map((ct) => ct.map(([x, y, on]) => [q(x) + 32, q(y) + 64, on]));
+  const flat = cs.flat();
+  if (
+    flat.some(([x, y]) => x < 0 || x > 255 || y < 0 || y > 255) ||
+    cs.some((ct) => ct.length > 255)
+  )
+    throw new Error(`glyph ${c} out of range`);
+  chars.push(String.fromCharCode(c));
+  bytes.push(q(advance(g)), cs.length);
+  for (const ct of cs) {
+    bytes.push(ct.length);
+    for (const [x, y, on] of ct) bytes.push(x, y, on);
+  }
+}
+const b64 = Buffer.from(bytes).toString('base64');
+const lines = b64.match(/.{1,96}/g).map((l) => `  '${l}',`);
+writeFileSync(
+  new URL('../src/art/glyphs.ts', import.meta.url),
+  `// Generated by scripts/extract-glyphs.mjs from DejaVu Sans Condensed Bold: do not edit.
+// Outlines at ${EM} units per em; per glyph: advance, contour count, then per contour a point
+// count and (x + 32, y + 64, on-curve) byte triples.
+//
+// DejaVu fonts: Bitstream Vera Fonts Copyright (c) 2003 by Bitstream, Inc. All Rights Reserved.
+// Bitstream Vera is a trademark of Bitstream, Inc. DejaVu changes are in the public domain.
+// Permission is hereby granted, free of charge, to any person obtaining a copy of the fonts
+// accompanying this license ("Fonts") and associated documentation files (the "Font Software"), to
+// reproduce and distribute the Font Software, including without limitation the rights to use, copy,
+// merge, publish, distribute, and/or sell copies of the Font Software, and to permit persons to
+// whom the Font Software is furnished to do so, subject to the following conditions: the above
+// copyright and trademark notices and this permission notice shall be included in all copies of
+// one or more of the Font Software typefaces. The Font Software may be modified, altered, or added
+// to, and in particular the designs of glyphs or characters in the Fonts may be modified and
+// additional glyphs or characters may be added to the Fonts, only if the fonts are renamed to names
+// not containing either the words "Bitstream" or the word "Vera". This License becomes null and void
+// to the extent applicable to Fonts or Font Software that has been modified and is distributed under
+// the "Bitstream Vera" names. The Font Software may not be sold by itself. THE FONT SOFTWARE IS
+// PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND (full text: https://dejavu-fonts.github.io/License.html).
+
+export const GLYPH_EM = ${EM};
+export const GLYPH_CHARS = ${JSON.stringify(chars.join(''))};
+export const GLYPH_DATA = [
+${lines.join('\n')}
+].join('');
+`,
+);
+console.log(chars.length, 'glyphs,', bytes.length, 'bytes');
