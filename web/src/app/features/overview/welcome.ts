@@ -4,10 +4,9 @@ import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
-import { apiResource } from '../../core/api/api-resource';
 import { SessionStore } from '../../core/session/session-store';
 import { ErrorState } from '../../shared/page-state';
-import { MediaHomeApi } from './media-home-api';
+import { MediaLinks } from '../../shared/media-link';
 import { ServerAddress } from './server-address';
 
 export const PLATFORMS = ['phone', 'tv', 'computer', 'browser'] as const;
@@ -68,20 +67,17 @@ const ICONS: Record<Platform, string> = {
     ErrorState,
     ServerAddress,
   ],
+  providers: [MediaLinks],
   templateUrl: './welcome.html',
   styleUrl: './welcome.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export default class Welcome {
-  private readonly api = inject(MediaHomeApi);
   protected readonly me = inject(SessionStore).me;
   protected readonly platforms = PLATFORMS;
   protected readonly icons = ICONS;
   protected readonly platform = signal<Platform>(guessPlatform(navigator.userAgent));
-  protected readonly server = apiResource({
-    params: () => true,
-    load: () => this.api.server(),
-  });
+  protected readonly server = inject(MediaLinks).server;
   protected readonly kind = computed<Kind>(() => this.server.value()?.kind ?? 'emby');
   protected readonly apps = computed(() => APPS[this.kind()][this.platform()]);
   protected readonly downloads = computed(() => DOWNLOADS[this.kind()]);
