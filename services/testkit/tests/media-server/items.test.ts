@@ -289,15 +289,18 @@ describe('media-server fake: libraries and items (§1.4, §1.6)', () => {
     }
   });
 
-  it('should serve real PNG posters anonymously and 404 when an item has none', async () => {
+  it('should serve real posters anonymously (JPEG, PNG on request) and 404 when an item has none', async () => {
     for (const s of [emby, jf]) {
       const dune = s.seeded?.movies.dune.id;
       const base = s === emby ? `${s.url}/emby` : s.url;
       const res = await fetch(`${base}/Items/${dune}/Images/Primary?maxWidth=300`);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('image/png');
-      const bytes = Buffer.from(await res.arrayBuffer());
-      expect(bytes.subarray(0, 8)).toEqual(
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      const jpeg = Buffer.from(await res.arrayBuffer());
+      expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+      const png = await fetch(`${base}/Items/${dune}/Images/Primary?maxWidth=300&format=png`);
+      expect(png.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await png.arrayBuffer()).subarray(0, 8)).toEqual(
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       );
       const none = await fetch(`${base}/Items/${s.seeded?.movies.casablanca.id}/Images/Primary`);
