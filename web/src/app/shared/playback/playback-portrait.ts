@@ -15,6 +15,7 @@ import type { PlaybackProfile, PlaybackRange } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { ChartCard } from '../chart/chart-card';
+import { Heatmap } from '../chart/heatmap';
 import type { ChartSpec } from '../chart/chart-options';
 import { LocalDatePipe } from '../local-date';
 import { EmptyState, ErrorState } from '../page-state';
@@ -49,6 +50,7 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
   imports: [
     CountPipe,
     ChartCard,
+    Heatmap,
     EmptyState,
     ErrorState,
     LocalDatePipe,
@@ -140,21 +142,6 @@ export class PlaybackPortrait {
       this.transloco.translate(`portrait.${key}`, params);
     const hours = (value: number) => formatHours(value, lang);
     const plays = (value: number) => t('playsValue', { n: value });
-    const byHour: ChartSpec = {
-      type: 'bar',
-      items: p.byHour.map((b, h) => ({ label: HOUR_LABELS[h]!, value: b.count })),
-      categoryHeader: t('hour'),
-      valueHeader: t('plays'),
-      format: plays,
-    };
-    const days = weekdayNames(lang);
-    const byWeekday: ChartSpec = {
-      type: 'bar',
-      items: p.byWeekday.map((b, d) => ({ label: days[d]!, value: b.count })),
-      categoryHeader: t('weekday'),
-      valueHeader: t('plays'),
-      format: plays,
-    };
     const usage = (rows: PlaybackProfile['clients'], header: string, type: ChartSpec['type']) =>
       ({
         type,
@@ -176,8 +163,10 @@ export class PlaybackPortrait {
       format: plays,
     };
     return {
-      byHour,
-      byWeekday,
+      // The weekday × hour heatmap (issue 36) in place of an hours chart and a weekdays chart.
+      weekdays: weekdayNames(lang),
+      hours: HOUR_LABELS,
+      plays,
       clients: usage(p.clients, t('client'), 'bar-horizontal'),
       devices: usage(p.devices, t('device'), 'donut'),
       methods,
