@@ -4,6 +4,7 @@ import type { AdminDashboard, AdminUser, PlaybackSummary, Session } from '@usher
 import { liveStreams } from '../admin-sessions';
 import { aUser, errorBody, settle } from '../../../testing/fixtures';
 import { stubResizeObserver } from '../../../testing/dom';
+import { aSummary } from '../../../testing/playback';
 import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { aSystemInfo } from '../../../testing/system-info';
 import { AdminCounts } from '../../core/shell/admin-counts';
@@ -48,35 +49,6 @@ export function aDashboard(overrides: Partial<AdminDashboard> = {}): AdminDashbo
         },
       ],
     },
-    ...overrides,
-  };
-}
-
-const bucket = { count: 0, durationSeconds: 0 };
-export function aSummary(overrides: Partial<PlaybackSummary> = {}): PlaybackSummary {
-  return {
-    range: { from: '2026-10-27T00:00:00.000Z', to: '2026-11-26T00:00:00.000Z' },
-    timeZone: 'UTC',
-    totals: { playCount: 1234, durationSeconds: 36_000 },
-    byDay: Array.from({ length: 30 }, (_, i) => ({
-      day: `2026-11-${String((i % 28) + 1).padStart(2, '0')}`,
-      count: i,
-      durationSeconds: i * 60,
-    })),
-    byHour: Array.from({ length: 24 }, () => bucket),
-    playMethods: { directPlay: 3, directStream: 1, transcode: 2 },
-    clients: [],
-    topTitles: [
-      {
-        kind: 'series',
-        itemKey: 'series-1',
-        name: 'The Bear',
-        playCount: 12,
-        durationSeconds: 18_000,
-        posterUrl: '/api/v1/media/posters/series-1?u=a&exp=1&sig=s',
-      },
-      { kind: 'movie', itemKey: 'movie-1', name: 'Dune', playCount: 3, durationSeconds: 9000 },
-    ],
     ...overrides,
   };
 }

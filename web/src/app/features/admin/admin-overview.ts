@@ -6,7 +6,7 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AdminDashboard, PlaybackSummary, SessionList, SystemInfo } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { dateFormat, numberFormat } from '../../core/i18n/intl';
+import { numberFormat } from '../../core/i18n/intl';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { AdminCounts } from '../../core/shell/admin-counts';
 import { ChartCard } from '../../shared/chart/chart-card';
@@ -17,6 +17,7 @@ import { MoneyPipe } from '../../shared/money';
 import { ErrorState } from '../../shared/page-state';
 import { PlaybackApi } from '../../shared/playback/playback-api';
 import { PluginNotice } from '../../shared/playback/plugin-notice';
+import { playsPerDaySpec } from '../../shared/playback/playback-charts';
 import { formatDuration, playbackProblem } from '../../shared/playback/playback-format';
 import { PosterCard } from '../../shared/poster-card/poster-card';
 import { PosterRail } from '../../shared/poster-card/poster-rail';
@@ -307,18 +308,8 @@ export default class AdminOverview {
   }
 
   private playsSpec(s: PlaybackSummary): ChartSpec {
-    const day = dateFormat(this.lang(), { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
-    const t = (key: string, params?: Record<string, unknown>) =>
-      this.transloco.translate(key, params);
-    return {
-      type: 'bar',
-      items: s.byDay.map((d) => ({
-        label: day.format(new Date(`${d.day}T00:00:00Z`)),
-        value: d.count,
-      })),
-      categoryHeader: t('adminOverview.day'),
-      valueHeader: t('portrait.plays'),
-      format: (n: number) => t('portrait.playsValue', { n }),
-    };
+    return playsPerDaySpec(s, this.lang(), (key, params) =>
+      this.transloco.translate(`portrait.${key}`, params),
+    );
   }
 }
