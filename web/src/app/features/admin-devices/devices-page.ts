@@ -13,7 +13,6 @@ import type {
   DeviceAction,
   LogoutOutcome,
 } from '@usher/contracts';
-import type { Page } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { action } from '../../shared/action';
