@@ -125,6 +125,15 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
       await heat.waitFor();
       expect(await heat.locator('tbody tr').count()).toBe(7);
       expect(await heat.locator('tbody td:not(.level-0)').count()).toBeGreaterThan(0);
+      // …and a shaded cell is drawn in another colour than an empty one.
+      const background = (cells: string) =>
+        heat
+          .locator(cells)
+          .first()
+          .evaluate((cell) => getComputedStyle(cell).backgroundColor);
+      expect(await background('tbody td:not(.level-0)')).not.toBe(
+        await background('tbody td.level-0'),
+      );
       // Recent plays with the posters the API signed for the member.
       await byTestId('recent-play').first().waitFor();
       expect(await byTestId('recent-play').count()).toBe(6);

@@ -21,11 +21,10 @@ import { playsPerDaySpec } from '../../shared/playback/playback-charts';
 import { formatDuration, playbackProblem } from '../../shared/playback/playback-format';
 import { PosterCard } from '../../shared/poster-card/poster-card';
 import { PosterRail } from '../../shared/poster-card/poster-rail';
-import { PosterImage } from '../../shared/requests/poster-image';
-import { StatusChip } from '../../shared/status-chip';
-import { PLAY_METHOD_CHIPS, SessionsApi, liveStreams, titleLines } from '../admin-sessions';
+import { SessionsApi, liveStreams } from '../admin-sessions';
 import { UsersApi } from '../admin-users';
 import { DashboardApi } from './dashboard-api';
+import { NowPlaying } from './now-playing';
 
 /** How often the live streams are read while the tab is visible. */
 export const LIVE_POLL_MS = 15_000;
@@ -176,10 +175,9 @@ export const INTEGRATION_GROUPS: Record<keyof SystemInfo['integrations'], string
     MoneyPipe,
     PluginNotice,
     PosterCard,
-    PosterImage,
+    NowPlaying,
     PosterRail,
     RouterLink,
-    StatusChip,
     TranslocoDirective,
   ],
   templateUrl: './admin-overview.html',
@@ -229,8 +227,6 @@ export default class AdminOverview {
   private reading = false;
   protected readonly poll = livePoll(() => this.readSessions(), LIVE_POLL_MS);
   protected readonly streams = computed(() => liveStreams(this.sessions()));
-  protected readonly methods = PLAY_METHOD_CHIPS;
-  protected readonly titleLines = titleLines;
 
   protected readonly revenue = computed(() => {
     const d = this.dashboard.value();

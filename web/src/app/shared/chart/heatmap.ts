@@ -126,22 +126,27 @@ let nextId = 0;
       text-align: start;
       white-space: nowrap;
     }
+    // A shade's rule must outweigh this one: both carry the component's attribute.
     tbody td,
     .swatch {
       height: 18px;
       border-radius: 3px;
       background: var(--mat-sys-surface-container-highest);
     }
-    .level-1 {
+    tbody td.level-1,
+    .swatch.level-1 {
       background: color-mix(in srgb, var(--heat) 30%, var(--mat-sys-surface-container-highest));
     }
-    .level-2 {
+    tbody td.level-2,
+    .swatch.level-2 {
       background: color-mix(in srgb, var(--heat) 55%, var(--mat-sys-surface-container-highest));
     }
-    .level-3 {
+    tbody td.level-3,
+    .swatch.level-3 {
       background: color-mix(in srgb, var(--heat) 78%, var(--mat-sys-surface-container-highest));
     }
-    .level-4 {
+    tbody td.level-4,
+    .swatch.level-4 {
       background: var(--heat);
     }
     .legend {
