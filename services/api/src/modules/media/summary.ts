@@ -51,10 +51,11 @@ export function bucketPlays(
   buckets: HourBucket[],
   serverZone: string,
   zone: string,
-  days: { first: string; last: string },
+  days: { first: string; count: number },
 ): Pick<PlaybackSummary, 'totals' | 'byDay' | 'byHour' | 'playMethods'> {
   const byDay = new Map<string, { day: string; count: number; durationSeconds: number }>();
-  for (let day = days.first; day <= days.last; day = nextDay(day)) {
+  // Counted, not compared as text: a range is at most 366 days, whatever the years look like.
+  for (let i = 0, day = days.first; i < days.count; i++, day = nextDay(day)) {
     byDay.set(day, { day, count: 0, durationSeconds: 0 });
   }
   const byHour = Array.from({ length: 24 }, () => ({ count: 0, durationSeconds: 0 }));
@@ -133,8 +134,13 @@ export async function playbackSummary(
   const hourly = recordsOf(await ms.playbackQuery(playbackHourlySql(filter)));
   const clients = recordsOf(await ms.playbackQuery(playbackClientsSql(filter, CLIENTS_MAX)));
   const titles = recordsOf(await ms.playbackQuery(playbackTopTitlesSql(filter, TITLES_MAX)));
-  const first = zonedDay(range.from, zone);
-  const last = addDays(zonedDay(range.to, zone), -1);
+  // The days asked for, as historyRange reads them (not re-derived from instants: a year
+  // before 1000 would not be written with four digits).
+  const last = q.to ?? zonedDay(ctx.now(), zone);
+  const first = q.from ?? addDays(last, -29);
+  const count =
+    Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) +
+    1;
   const buckets = bucketPlays(
     hourly.map((r) => ({
       hour: r['Hour'] ?? '',
@@ -144,7 +150,7 @@ export async function playbackSummary(
     })),
     ms.timeZone,
     zone,
-    { first, last: last < first ? first : last },
+    { first, count },
   );
   return {
     range: { from: range.from.toISOString(), to: range.to.toISOString() },
