@@ -41,6 +41,10 @@ export function auditSentence(
       return t('audit.says.registered', { actor });
     case 'auth.login':
       return t('audit.says.signedIn', { actor });
+    case 'request.create': {
+      const name = text(d['name']);
+      return name ? t('audit.says.requested', { actor, name }) : null;
+    }
     case 'request.approve':
       return t('audit.says.approved', { actor });
     case 'request.reject':

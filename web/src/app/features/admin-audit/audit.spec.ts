@@ -64,6 +64,9 @@ describe('audit sentences', () => {
       auditSentence(anEntry({ action, details, targetId, actorLabel: 'lila' }), t, money);
     expect(says('redeem.use', { days: 7 })).toBe('audit.says.redeemed {"actor":"lila","days":7}');
     expect(says('user.register', {})).toBe('audit.says.registered {"actor":"lila"}');
+    expect(says('request.create', { name: 'Primer', type: 'MOVIE' })).toBe(
+      'audit.says.requested {"actor":"lila","name":"Primer"}',
+    );
     expect(says('request.reject', { reason: 'Not on TMDB' })).toBe(
       'audit.says.rejected {"actor":"lila","reason":"Not on TMDB"}',
     );
