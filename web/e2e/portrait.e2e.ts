@@ -1,6 +1,6 @@
 /**
  * Issue 18 "must show", the playback half: a member sees their viewing portrait — totals, the
- * 24-hour and weekday charts drawn by the lazily loaded ECharts (SVG), the table alternative,
+ * weekday × hour heatmap, the charts drawn by the lazily loaded ECharts (SVG), the table alternative,
  * genres and recent plays with signed posters — and the admin sees the playback history with
  * rows, the profiles with their summary, and the same portrait on the user's Playback tab.
  * Screenshots at 390 and 1280 px in both languages go to e2e/artifacts/portrait/.
@@ -112,14 +112,28 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
       await page.waitForURL(url('/console/portrait'));
       await byTestId('portrait-totals').waitFor();
       expect(await byTestId('total-plays').textContent()).toContain('6');
-      for (const card of ['chart-hours', 'chart-weekdays', 'chart-methods', 'chart-clients']) {
+      for (const card of ['chart-methods', 'chart-clients']) {
         await chartSvg(card).waitFor();
       }
       // Bars are drawn: ECharts writes each as an SVG path.
-      expect(await chartSvg('chart-hours').locator('path').count()).toBeGreaterThan(3);
+      expect(await chartSvg('chart-clients').locator('path').count()).toBeGreaterThan(1);
       expect(
-        await byTestId('chart-hours').locator('[data-testid="chart"]').getAttribute('aria-label'),
+        await byTestId('chart-clients').locator('[data-testid="chart"]').getAttribute('aria-label'),
       ).toMatch(/\d/);
+      // Issue 36: when they watch, as a weekday × hour heatmap — six plays shade some cells.
+      const heat = byTestId('chart-heatmap');
+      await heat.waitFor();
+      expect(await heat.locator('tbody tr').count()).toBe(7);
+      expect(await heat.locator('tbody td:not(.level-0)').count()).toBeGreaterThan(0);
+      // …and a shaded cell is drawn in another colour than an empty one.
+      const background = (cells: string) =>
+        heat
+          .locator(cells)
+          .first()
+          .evaluate((cell) => getComputedStyle(cell).backgroundColor);
+      expect(await background('tbody td:not(.level-0)')).not.toBe(
+        await background('tbody td.level-0'),
+      );
       // Recent plays with the posters the API signed for the member.
       await byTestId('recent-play').first().waitFor();
       expect(await byTestId('recent-play').count()).toBe(6);
@@ -130,26 +144,26 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
       );
       expect(await accessibilityProblems(page)).toEqual([]);
       await shoot(`portrait-${lang}`, async () => {
-        await chartSvg('chart-hours').waitFor();
+        await chartSvg('chart-methods').waitFor();
       });
 
       if (lang === 'en') {
         // Theme-aware: the axis labels are redrawn in the dark scheme's colours.
         const labelFill = () =>
-          chartSvg('chart-hours')
+          chartSvg('chart-clients')
             .locator('text')
             .first()
             .evaluate((text) => getComputedStyle(text).fill);
         const light = await labelFill();
         await page.evaluate(() => localStorage.setItem('usher.theme', 'dark'));
         await page.reload();
-        await chartSvg('chart-hours').waitFor();
+        await chartSvg('chart-clients').waitFor();
         expect(await labelFill()).not.toBe(light);
         await page.waitForTimeout(400);
         await screenshot(page, 'portrait/portrait-dark-en-1280');
         await page.evaluate(() => localStorage.setItem('usher.theme', 'light'));
         await page.reload();
-        await chartSvg('chart-hours').waitFor();
+        await chartSvg('chart-clients').waitFor();
       }
 
       // The table alternative of a chart.
@@ -209,10 +223,10 @@ describeWithChromium('viewing portrait and admin playback (Chromium)', () => {
       });
 
       await page.goto(url(`/admin/users/${memberId}?tab=playback`));
-      await chartSvg('chart-hours').waitFor();
+      await chartSvg('chart-clients').waitFor();
       expect(await byTestId('total-plays').textContent()).toContain('6');
       await shoot(`admin-user-playback-${lang}`, async () => {
-        await chartSvg('chart-hours').waitFor();
+        await chartSvg('chart-clients').waitFor();
       });
       await signOut();
     }

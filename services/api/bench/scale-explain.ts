@@ -61,6 +61,15 @@ export const EXPLAINS: [string, string][] = [
     'audit-log?action=user.: page',
     `select a.* from audit_log a join (select id from audit_log where action like 'user.%' order by at desc, id desc limit 20) p using (id) order by a.at desc, a.id desc`,
   ],
+  // Issue 36: the dashboard's membership counts and a month of revenue.
+  [
+    'dashboard: members',
+    `select (select count(*) from users where role = 'user' and expires_at > $1) as active, (select count(*) from users where role = 'user' and expires_at <= $1) as expired, (select count(*) from users where role = 'user' and created_at >= $1::timestamptz - interval '30 days') as joined, (select count(*) from users where role = 'user' and expires_at > $1 and expires_at <= $1::timestamptz + interval '30 days') as expiring, (select count(*) from users where role = 'user' and expires_at > $1::timestamptz - interval '30 days' and expires_at <= $1) as lapsed, (select count(*) from payments where status = 'completed' and completed_at >= $1::timestamptz - interval '30 days') + (select count(*) from redemptions where created_at >= $1::timestamptz - interval '30 days') as renewals`,
+  ],
+  [
+    'dashboard: revenue of a month',
+    `select currency, sum(amount), count(*) from payments where status = 'completed' and completed_at >= $1::timestamptz - interval '30 days' and completed_at < $1 group by currency`,
+  ],
   ['payments: count', `select count(*) from payments`],
   ['payments: page', `select * from payments order by created_at desc, id desc limit 20`],
   [

@@ -318,6 +318,9 @@ async function measureCommunity(
     ['devices/actions', '/api/v1/admin/devices/actions'],
     ['playback/history', '/api/v1/admin/playback/history'],
     ['playback/profiles', '/api/v1/admin/playback/profiles'],
+    // Issue 36: the admin dashboard's two reads.
+    ['playback/summary', '/api/v1/admin/playback/summary'],
+    ['dashboard', '/api/v1/admin/dashboard'],
     ['sessions', '/api/v1/admin/sessions'],
     ['notices', '/api/v1/admin/notices'],
     ['lifecycle/upcoming', '/api/v1/admin/lifecycle/upcoming'],

@@ -67,3 +67,48 @@ export const systemInfoSchema = z
   })
   .meta({ id: 'SystemInfo' });
 export type SystemInfo = z.infer<typeof systemInfoSchema>;
+
+const money = z.number().int().min(0);
+
+/**
+ * `GET /admin/dashboard` (issue 36): the membership and revenue figures only Usher has, for the
+ * admin landing. Days and months are counted in the business zone.
+ */
+export const adminDashboardSchema = z
+  .object({
+    generatedAt: isoInstant,
+    timeZone: safeString(),
+    members: z.object({
+      /** Members (role user) whose membership runs now (a never-ending one is not counted). */
+      active: count,
+      /** Members whose membership has ended. */
+      expired: count,
+      /** Members who joined in the last 30 days. */
+      joined30d: count,
+      /** Active members whose membership ends in the next 30 days. */
+      expiring30d: count,
+      /** Members whose membership ended in the last 30 days and is still over. */
+      lapsed30d: count,
+      /** Completed payments and code redemptions in the last 30 days. */
+      renewals30d: count,
+    }),
+    /** Completed payments per currency (minor units), this month against the last. */
+    revenue: z.object({
+      /** The first day of this month and of the last, `YYYY-MM-DD`. */
+      thisMonth: safeString(),
+      lastMonth: safeString(),
+      currencies: z.array(
+        z.object({
+          currency: safeString(),
+          thisMonth: money,
+          thisMonthCount: count,
+          /** The last month up to the same day and time: the fair comparison. */
+          lastMonthToDate: money,
+          lastMonth: money,
+          lastMonthCount: count,
+        }),
+      ),
+    }),
+  })
+  .meta({ id: 'AdminDashboard' });
+export type AdminDashboard = z.infer<typeof adminDashboardSchema>;

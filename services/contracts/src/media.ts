@@ -188,6 +188,8 @@ export const playbackProfileSchema = z
     byHour: z.array(bucketSchema).length(24),
     /** 7 buckets, Monday first (ISO weekdays). */
     byWeekday: z.array(bucketSchema).length(7),
+    /** Plays by weekday (Monday first) and hour (0 first): the portrait's heatmap (issue 36). */
+    byWeekdayHour: z.array(z.array(z.number().int().min(0)).length(24)).length(7),
     clients: z.array(usageSchema),
     devices: z.array(usageSchema),
     playMethods: z.object({
@@ -210,6 +212,63 @@ export const playbackHistoryQuerySchema = paginationQuerySchema.extend({
   to: requestDaySchema.optional(),
 });
 export type PlaybackHistoryQuery = z.infer<typeof playbackHistoryQuerySchema>;
+
+/** `GET /admin/playback/summary`: inclusive days, default the last 30 (≤ 366). */
+export const playbackSummaryQuerySchema = z.strictObject({
+  from: requestDaySchema.optional(),
+  to: requestDaySchema.optional(),
+});
+export type PlaybackSummaryQuery = z.infer<typeof playbackSummaryQuerySchema>;
+
+/** A movie or a series (its episodes together) with its plays in the range and its poster. */
+export const playbackTitleSchema = z.object({
+  kind: z.enum(['movie', 'series']),
+  /** The movie's or series' id on the media server; `name:<series>` for a series it lost. */
+  itemKey: safeString(),
+  name: safeString(),
+  playCount: z.number().int().min(0),
+  durationSeconds: z.number().int().min(0),
+  /** Signed for the caller like `MediaLatestItem.posterUrl`; absent when there is none. */
+  posterUrl: safeString().optional(),
+});
+export type PlaybackTitle = z.infer<typeof playbackTitleSchema>;
+
+/**
+ * Plays of every member in a range, as the admin dashboard and the playback page chart them
+ * (issue 36): per day and per hour in the business zone, by play method, the top clients and
+ * the most watched titles. Aggregated inside the Playback Reporting plugin: no play is read.
+ */
+export const playbackSummarySchema = z
+  .object({
+    range: z.object({ from: isoInstant, to: isoInstant }),
+    /** The zone the days and hours are counted in (the business time zone). */
+    timeZone: safeString(),
+    totals: z.object({
+      playCount: z.number().int().min(0),
+      durationSeconds: z.number().int().min(0),
+    }),
+    /** Every day of the range, oldest first, `YYYY-MM-DD` in `timeZone`. */
+    byDay: z.array(
+      z.object({
+        day: safeString(),
+        count: z.number().int().min(0),
+        durationSeconds: z.number().int().min(0),
+      }),
+    ),
+    /** 24 buckets, hour 0 first. */
+    byHour: z.array(bucketSchema).length(24),
+    playMethods: z.object({
+      directPlay: z.number().int().min(0),
+      directStream: z.number().int().min(0),
+      transcode: z.number().int().min(0),
+    }),
+    /** The clients with the most watch time, at most 8. */
+    clients: z.array(usageSchema).max(8),
+    /** The most watched movies and series, at most 12. */
+    topTitles: z.array(playbackTitleSchema).max(12),
+  })
+  .meta({ id: 'PlaybackSummary' });
+export type PlaybackSummary = z.infer<typeof playbackSummarySchema>;
 
 export const PROFILE_SORTS = ['duration', 'plays', 'activeDays', 'lastPlayed'] as const;
 export const playbackProfilesQuerySchema = paginationQuerySchema.extend({

@@ -7,6 +7,7 @@ import {
   playbackProfileSchema,
   playbackProfilesPageSchema,
   playbackRecordSchema,
+  playbackSummarySchema,
 } from '@usher/contracts';
 import type { PlaybackRow } from '@usher/testkit';
 import { errorOf, startMediaWorld, type Flavour, type MediaWorld } from './harness.js';
@@ -134,6 +135,12 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
       empty,
       empty,
     ]);
+    // The heatmap (issue 36): Monday 01:00, Wednesday 23:00, Thursday 18:00.
+    const grid = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
+    grid[0]![1] = 1;
+    grid[2]![23] = 1;
+    grid[3]![18] = 1;
+    expect(p.byWeekdayHour).toEqual(grid);
     const web = flavour === 'emby' ? 'Emby Web' : 'Jellyfin Web';
     expect(p.clients).toEqual([
       { name: web, count: 2, durationSeconds: 9000 },
@@ -418,6 +425,73 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     expect(byDays.data.map((r) => r.user.name)).toEqual(['alice', 'bob']);
   });
 
+  // Issue 36: the admin dashboard's and the playback page's charts, aggregated in the plugin.
+  it("should summarise everyone's plays per business day, hour, method, client and title", async () => {
+    const s = w.fake.seeded!;
+    const res = await w.get('/api/v1/admin/playback/summary', w.adminToken);
+    expect(res.status).toBe(200);
+    const sum = playbackSummarySchema.parse(await res.json());
+    // The last 30 days, today included, in the business zone (UTC).
+    expect(sum.range).toEqual({
+      from: '2026-10-22T00:00:00.000Z',
+      to: '2026-11-21T00:00:00.000Z',
+    });
+    expect(sum.byDay).toHaveLength(30);
+    expect(sum.byDay[0]!.day).toBe('2026-10-22');
+    expect(sum.byDay[29]!.day).toBe('2026-11-20');
+    const days = Object.fromEntries(
+      sum.byDay.filter((d) => d.count > 0).map((d) => [d.day, [d.count, d.durationSeconds]]),
+    );
+    // Shanghai's 2026-11-20 02:30 is the 19th in UTC; its 2026-11-19 07:00 the 18th.
+    expect(days).toEqual({
+      '2026-11-01': [1, 1000],
+      '2026-11-16': [1, 5400],
+      '2026-11-18': [1, 1800],
+      '2026-11-19': [2, 4300],
+    });
+    expect(sum.totals).toEqual({ playCount: 5, durationSeconds: 12_500 });
+    const hours = Array.from({ length: 24 }, () => empty);
+    hours[1] = bucket(1, 5400);
+    hours[2] = bucket(1, 1000);
+    hours[12] = bucket(1, 700);
+    hours[18] = bucket(1, 3600);
+    hours[23] = bucket(1, 1800);
+    expect(sum.byHour).toEqual(hours);
+    expect(sum.playMethods).toEqual({ directPlay: 2, directStream: 1, transcode: 1 });
+    const web = flavour === 'emby' ? 'Emby Web' : 'Jellyfin Web';
+    expect(sum.clients).toEqual([
+      { name: web, count: 3, durationSeconds: 10_000 },
+      { name: 'Infuse', count: 2, durationSeconds: 2500 },
+    ]);
+    // A movie by its id whatever name a play recorded; a series' episodes under the show.
+    expect(sum.topTitles.map((t) => [t.kind, t.itemKey, t.playCount, t.durationSeconds])).toEqual([
+      ['movie', s.movies.oppenheimer.id, 2, 6100],
+      ['movie', s.movies.dune.id, 2, 4600],
+      ['series', s.series.severance.series.id, 1, 1800],
+    ]);
+    expect(sum.topTitles[0]!.name).toBe(w.fake.state.items.get(s.movies.oppenheimer.id)!.name);
+    expect(sum.topTitles[2]!.posterUrl).toMatch(
+      new RegExp(`^/api/v1/media/posters/${s.series.severance.series.id}\\?u=${w.admin.id}&`),
+    );
+    const week = playbackSummarySchema.parse(
+      await (
+        await w.get('/api/v1/admin/playback/summary?from=2026-11-16&to=2026-11-18', w.adminToken)
+      ).json(),
+    );
+    expect(week.byDay.map((d) => d.count)).toEqual([1, 0, 1]);
+    expect(week.topTitles.map((t) => t.kind)).toEqual(['movie', 'series']);
+    const reversed = await w.get(
+      '/api/v1/admin/playback/summary?from=2026-11-18&to=2026-11-16',
+      w.adminToken,
+    );
+    expect(reversed.status).toBe(400);
+    const member = await w.get(
+      '/api/v1/admin/playback/summary',
+      await w.token(await w.member('alice')),
+    );
+    expect(member.status).toBe(403);
+  });
+
   it('should answer 503 NOT_CONFIGURED playback_reporting without the plugin', async () => {
     w.fake.state.playback.installed = false;
     try {
@@ -426,6 +500,7 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
         ['/api/v1/me/playback', token],
         ['/api/v1/admin/playback/history', w.adminToken],
         ['/api/v1/admin/playback/profiles', w.adminToken],
+        ['/api/v1/admin/playback/summary', w.adminToken],
       ] as const) {
         const res = await w.get(path, tok);
         expect(res.status).toBe(503);

@@ -103,6 +103,14 @@ describe(`Stripe webhook (${ENGINE})`, () => {
     expect(audits.map((a) => [a.action, a.actorType, a.actorLabel])).toEqual([
       ['payment.completed', 'webhook', 'stripe'],
     ]);
+    // Who paid for what, so the audit log reads "lila paid $7.00 for Monthly" (issue 36).
+    expect(audits[0]!.details).toMatchObject({
+      username: payment.username,
+      planName: payment.planName,
+      amount: 700,
+      currency: 'usd',
+      days: 30,
+    });
     // Every event is on record once, with its deliveries counted.
     const events = await h.t.context.db
       .select()

@@ -142,6 +142,14 @@ export function localListPage<P, T>(options: {
 }
 
 /** `?page=` as a page number: whole and at least 1, anything else is page 1. */
+/** A page with nothing on it (a filter that can match nobody, answered without asking). */
+export const emptyPage = <T>(page: number, pageSize: number): Page<T> => ({
+  data: [],
+  total: 0,
+  page,
+  pageSize,
+});
+
 export function pageParam(value: unknown): number {
   const page = Math.floor(Number(value));
   return Number.isFinite(page) && page >= 1 ? page : 1;

@@ -23,10 +23,13 @@ export {
   PLAYBACK_ITEM_TOTAL_COLUMNS,
   PLAYBACK_ROW_COLUMNS,
   PLAYBACK_ROWS_MAX,
+  playbackClientsSql,
   playbackCountSql,
+  playbackHourlySql,
   playbackItemTotalsSql,
   playbackRowsSql,
   playbackSummarySql,
+  playbackTopTitlesSql,
   playbackUserPageSql,
 } from './playback-sql.js';
 export type { PlaybackFilter, PlaybackUserSort } from './playback-sql.js';

@@ -137,3 +137,46 @@ export function playbackSummarySql(f: PlaybackFilter): string {
     `FROM PlaybackActivity WHERE ${where(f)}`
   );
 }
+
+const PLAY_SECONDS = 'COALESCE(SUM(CASE WHEN PlayDuration > 0 THEN PlayDuration ELSE 0 END), 0)';
+
+/**
+ * Plays per hour of the server's clock and play method (`Hour` = `YYYY-MM-DD HH`, `Method`,
+ * `PlayCount`, `PlaySeconds`): at most 24 × 4 rows a day, which Usher re-buckets into the
+ * business zone's days and hours (issue 36, the admin dashboard).
+ */
+export function playbackHourlySql(f: PlaybackFilter): string {
+  return (
+    "SELECT substr(DateCreated, 1, 13) AS Hour, CASE WHEN PlaybackMethod LIKE 'Transcode%' " +
+    "THEN 'Transcode' WHEN PlaybackMethod LIKE 'DirectStream%' THEN 'DirectStream' " +
+    "WHEN PlaybackMethod LIKE 'DirectPlay%' THEN 'DirectPlay' ELSE 'unknown' END AS Method, " +
+    `COUNT(*) AS PlayCount, ${PLAY_SECONDS} AS PlaySeconds FROM PlaybackActivity ` +
+    `WHERE ${where(f)} GROUP BY Hour, Method`
+  );
+}
+
+/** The `limit` clients with the most watch time (`ClientName`, `PlayCount`, `PlaySeconds`). */
+export function playbackClientsSql(f: PlaybackFilter, limit: number): string {
+  return (
+    `SELECT ClientName, COUNT(*) AS PlayCount, ${PLAY_SECONDS} AS PlaySeconds ` +
+    `FROM PlaybackActivity WHERE ${where(f)} GROUP BY ClientName ` +
+    `ORDER BY PlaySeconds DESC, PlayCount DESC, ClientName ASC LIMIT ${int(limit, 100)}`
+  );
+}
+
+/**
+ * The `limit` most watched titles (`ItemType`, `TitleKey`, `ItemId`, `ItemName`, `PlayCount`,
+ * `PlaySeconds`): a movie by its id, a series' episodes together by the series part of the
+ * plugin's `Series - s01e02 - Title` name, with one of its episode ids to find the series by.
+ */
+export function playbackTopTitlesSql(f: PlaybackFilter, limit: number): string {
+  const series = "instr(ItemName, ' - s')";
+  return (
+    `SELECT ItemType, CASE WHEN ItemType = 'Episode' AND ${series} > 1 ` +
+    `THEN substr(ItemName, 1, ${series} - 1) ELSE ItemId END AS TitleKey, ` +
+    `MAX(ItemId) AS ItemId, MAX(ItemName) AS ItemName, COUNT(*) AS PlayCount, ` +
+    `${PLAY_SECONDS} AS PlaySeconds FROM PlaybackActivity ` +
+    `WHERE ${where(f)} AND ItemType IN ('Movie', 'Episode') GROUP BY ItemType, TitleKey ` +
+    `ORDER BY PlaySeconds DESC, PlayCount DESC, TitleKey ASC LIMIT ${int(limit, 100)}`
+  );
+}

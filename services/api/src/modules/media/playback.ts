@@ -236,6 +236,7 @@ export function portraitOf(
 ): PlaybackProfile {
   const byHour = Array.from({ length: 24 }, () => ({ count: 0, durationSeconds: 0 }));
   const byWeekday = Array.from({ length: 7 }, () => ({ count: 0, durationSeconds: 0 }));
+  const byWeekdayHour = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
   const methods = { directPlay: 0, directStream: 0, transcode: 0 };
   for (const p of plays) {
     const slot = zonedSlot(p.at, zone);
@@ -243,6 +244,7 @@ export function portraitOf(
     byHour[slot.hour]!.durationSeconds += p.seconds;
     byWeekday[slot.weekday]!.count += 1;
     byWeekday[slot.weekday]!.durationSeconds += p.seconds;
+    byWeekdayHour[slot.weekday]![slot.hour]! += 1;
     if (p.method === 'DirectPlay') methods.directPlay += 1;
     else if (p.method === 'DirectStream') methods.directStream += 1;
     else if (p.method === 'Transcode') methods.transcode += 1;
@@ -254,6 +256,7 @@ export function portraitOf(
     totals: totalsOf(plays, zone),
     byHour,
     byWeekday,
+    byWeekdayHour,
     clients: usage(plays, (p) => p.client),
     devices: usage(plays, (p) => p.device),
     playMethods: methods,
@@ -281,7 +284,7 @@ export async function userPortrait(
 }
 
 /** Inclusive day bounds of the admin lists: default the last 30 days, at most 366. */
-function historyRange(
+export function historyRange(
   q: { from?: string; to?: string },
   now: Date,
   zone: string,

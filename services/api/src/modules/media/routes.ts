@@ -12,6 +12,8 @@ import {
   playbackProfilesQuerySchema,
   playbackRangeQuerySchema,
   playbackRecordSchema,
+  playbackSummaryQuerySchema,
+  playbackSummarySchema,
   posterParamsSchema,
   posterQuerySchema,
   posterWallParamsSchema,
@@ -32,6 +34,7 @@ import { PosterSigner } from './poster-signer.js';
 import { PosterWallCache } from './poster-wall.js';
 import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
 import { listSessions } from './sessions.js';
+import { playbackSummary } from './summary.js';
 
 const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
 const idParams = z.strictObject({ id: uuidSchema });
@@ -197,6 +200,20 @@ export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
       responses: { 200: { description: 'Profiles', schema: playbackProfilesPageSchema } },
       errors: UPSTREAM_ERRORS,
       handler: async (c, { query }) => c.json(await playbackProfiles(ctx, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/playback/summary',
+      auth: 'admin',
+      summary:
+        'Plays of everyone per day, hour and method, top clients and titles (≤ 366 days, default 30)',
+      tags: ['playback'],
+      request: { query: playbackSummaryQuerySchema },
+      responses: { 200: { description: 'Summary', schema: playbackSummarySchema } },
+      errors: UPSTREAM_ERRORS,
+      // Posters signed for the admin, as the live sessions' are.
+      handler: async (c, { query, auth }) =>
+        c.json(await playbackSummary(ctx, query, posterUrlsFor(signer, auth, ctx.now()))),
     }),
     defineRoute({
       method: 'get',

@@ -267,7 +267,10 @@ async function fulfil(
     target: { type: 'payment', id: current.id },
     details: {
       userId: current.userId,
+      // The snapshots, so the audit log can say "lila paid $4.99 for Monthly" (issue 36).
+      username: current.username,
       planId: current.planId,
+      planName: current.planName,
       amount: current.amount,
       currency: current.currency,
       days: current.days,

@@ -49,3 +49,43 @@ export function lastRunPerJob(db: Database) {
         from job_runs order by job_name, started_at desc, id desc`,
   );
 }
+
+/**
+ * The membership figures of the admin dashboard (issue 36), in one round trip. Each count is a
+ * range on an index of `users` or `redemptions` (created_at, expires_at) or the partial index of
+ * completed payments, so none reads the whole table at 100 000 members.
+ */
+export async function membershipCounts(
+  db: Database,
+  now: Date,
+): Promise<Record<string, string | number>> {
+  const at = now.toISOString();
+  const monthAgo = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+  const monthAhead = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  const [counts] = await queryRows<Record<string, string | number>>(
+    db,
+    sql`select
+      (select count(*) from users where role = 'user' and expires_at > ${at}) as active,
+      (select count(*) from users where role = 'user' and expires_at <= ${at}) as expired,
+      (select count(*) from users where role = 'user' and created_at >= ${monthAgo}) as joined,
+      (select count(*) from users where role = 'user' and expires_at > ${at}
+        and expires_at <= ${monthAhead}) as expiring,
+      (select count(*) from users where role = 'user' and expires_at > ${monthAgo}
+        and expires_at <= ${at}) as lapsed,
+      (select count(*) from payments where status = 'completed'
+        and completed_at >= ${monthAgo}) +
+      (select count(*) from redemptions where created_at >= ${monthAgo}) as renewals`,
+  );
+  return counts ?? {};
+}
+
+/** Completed payments per currency in `[from, to)`: the sum in minor units and how many. */
+export function revenueBetween(db: Database, from: Date, to: Date) {
+  return queryRows<{ currency: string; amount: string | number; n: string | number }>(
+    db,
+    sql`select currency, sum(amount) as amount, count(*) as n from payments
+        where status = 'completed' and completed_at >= ${from.toISOString()}
+          and completed_at < ${to.toISOString()}
+        group by currency`,
+  );
+}

@@ -1,4 +1,5 @@
 import {
+  adminDashboardSchema,
   adminUserSchema,
   healthDownSchema,
   healthOkSchema,
@@ -8,6 +9,7 @@ import { z } from 'zod';
 import { buildOpenApiDocument, renderDocsPage } from '../../http/openapi.js';
 import { defineRoute, type RouteDef } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
+import { adminDashboard } from './dashboard.js';
 import { systemInfo } from './info.js';
 import { signedInUser } from '../auth/index.js';
 import { toAdminUser } from '../users/index.js';
@@ -106,6 +108,16 @@ export function systemRoutes(ctx: ModuleContext, allRoutes: () => RouteDef[]): R
       tags: ['admin'],
       responses: { 200: { description: 'System information', schema: systemInfoSchema } },
       handler: async (c) => c.json(await systemInfo(ctx)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/admin/dashboard',
+      auth: 'admin',
+      summary:
+        'Members joining, expiring, lapsed and renewing (30 days) and revenue this month against the last',
+      tags: ['admin'],
+      responses: { 200: { description: 'Dashboard figures', schema: adminDashboardSchema } },
+      handler: async (c) => c.json(await adminDashboard(ctx)),
     }),
     defineRoute({
       method: 'get',

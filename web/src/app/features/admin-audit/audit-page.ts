@@ -2,16 +2,20 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
-import { TranslocoDirective } from '@jsverse/transloco';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
-import { dayParam, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
+import { dayParam, emptyPage, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { ShortId } from '../../shared/short-id';
 import { AuditApi } from './audit-api';
 import { auditDetails } from './audit-details';
+import { auditSentence } from './audit-summary';
+import { formatMoney } from '../../shared/money';
+import { LanguageSwitch } from '../../core/i18n/language';
+import { UsersApi } from '../admin-users';
 
-const FILTERS = ['actorId', 'action', 'targetType', 'targetId', 'from', 'to'];
+const FILTERS = ['actor', 'actorId', 'action', 'targetType', 'targetId', 'from', 'to'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -27,8 +31,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 })
 export default class AuditPage {
   private readonly api = inject(AuditApi);
+  private readonly users = inject(UsersApi);
+  private readonly transloco = inject(TranslocoService);
+  private readonly lang = inject(LanguageSwitch).active;
 
   // Query params (bound by the router).
+  /** An actor by username (the picker); `actorId` stays for links made by id. */
+  readonly actor = input<string | undefined>();
   readonly actorId = input<string | undefined>();
   readonly action = input<string | undefined>();
   readonly targetType = input<string | undefined>();
@@ -40,6 +49,7 @@ export default class AuditPage {
 
   protected readonly entries = listPage({
     query: () => ({
+      actor: (this.actor() ?? '').trim().slice(0, 64),
       // A malformed actor id would be a 400: it simply does not filter.
       actorId: UUID.test(this.actorId() ?? '') ? this.actorId()! : '',
       action: (this.action() ?? '').trim().slice(0, 64),
@@ -50,12 +60,21 @@ export default class AuditPage {
       page: pageParam(this.page()),
       pageSize: pageSizeParam(this.pageSize()),
     }),
-    load: (query, abort) => this.api.list(query, abort),
+    load: async ({ actor, ...query }, abort) => {
+      if (actor) {
+        // The actor picked by name (issue 36); nobody by that name has done anything.
+        const id = await this.users.idByName(actor);
+        if (!id) return emptyPage<AuditEntry>(query.page, query.pageSize);
+        query.actorId = id;
+      }
+      return this.api.list(query, abort);
+    },
     filters: FILTERS,
-    filtered: (q) => !!(q.actorId || q.action || q.targetType || q.targetId || q.from || q.to),
+    filtered: (q) =>
+      !!(q.actor || q.actorId || q.action || q.targetType || q.targetId || q.from || q.to),
   });
   protected readonly filters: FilterSpec[] = [
-    { param: 'actorId', label: 'audit.filter.actorId', testId: 'audit-actor' },
+    { param: 'actor', label: 'audit.filter.actor', testId: 'audit-actor' },
     { param: 'action', label: 'audit.filter.action', testId: 'audit-action' },
     { param: 'targetType', label: 'audit.filter.targetType', testId: 'audit-target-type' },
     { param: 'targetId', label: 'audit.filter.targetId', testId: 'audit-target-id' },
@@ -93,8 +112,14 @@ export default class AuditPage {
     this.open.update((id) => (id === entry.id ? null : entry.id));
   }
 
-  /** A short line for the row: the changed fields, or the first facts. */
+  /** A short line for the row: a sentence when the action has one, else the changed fields or the first facts. */
   protected summary(entry: AuditEntry): string {
+    const sentence = auditSentence(
+      entry,
+      (key, params) => this.transloco.translate(key, params),
+      (amount, currency) => formatMoney(amount, currency, this.lang()),
+    );
+    if (sentence) return sentence;
     const { changes, facts } = auditDetails(entry.details);
     if (changes.length) return changes.map((c) => `${c.path}: ${c.before} → ${c.after}`).join('; ');
     return facts

@@ -2,11 +2,12 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import type { AuditEntry } from '@usher/contracts';
-import { storeSession } from '../../../testing/fixtures';
+import { aUser, storeSession } from '../../../testing/fixtures';
 import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
 import { provideTestApp } from '../../../testing/providers';
 import { auditDetails, valueText } from './audit-details';
 import AuditPage from './audit-page';
+import { auditSentence } from './audit-summary';
 
 const ADMIN_ID = '01936f6e-8a7b-7c3d-9e4f-0123456789ab';
 const USER_ID = '01936f6e-8a7b-7c3d-9e4f-00000000000c';
@@ -33,6 +34,48 @@ function anEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     ...overrides,
   };
 }
+
+// Issue 36: rows an operator reads as sentences.
+describe('audit sentences', () => {
+  const t = (key: string, params: Record<string, unknown>) => `${key} ${JSON.stringify(params)}`;
+  const money = (amount: number, currency: string) => `${amount} ${currency}`;
+
+  it('should say who paid how much for which plan and how many days it gave', () => {
+    const paid = anEntry({
+      actorType: 'webhook',
+      actorId: null,
+      actorLabel: 'stripe',
+      action: 'payment.completed',
+      targetType: 'payment',
+      details: { username: 'lila', planName: 'Monthly', amount: 499, currency: 'usd', days: 30 },
+    });
+    expect(auditSentence(paid, t, money)).toBe(
+      'audit.says.paid {"user":"lila","amount":"499 usd","plan":"Monthly","days":30}',
+    );
+    // An older entry without the names still reads, with "someone".
+    const older = { ...paid, details: { amount: 499, currency: 'usd', days: 30 } };
+    expect(auditSentence(older, t, money)).toContain('"user":"audit.says.someone {}"');
+    // Without an amount it is no sentence: the generic summary takes over.
+    expect(auditSentence({ ...paid, details: {} }, t, money)).toBeNull();
+  });
+
+  it('should word redemptions, sign-ups, reviews and job runs, and leave the rest', () => {
+    const says = (action: string, details: unknown, targetId: string | null = null) =>
+      auditSentence(anEntry({ action, details, targetId, actorLabel: 'lila' }), t, money);
+    expect(says('redeem.use', { days: 7 })).toBe('audit.says.redeemed {"actor":"lila","days":7}');
+    expect(says('user.register', {})).toBe('audit.says.registered {"actor":"lila"}');
+    expect(says('request.create', { name: 'Primer', type: 'MOVIE' })).toBe(
+      'audit.says.requested {"actor":"lila","name":"Primer"}',
+    );
+    expect(says('request.reject', { reason: 'Not on TMDB' })).toBe(
+      'audit.says.rejected {"actor":"lila","reason":"Not on TMDB"}',
+    );
+    expect(says('job.run', { runId: 'r' }, 'cleanup')).toBe(
+      'audit.says.ranJob {"actor":"lila","job":"cleanup"}',
+    );
+    expect(says('settings.update', anEntry().details)).toBeNull();
+  });
+});
 
 describe('audit details', () => {
   it('should turn from/to pairs into changes and the rest into facts', () => {
@@ -107,6 +150,31 @@ describe('AuditPage', () => {
     expect(fixture.nativeElement.textContent).toContain('No results for these filters.');
   });
 
+  it('should pick the actor by name: the username becomes their id, nobody by it shows nothing', async () => {
+    await render({ actor: 'lila' });
+    const lookup = http.expectOne((r) => r.url === '/api/v1/admin/users');
+    expect(lookup.request.params.get('search')).toBe('lila');
+    lookup.flush({
+      data: [
+        {
+          ...aUser({ id: USER_ID, username: 'lila' }),
+          mediaDisabled: false,
+          mediaAccessDisabled: false,
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+      total: 1,
+      page: 1,
+      pageSize: 50,
+    });
+    await flushAndRender(fixture);
+    const req = http.expectOne((r) => r.url === '/api/v1/admin/audit-log');
+    expect(req.request.params.get('actorId')).toBe(USER_ID);
+    expect(req.request.params.has('actor')).toBe(false);
+    req.flush({ data: [], total: 0, page: 1, pageSize: 20 });
+    await flushAndRender(fixture);
+  });
+
   it('should list entries with a readable summary and open the before/after details', async () => {
     const root = await render({ actorId: ADMIN_ID });
     const req = http.expectOne((r) => r.url === '/api/v1/admin/audit-log');
@@ -134,7 +202,8 @@ describe('AuditPage', () => {
     expect(settingsRow.querySelector('a[href="/admin/settings?group=schedule"]')).not.toBeNull();
     const userRow = table.querySelector('[data-action="user.extend"]')!;
     expect(userRow.querySelector(`a[href="/admin/users/${USER_ID}"]`)).not.toBeNull();
-    expect(userRow.textContent).toContain('days: 30');
+    expect(userRow.textContent).toContain('Administrator');
+    expect(userRow.textContent).toContain('admin extended a membership by 30 days');
 
     (settingsRow.querySelector('[data-testid="audit-details-toggle"]') as HTMLElement).click();
     await flushAndRender(fixture);

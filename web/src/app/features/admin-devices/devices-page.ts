@@ -13,7 +13,6 @@ import type {
   DeviceAction,
   LogoutOutcome,
 } from '@usher/contracts';
-import type { Page } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { action } from '../../shared/action';
@@ -21,7 +20,7 @@ import { confirmAction } from '../../shared/confirm-dialog';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
-import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { emptyPage, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { ErrorState } from '../../shared/page-state';
 import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
@@ -36,13 +35,6 @@ const TABS = ['list', 'blacklist', 'actions'] as const;
 const FILTERS = ['user', 'client', 'blacklisted'];
 /** How many clients and users the stats cards rank. */
 const TOP = 5;
-
-const EMPTY_PAGE = <T>(page: number, pageSize: number): Page<T> => ({
-  data: [],
-  total: 0,
-  page,
-  pageSize,
-});
 
 /** A row of a stats ranking: the item, its count and its bar's share of the largest count. */
 export interface RankRow<T> {
@@ -127,9 +119,9 @@ export default class DevicesPage {
     load: async (q, abort) => {
       let userId = '';
       if (q.user) {
-        userId = (await this.userIdOf(q.user)) ?? '';
+        userId = (await this.users.idByName(q.user)) ?? '';
         // No member by that name: nothing of theirs to show.
-        if (!userId) return EMPTY_PAGE<Device>(q.page, q.pageSize);
+        if (!userId) return emptyPage<Device>(q.page, q.pageSize);
       }
       return this.api.list(
         {
@@ -321,24 +313,5 @@ export default class DevicesPage {
     this.blacklist.reload();
     this.devices.reload();
     this.actions.reload();
-  }
-
-  /** The id of the member named exactly `username` (case ignored), if there is one. */
-  private async userIdOf(username: string): Promise<string | null> {
-    const found = await this.users.list({
-      search: username,
-      role: '',
-      isActive: '',
-      status: '',
-      mediaState: '',
-      expiresBefore: '',
-      expiresAfter: '',
-      sort: 'username',
-      order: 'asc',
-      page: 1,
-      pageSize: 50,
-    });
-    const wanted = username.toLowerCase();
-    return found.data.find((u) => u.username.toLowerCase() === wanted)?.id ?? null;
   }
 }

@@ -2,7 +2,10 @@ import { CountPipe } from '../../shared/count';
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
-import { TranslocoDirective } from '@jsverse/transloco';
+import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
+import { apiResource } from '../../core/api/api-resource';
+import { ChartCard } from '../../shared/chart/chart-card';
+import { playMethodsSpec, playsPerDaySpec, usageSpec } from '../../shared/playback/playback-charts';
 import type { PlaybackProfilesPage, PlaybackRecord } from '@usher/contracts';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
@@ -38,6 +41,7 @@ type ProfileRow = PlaybackProfilesPage['data'][number];
 @Component({
   selector: 'app-playback-page',
   imports: [
+    ChartCard,
     CountPipe,
     FilterBar,
     DATA_TABLE,
@@ -56,6 +60,7 @@ export default class PlaybackPage {
   private readonly api = inject(PlaybackApi);
   private readonly router = inject(Router);
   private readonly lang = inject(LanguageSwitch).active;
+  private readonly transloco = inject(TranslocoService);
 
   // Query params (bound by the router).
   readonly tab = input<string | undefined>();
@@ -95,6 +100,30 @@ export default class PlaybackPage {
     filtered: (q) => !!(q.userId || q.username || q.keyword || q.from || q.to),
     active: () => this.tabIndex() === 0 && this.historyProblem() === null,
   });
+  /**
+   * Charts above the history (issue 36): everyone's plays per day, how they played and in which
+   * apps, for the history's days (default the last 30), aggregated by the API.
+   */
+  protected readonly everyone = apiResource({
+    params: () =>
+      this.tabIndex() === 0 && this.historyProblem() === null
+        ? { from: dayParam(this.from()), to: dayParam(this.to()) }
+        : undefined,
+    load: (range, abort) => this.api.summary(range, abort),
+  });
+  protected readonly charts = computed(() => {
+    const s = this.everyone.value();
+    if (!s || s.totals.playCount === 0) return null;
+    const lang = this.lang();
+    const t = (key: string, params?: Record<string, unknown>) =>
+      this.transloco.translate(`portrait.${key}`, params);
+    return {
+      perDay: playsPerDaySpec(s, lang, t),
+      methods: playMethodsSpec(s.playMethods, t),
+      clients: usageSpec(s.clients, t('client'), 'bar-horizontal', lang, t),
+    };
+  });
+
   protected readonly historyFilters: FilterSpec[] = [
     { param: 'username', label: 'adminPlayback.filter.username', testId: 'history-username' },
     { param: 'keyword', label: 'adminPlayback.filter.keyword', testId: 'history-keyword' },

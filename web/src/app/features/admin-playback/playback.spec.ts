@@ -2,9 +2,15 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import type { PlaybackProfilesPage, PlaybackRecord } from '@usher/contracts';
-import { NO_MATERIAL_ANIMATIONS, byTestId, flushAndRender } from '../../../testing/dom';
+import {
+  NO_MATERIAL_ANIMATIONS,
+  byTestId,
+  flushAndRender,
+  stubResizeObserver,
+} from '../../../testing/dom';
+import { aSummary } from '../../../testing/playback';
 import { aUser, errorBody, storeSession } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
+import { provideFakeCharts, provideTestApp } from '../../../testing/providers';
 import { SessionStore } from '../../core/session/session-store';
 import PlaybackPage from './playback-page';
 
@@ -66,9 +72,13 @@ describe('PlaybackPage', () => {
   let http: HttpTestingController;
   let navigate: jest.SpyInstance;
 
+  beforeAll(() => stubResizeObserver());
+
   async function render(inputs: Record<string, string> = {}) {
     storeSession();
-    TestBed.configureTestingModule({ providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS] });
+    TestBed.configureTestingModule({
+      providers: [...provideTestApp(), NO_MATERIAL_ANIMATIONS, provideFakeCharts()],
+    });
     TestBed.inject(SessionStore).me.set(aUser({ role: 'admin' }));
     http = TestBed.inject(HttpTestingController);
     navigate = jest.spyOn(TestBed.inject(Router), 'navigate').mockResolvedValue(true);
@@ -109,6 +119,41 @@ describe('PlaybackPage', () => {
     expect(rows[1]!.textContent).toContain('Direct play');
     // The profiles tab loads nothing until it is opened.
     http.expectNone((r) => r.url === '/api/v1/admin/playback/profiles');
+  });
+
+  // Issue 36: charts above the history, for the history's days.
+  it("should chart everyone's plays per day, methods and apps above the history", async () => {
+    const root = await render({ from: '2026-11-01', to: '2026-11-30' });
+    const summary = http.expectOne((r) => r.url === '/api/v1/admin/playback/summary');
+    expect(summary.request.params.get('from')).toBe('2026-11-01');
+    expect(summary.request.params.get('to')).toBe('2026-11-30');
+    summary.flush(aSummary({ clients: [{ name: 'Infuse', count: 3, durationSeconds: 7200 }] }));
+    http
+      .expectOne((r) => r.url === '/api/v1/admin/playback/history')
+      .flush({ data: [aPlay()], total: 1, page: 1, pageSize: 20 });
+    await flushAndRender(fixture);
+    const perDay = byTestId(root, 'chart-per-day')!.querySelector('[data-testid="chart"]')!;
+    expect(perDay.getAttribute('aria-label')).toMatch(
+      /^Everyone's plays per day\. 11\/1: 0 plays; 11\/2: 1 play/,
+    );
+    const methods = byTestId(root, 'chart-methods')!.querySelector('[data-testid="chart"]')!;
+    expect(methods.getAttribute('aria-label')).toBe(
+      'How it played. Direct play: 3 plays; Direct stream: 1 play; Transcode: 2 plays.',
+    );
+    const clients = byTestId(root, 'chart-clients')!.querySelector('[data-testid="chart"]')!;
+    expect(clients.getAttribute('aria-label')).toContain('Infuse: 2 hr');
+  });
+
+  it('should draw no charts over a range nobody played in', async () => {
+    const root = await render();
+    http
+      .expectOne((r) => r.url === '/api/v1/admin/playback/summary')
+      .flush(aSummary({ totals: { playCount: 0, durationSeconds: 0 } }));
+    http
+      .expectOne((r) => r.url === '/api/v1/admin/playback/history')
+      .flush({ data: [], total: 0, page: 1, pageSize: 20 });
+    await flushAndRender(fixture);
+    expect(byTestId(root, 'history-charts')).toBeNull();
   });
 
   it('should not ask for more than 366 days', async () => {

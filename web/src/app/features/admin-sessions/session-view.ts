@@ -1,4 +1,4 @@
-import type { Session } from '@usher/contracts';
+import type { Session, SessionList } from '@usher/contracts';
 import type { Tone } from '../../shared/status-chip';
 import { numberFormat } from '../../core/i18n/intl';
 
@@ -48,4 +48,10 @@ export function titleLines(np: NonNullable<Session['nowPlaying']>): {
   if (!np.seriesName) return { title: np.name, subtitle: null };
   const code = episodeCode(np);
   return { title: np.seriesName, subtitle: code ? `${code} · ${np.name}` : np.name };
+}
+
+/** The sessions that play something now, and how many of them transcode. */
+export function liveStreams(list: SessionList | null): { playing: Session[]; transcoding: number } {
+  const playing = (list?.data ?? []).filter((s) => s.nowPlaying !== null);
+  return { playing, transcoding: playing.filter((s) => s.playState?.transcoding).length };
 }

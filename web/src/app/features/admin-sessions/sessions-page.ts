@@ -1,12 +1,4 @@
-import { DOCUMENT } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  DestroyRef,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatAnchor, MatButton, MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { MatProgressBar } from '@angular/material/progress-bar';
@@ -17,11 +9,12 @@ import type { Session, SessionList } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
 import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { LanguageSwitch } from '../../core/i18n/language';
+import { livePoll } from '../../shared/live-poll';
 import { LocalDatePipe } from '../../shared/local-date';
 import { EmptyState, ErrorState } from '../../shared/page-state';
 import { PosterImage } from '../../shared/requests/poster-image';
 import { StatusChip } from '../../shared/status-chip';
-import { PLAY_METHOD_CHIPS, bitrate, clock, titleLines } from './session-view';
+import { PLAY_METHOD_CHIPS, bitrate, clock, liveStreams, titleLines } from './session-view';
 import { SessionsApi } from './sessions-api';
 
 /** How often the list is read while the tab is visible (60-web.md §4.3 "Live sessions"). */
@@ -59,56 +52,33 @@ export default class SessionsPage {
   private readonly api = inject(SessionsApi);
   private readonly errors = inject(ErrorTexts);
   private readonly language = inject(LanguageSwitch);
-  private readonly document = inject(DOCUMENT);
 
   protected readonly list = signal<SessionList | null>(null);
   protected readonly error = signal<ErrorText | null>(null);
   protected readonly notConfigured = signal(false);
   protected readonly loading = signal(false);
+  /** Read now and every 10 s while the tab is visible and not paused. */
+  private readonly poll = livePoll(() => this.refresh(), POLL_MS);
   /** The admin's pause toggle. */
-  protected readonly paused = signal(false);
-  private readonly hidden = signal(this.document.hidden);
+  protected readonly paused = this.poll.paused;
   /** Whether the page is polling now. */
-  protected readonly live = computed(() => !this.paused() && !this.hidden());
-  private timer: ReturnType<typeof setInterval> | null = null;
-
-  protected readonly playing = computed(() =>
-    (this.list()?.data ?? []).filter((s) => s.nowPlaying !== null),
-  );
+  protected readonly live = this.poll.live;
+  private readonly streams = computed(() => liveStreams(this.list()));
+  protected readonly playing = computed(() => this.streams().playing);
   protected readonly idle = computed(() =>
     (this.list()?.data ?? []).filter((s) => s.nowPlaying === null),
   );
-  protected readonly transcoding = computed(
-    () => this.playing().filter((s) => s.playState?.transcoding).length,
-  );
+  protected readonly transcoding = computed(() => this.streams().transcoding);
   protected readonly methods = PLAY_METHOD_CHIPS;
   protected readonly titleLines = titleLines;
   protected readonly clock = clock;
-
-  constructor() {
-    const onVisibility = () => {
-      this.hidden.set(this.document.hidden);
-      this.schedule();
-      // Back on the tab: show the present at once rather than after the next tick.
-      if (this.live()) void this.refresh();
-    };
-    this.document.addEventListener('visibilitychange', onVisibility);
-    inject(DestroyRef).onDestroy(() => {
-      this.document.removeEventListener('visibilitychange', onVisibility);
-      this.stop();
-    });
-    void this.refresh();
-    this.schedule();
-  }
 
   protected bitrate(bps: number): string {
     return bitrate(bps, this.language.active());
   }
 
   protected togglePause(): void {
-    this.paused.update((p) => !p);
-    this.schedule();
-    if (this.live()) void this.refresh();
+    this.poll.setPaused(!this.paused());
   }
 
   async refresh(): Promise<void> {
@@ -121,7 +91,7 @@ export default class SessionsPage {
     } catch (error) {
       if (error instanceof ApiError && error.code === 'NOT_CONFIGURED') {
         this.notConfigured.set(true);
-        this.stop();
+        this.poll.stop();
       } else {
         this.error.set(this.errors.describe(error));
       }
@@ -135,17 +105,5 @@ export default class SessionsPage {
     if (!s.playState) return null;
     const position = clock(s.playState.positionSeconds);
     return runtime ? `${position} / ${clock(runtime)}` : position;
-  }
-
-  private schedule(): void {
-    this.stop();
-    if (this.live() && !this.notConfigured()) {
-      this.timer = setInterval(() => void this.refresh(), POLL_MS);
-    }
-  }
-
-  private stop(): void {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
   }
 }

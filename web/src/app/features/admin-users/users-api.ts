@@ -84,6 +84,25 @@ const base = '/api/v1/admin/users';
 export class UsersApi {
   private readonly http = inject(HttpClient);
 
+  /** The id of the account named exactly `username` (case ignored), if there is one. */
+  async idByName(username: string): Promise<string | null> {
+    const found = await this.list({
+      search: username,
+      role: '',
+      isActive: '',
+      status: '',
+      mediaState: '',
+      expiresBefore: '',
+      expiresAfter: '',
+      sort: 'username',
+      order: 'asc',
+      page: 1,
+      pageSize: 50,
+    });
+    const wanted = username.toLowerCase();
+    return found.data.find((u) => u.username.toLowerCase() === wanted)?.id ?? null;
+  }
+
   async list(query: UserQuery, abort?: AbortSignal): Promise<Page<AdminUser>> {
     const reply = await firstValueFrom(
       this.http.get<Page<AdminUser>>(base, { params: params(query), ...abortWith(abort) }),

@@ -1,6 +1,7 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { flushAndRender, stubResizeObserver } from '../../../testing/dom';
+import { HEAT_LEVELS, heatLevels } from './heatmap';
 import { provideTestApp } from '../../../testing/providers';
 import { ThemeSwitch } from '../../core/theme/theme';
 import { ChartCard } from './chart-card';
@@ -425,5 +426,22 @@ describe('ChartCard', () => {
     const options = setOption.mock.calls.at(-1)![0] as ChartOptions;
     expect(options['color']).toEqual(CATEGORICAL.dark);
     jest.restoreAllMocks();
+  });
+});
+
+describe('heatLevels', () => {
+  it('should shade each cell by its share of the largest, any play at least the first shade', () => {
+    expect(heatLevels([[0, 1, 2, 100]])).toEqual([[0, 1, 1, HEAT_LEVELS]]);
+    expect(heatLevels([[0, 25, 50, 75]])).toEqual([[0, 2, 3, 4]]);
+    // Nothing at all: every cell empty, not a division by zero.
+    expect(
+      heatLevels([
+        [0, 0],
+        [0, 0],
+      ]),
+    ).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 });

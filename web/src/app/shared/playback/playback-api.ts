@@ -6,6 +6,7 @@ import type {
   PlaybackProfilesQuery,
   PlaybackRange,
   PlaybackRecord,
+  PlaybackSummary,
 } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
@@ -90,6 +91,17 @@ export class PlaybackApi {
       }),
     );
     return checkPage('playbackRecordSchema', reply);
+  }
+
+  /** Everyone's plays in inclusive days (default the last 30): the dashboard's charts. */
+  async summary(range: { from: string; to: string } = { from: '', to: '' }, abort?: AbortSignal) {
+    const reply = await firstValueFrom(
+      this.http.get<PlaybackSummary>('/api/v1/admin/playback/summary', {
+        params: params(range),
+        ...abortWith(abort),
+      }),
+    );
+    return checkReply('playbackSummarySchema', reply);
   }
 
   async profiles(query: ProfilesQuery, abort?: AbortSignal): Promise<PlaybackProfilesPage> {

@@ -15,19 +15,18 @@ import type { PlaybackProfile, PlaybackRange } from '@usher/contracts';
 import { apiResource } from '../../core/api/api-resource';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { ChartCard } from '../chart/chart-card';
-import type { ChartSpec } from '../chart/chart-options';
+import { Heatmap } from '../chart/heatmap';
 import { LocalDatePipe } from '../local-date';
 import { EmptyState, ErrorState } from '../page-state';
 import { PosterCard } from '../poster-card/poster-card';
 import { PosterRail } from '../poster-card/poster-rail';
 import { PLAYBACK_RANGES, type PortraitRange, PlaybackApi } from './playback-api';
 import { PluginNotice } from './plugin-notice';
+import { playMethodsSpec, usageSpec } from './playback-charts';
 import {
   HOUR_LABELS,
   PORTRAIT_MAX_DAYS,
   formatDuration,
-  formatHours,
-  hoursOf,
   playbackProblem,
   rangeProblem,
   weekdayNames,
@@ -49,6 +48,7 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
   imports: [
     CountPipe,
     ChartCard,
+    Heatmap,
     EmptyState,
     ErrorState,
     LocalDatePipe,
@@ -138,49 +138,15 @@ export class PlaybackPortrait {
     const lang = this.lang();
     const t = (key: string, params?: Record<string, unknown>) =>
       this.transloco.translate(`portrait.${key}`, params);
-    const hours = (value: number) => formatHours(value, lang);
     const plays = (value: number) => t('playsValue', { n: value });
-    const byHour: ChartSpec = {
-      type: 'bar',
-      items: p.byHour.map((b, h) => ({ label: HOUR_LABELS[h]!, value: b.count })),
-      categoryHeader: t('hour'),
-      valueHeader: t('plays'),
-      format: plays,
-    };
-    const days = weekdayNames(lang);
-    const byWeekday: ChartSpec = {
-      type: 'bar',
-      items: p.byWeekday.map((b, d) => ({ label: days[d]!, value: b.count })),
-      categoryHeader: t('weekday'),
-      valueHeader: t('plays'),
-      format: plays,
-    };
-    const usage = (rows: PlaybackProfile['clients'], header: string, type: ChartSpec['type']) =>
-      ({
-        type,
-        items: rows.slice(0, 8).map((r) => ({ label: r.name, value: hoursOf(r.durationSeconds) })),
-        categoryHeader: header,
-        valueHeader: t('watchTime'),
-        format: hours,
-      }) satisfies ChartSpec;
-    const m = p.playMethods;
-    const methods: ChartSpec = {
-      type: 'donut',
-      items: [
-        { label: t('method.DirectPlay'), value: m.directPlay },
-        { label: t('method.DirectStream'), value: m.directStream },
-        { label: t('method.Transcode'), value: m.transcode },
-      ].filter((item) => item.value > 0),
-      categoryHeader: t('methodHeader'),
-      valueHeader: t('plays'),
-      format: plays,
-    };
     return {
-      byHour,
-      byWeekday,
-      clients: usage(p.clients, t('client'), 'bar-horizontal'),
-      devices: usage(p.devices, t('device'), 'donut'),
-      methods,
+      // The weekday × hour heatmap (issue 36) in place of an hours chart and a weekdays chart.
+      weekdays: weekdayNames(lang),
+      hours: HOUR_LABELS,
+      plays,
+      clients: usageSpec(p.clients, t('client'), 'bar-horizontal', lang, t),
+      devices: usageSpec(p.devices, t('device'), 'donut', lang, t),
+      methods: playMethodsSpec(p.playMethods, t),
     };
   }
 }

@@ -43,6 +43,11 @@ function aPortrait(overrides: Partial<PlaybackProfile> = {}): PlaybackProfile {
     },
     byHour,
     byWeekday: [bucket(2), bucket(0), bucket(0), bucket(0), bucket(1), bucket(1), bucket(0)],
+    byWeekdayHour: Array.from({ length: 7 }, (_, day) =>
+      Array.from({ length: 24 }, (_, hour) =>
+        day === 0 && hour === 21 ? 2 : (day === 4 || day === 5) && hour === 21 - day + 4 ? 1 : 0,
+      ),
+    ),
     clients: [
       { name: 'Infuse', count: 3, durationSeconds: 10_800 },
       { name: 'Emby Web', count: 1, durationSeconds: 5400 },
@@ -141,10 +146,26 @@ describe('PortraitPage', () => {
     expect(byTestId(root, 'total-duration')!.textContent).toContain('4 hr 30 min');
     expect(byTestId(root, 'total-plays')!.textContent).toContain('4');
     expect(root.textContent).toContain('Hours and days in Europe/Berlin.');
-    const hours = byTestId(root, 'chart-hours')!.querySelector('[data-testid="chart"]')!;
-    expect(hours.getAttribute('aria-label')).toContain('21: 3 plays');
-    const days = byTestId(root, 'chart-weekdays')!.querySelector('[data-testid="chart"]')!;
-    expect(days.getAttribute('aria-label')).toMatch(/^Plays by weekday\. Mon: 2 plays; Tue: 0/);
+    // Issue 36: one weekday × hour heatmap, a table a screen reader reads cell by cell.
+    const heatmap = byTestId(root, 'chart-heatmap')!;
+    const rows = [...heatmap.querySelectorAll('tbody tr')];
+    expect(rows.map((r) => r.querySelector('th')!.textContent!.trim())).toEqual([
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+      'Sun',
+    ]);
+    const monday = [...rows[0]!.querySelectorAll('td')];
+    expect(monday).toHaveLength(24);
+    expect(monday[21]!.textContent!.trim()).toBe('2 plays');
+    expect(monday[21]!.getAttribute('title')).toBe('Mon 21 · 2 plays');
+    expect(monday[21]!.className).toBe('level-4');
+    expect(monday[20]!.className).toBe('level-0');
+    expect(rows[4]!.querySelectorAll('td')[21]!.className).toBe('level-2');
+    expect(root.querySelector('[data-testid="chart-hours"]')).toBeNull();
     const methods = byTestId(root, 'chart-methods')!.querySelector('[data-testid="chart"]')!;
     // A method nobody used is left out of the donut.
     expect(methods.getAttribute('aria-label')).toBe(

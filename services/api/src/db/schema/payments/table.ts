@@ -93,6 +93,10 @@ export const payments = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // Revenue by month on the admin dashboard (issue 36): completed payments by completion.
+    index('payments_completed_at_idx')
+      .on(t.completedAt)
+      .where(sql`${t.status} = 'completed'`),
     index('payments_pending_expiry_idx')
       .on(t.status, t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
