@@ -49,6 +49,22 @@ describe('translations', () => {
     expect(keysOf(zhCN).sort()).toEqual(keysOf(en).sort());
   });
 
+  it('should name each key once in an object (JSON.parse keeps only the last of a twice-named key)', () => {
+    for (const lang of ['en', 'zh-CN']) {
+      const text = readFileSync(join(__dirname, 'assets/i18n', `${lang}.json`), 'utf8');
+      const twice: string[] = [];
+      const open: Set<string>[] = [];
+      for (const token of text.matchAll(/"((?:[^"\\]|\\.)*)"(\s*:)?|[{}]/g)) {
+        if (token[0] === '{') open.push(new Set());
+        else if (token[0] === '}') open.pop();
+        else if (!token[2]) continue;
+        else if (open.at(-1)!.has(token[1]!)) twice.push(token[1]!);
+        else open.at(-1)!.add(token[1]!);
+      }
+      expect({ lang, twice }).toEqual({ lang, twice: [] });
+    }
+  });
+
   it('should have no empty message', () => {
     for (const [lang, tree] of [
       ['en', en],
