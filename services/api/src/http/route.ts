@@ -83,6 +83,58 @@ export function defineRoute<R extends RequestSchemas, A extends AuthLevel>(
   return route as unknown as RouteDef;
 }
 
+/** A route of a group: the group gives method, path, auth and tags; `tags` may still be overridden. */
+export type GroupRoute<R extends RequestSchemas, A extends AuthLevel> = Omit<
+  RouteDef<R, A>,
+  'method' | 'path' | 'auth' | 'tags' | 'handler'
+> & { tags?: string[] } & (
+    | Pick<RouteDef<R, A>, 'handler'>
+    | {
+        /** The common handler's work: its result is the 200 JSON reply (`c.json(await json(input))`). */
+        json(input: RouteInput<R, A>): Promise<unknown>;
+      }
+  );
+
+type GroupMethods<A extends AuthLevel> = {
+  [M in HttpMethod]: <R extends RequestSchemas>(path: string, route: GroupRoute<R, A>) => RouteDef;
+};
+
+function handlerOf<R extends RequestSchemas, A extends AuthLevel>(
+  route: GroupRoute<R, A>,
+): RouteDef<R, A>['handler'] {
+  if ('handler' in route) return route.handler;
+  const { json } = route;
+  return async (c, input) => c.json(await json(input));
+}
+
+/**
+ * The routes of one OpenAPI tag, by auth level then method: `api.admin.post(path, {...})` is
+ * `defineRoute({ method: 'post', path, auth: 'admin', tags, ...})`, so a route table states what
+ * differs per route (summary, schemas, errors, handler) and not the parts its file shares.
+ */
+export function routeGroup(...tags: string[]): { [A in AuthLevel]: GroupMethods<A> } {
+  const level = <A extends AuthLevel>(auth: A): GroupMethods<A> => {
+    const method =
+      (m: HttpMethod) =>
+      <R extends RequestSchemas>(path: string, route: GroupRoute<R, A>) =>
+        defineRoute<R, A>({ method: m, path, auth, tags, ...route, handler: handlerOf(route) });
+    return {
+      get: method('get'),
+      post: method('post'),
+      put: method('put'),
+      patch: method('patch'),
+      delete: method('delete'),
+    };
+  };
+  return {
+    public: level('public'),
+    user: level('user'),
+    admin: level('admin'),
+    internal: level('internal'),
+    webhook: level('webhook'),
+  };
+}
+
 /** The reply of a route that answers without a body: 204 once `work` is done. */
 export async function noContent(c: Context, work: Promise<unknown>): Promise<Response> {
   await work;

@@ -6,19 +6,17 @@ import {
   tokenResponseSchema,
   userSchema,
 } from '@usher/contracts';
-import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
+import { noContent, type RouteDef, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { toUser } from '../users/index.js';
 import { changePassword, login, logout, signedInUser } from './service.js';
 
+const api = routeGroup('auth');
+
 export function authRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/login',
-      auth: 'public',
+    api.public.post('/api/v1/auth/login', {
       summary: 'Sign in with username (or email) and password',
-      tags: ['auth'],
       request: { body: loginRequestSchema },
       responses: { 200: { description: 'Signed in', schema: loginResponseSchema } },
       errors: [
@@ -27,24 +25,17 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
         'PASSWORD_LOGIN_DISABLED',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body, meta }) => c.json(await login(ctx, body, meta)),
+      json: ({ body, meta }) => login(ctx, body, meta),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/logout',
-      auth: 'user',
+    api.user.post('/api/v1/auth/logout', {
       allowDuringPasswordChange: true,
       summary: 'Sign out; `allDevices` revokes every token of the account',
-      tags: ['auth'],
       request: { body: logoutRequestSchema },
       responses: { 204: { description: 'Signed out' } },
       handler: (c, { body, auth }) =>
         noContent(c, logout(ctx, auth.userId, body.allDevices ?? false)),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/me',
-      auth: 'user',
+    api.user.get('/api/v1/me', {
       allowDuringPasswordChange: true,
       summary: 'The signed-in account',
       tags: ['me'],
@@ -53,10 +44,7 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
         // The guard read the row for this request; no second query.
         c.json(toUser(c.get('account') ?? (await signedInUser(ctx, auth.userId)), ctx.now())),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/me/password',
-      auth: 'user',
+    api.user.put('/api/v1/me/password', {
       allowDuringPasswordChange: true,
       summary: 'Change the own password; earlier tokens stop working',
       tags: ['me'],
@@ -69,8 +57,7 @@ export function authRoutes(ctx: ModuleContext): RouteDef[] {
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body, auth, meta }) =>
-        c.json(await changePassword(ctx, auth.userId, body, meta)),
+      json: ({ body, auth, meta }) => changePassword(ctx, auth.userId, body, meta),
     }),
   ];
 }

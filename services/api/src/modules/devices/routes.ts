@@ -12,97 +12,66 @@ import {
   paginationQuerySchema,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { noContent, type RouteDef, UPSTREAM_ERRORS, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { addToBlacklist, enforceNow, removeFromBlacklist } from './blacklist.js';
 import { deviceStats, listDevices, logoutDevice } from './devices.js';
 import { listActions, listBlacklist } from './queries.js';
 
+const api = routeGroup('devices');
+
 /** 20-api.md §6 "Devices". */
 export function deviceRoutes(ctx: ModuleContext): RouteDef[] {
-  const tags = ['devices'];
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/devices',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/devices', {
       summary: 'Devices signed in to the media server, joined to Usher users (paged here)',
-      tags,
       request: { query: deviceListQuerySchema },
       responses: { 200: { description: 'Devices', schema: deviceListSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query }) => c.json(await listDevices(ctx, query)),
+      json: ({ query }) => listDevices(ctx, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/devices/stats',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/devices/stats', {
       summary: 'Devices by client, top users, activity in 24 h, blacklist size, live sessions',
-      tags,
       responses: { 200: { description: 'Stats', schema: deviceStatsSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c) => c.json(await deviceStats(ctx)),
+      json: () => deviceStats(ctx),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/devices/actions',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/devices/actions', {
       summary: 'The device action log, newest first',
-      tags,
       request: { query: paginationQuerySchema },
       responses: { 200: { description: 'Actions', schema: deviceActionListSchema } },
-      handler: async (c, { query }) => c.json(await listActions(ctx.db, query)),
+      json: ({ query }) => listActions(ctx.db, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/devices/blacklist',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/devices/blacklist', {
       summary: 'Blacklisted client apps',
-      tags,
       request: { query: paginationQuerySchema },
       responses: { 200: { description: 'Entries', schema: blacklistListSchema } },
-      handler: async (c, { query }) => c.json(await listBlacklist(ctx.db, query)),
+      json: ({ query }) => listBlacklist(ctx.db, query),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/devices/blacklist',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/devices/blacklist', {
       summary: 'Blacklists a client app; by default signs its devices out at once',
-      tags,
       request: { body: blacklistCreateSchema },
       responses: { 201: { description: 'Added', schema: blacklistCreatedSchema } },
       errors: ['BLACKLIST_ENTRY_EXISTS', ...UPSTREAM_ERRORS],
       handler: async (c, { body, ...caller }) =>
         c.json(await addToBlacklist(ctx, body, caller), 201),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/devices/blacklist/logout',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/devices/blacklist/logout', {
       summary: 'Signs out every device of a blacklisted client now (the job, run inline)',
-      tags,
       responses: { 200: { description: 'Counts', schema: logoutOutcomeSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, caller) => c.json(await enforceNow(ctx, caller)),
+      json: (caller) => enforceNow(ctx, caller),
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/admin/devices/blacklist/:id',
-      auth: 'admin',
+    api.admin.delete('/api/v1/admin/devices/blacklist/:id', {
       summary: 'Removes a client from the blacklist',
-      tags,
       request: { params: blacklistParamsSchema },
       responses: { 204: { description: 'Removed' } },
       errors: ['BLACKLIST_ENTRY_NOT_FOUND'],
       handler: (c, { params, ...caller }) =>
         noContent(c, removeFromBlacklist(ctx, params.id, caller)),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/devices/:deviceId/logout',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/devices/:deviceId/logout', {
       summary: 'Signs one device out of the media server',
-      tags,
       request: { params: deviceParamsSchema },
       responses: { 200: { description: 'Signed out', schema: z.object({ ok: z.literal(true) }) } },
       errors: ['DEVICE_NOT_FOUND', ...UPSTREAM_ERRORS],

@@ -18,7 +18,7 @@ import {
   uuidSchema,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
+import { noContent, type RouteDef, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import {
   createAnnouncement,
@@ -31,6 +31,8 @@ import { listNotices, upcomingReminders } from './notices.js';
 import { previewNotice, sendTestNotice } from './service.js';
 import { readPreferences, savePreferences, unsubscribe } from './unsubscribe.js';
 
+const api = routeGroup('settings');
+
 const announcementParams = z.strictObject({ id: uuidSchema });
 const exemptBody = z.strictObject({ exempt: z.boolean() }).meta({ id: 'InactivityExempt' });
 const exemptReply = z
@@ -39,12 +41,8 @@ const exemptReply = z
 
 export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/announcements',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/announcements', {
       summary: 'Post an announcement to an audience, shown in the console and sent on channels',
-      tags: ['settings'],
       request: { body: announcementCreateSchema },
       responses: {
         202: {
@@ -55,41 +53,28 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       handler: async (c, { body, auth, meta }) =>
         c.json(await createAnnouncement(ctx, auth.userId, body, meta), 202),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/announcements',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/announcements', {
       summary: 'Announcements with their delivery and read counts, newest first',
-      tags: ['settings'],
       request: { query: paginationQuerySchema },
       responses: { 200: { description: 'Newest first', schema: announcementsPageSchema } },
-      handler: async (c, { query }) => c.json(await listAnnouncements(ctx, query)),
+      json: ({ query }) => listAnnouncements(ctx, query),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/admin/users/:id/inactivity-exempt',
-      auth: 'admin',
+    api.admin.put('/api/v1/admin/users/:id/inactivity-exempt', {
       summary: 'Never switch this member off for inactivity (or again)',
       tags: ['users'],
       request: { params: announcementParams, body: exemptBody },
       responses: { 200: { description: 'Saved', schema: exemptReply } },
       errors: ['NOT_FOUND'],
-      handler: async (c, { params, body, auth, meta }) =>
-        c.json(await setInactivityExempt(ctx, auth.userId, params.id, body.exempt, meta)),
+      json: ({ params, body, auth, meta }) =>
+        setInactivityExempt(ctx, auth.userId, params.id, body.exempt, meta),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/me/announcements',
-      auth: 'user',
+    api.user.get('/api/v1/me/announcements', {
       summary: 'Your latest announcements, unread first',
       tags: ['me'],
       responses: { 200: { description: 'Announcements', schema: memberAnnouncementsSchema } },
-      handler: async (c, { auth }) => c.json(await memberAnnouncements(ctx, auth.userId)),
+      json: ({ auth }) => memberAnnouncements(ctx, auth.userId),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/me/announcements/:id/read',
-      auth: 'user',
+    api.user.post('/api/v1/me/announcements/:id/read', {
       summary: 'Mark an announcement read',
       tags: ['me'],
       request: { params: announcementParams },
@@ -98,13 +83,9 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
       handler: (c, { params, auth }) =>
         noContent(c, markAnnouncementRead(ctx, auth.userId, params.id)),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/lifecycle/preview',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/lifecycle/preview', {
       summary:
         'Render a lifecycle notice (the reminder unless `kind` says otherwise), optionally with a draft subject and text',
-      tags: ['settings'],
       request: { body: lifecyclePreviewRequestSchema },
       responses: {
         200: {
@@ -113,75 +94,53 @@ export function lifecycleRoutes(ctx: ModuleContext): RouteDef[] {
         },
       },
       errors: ['SETTING_INVALID'],
-      handler: async (c, { body, auth }) => c.json(await previewNotice(ctx, auth.userId, body)),
+      json: ({ body, auth }) => previewNotice(ctx, auth.userId, body),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/lifecycle/test',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/lifecycle/test', {
       summary: "Send a lifecycle notice's saved texts to yourself on one channel",
-      tags: ['settings'],
       request: { body: lifecycleTestRequestSchema },
       responses: { 200: { description: 'Sent', schema: lifecycleTestReplySchema } },
       errors: ['REMINDER_CHANNEL_UNAVAILABLE', 'NOT_CONFIGURED', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body, auth }) => c.json(await sendTestNotice(ctx, auth.userId, body)),
+      json: ({ body, auth }) => sendTestNotice(ctx, auth.userId, body),
     }),
     // `…/upcoming`, and the issue's name for the same view (`GET …/preview?days=14`; `POST
     // …/preview` renders a template instead). Both stay: the web page calls `preview`.
     ...['upcoming', 'preview'].map((name) =>
-      defineRoute({
-        method: 'get',
-        path: `/api/v1/admin/lifecycle/${name}`,
-        auth: 'admin',
+      api.admin.get(`/api/v1/admin/lifecycle/${name}`, {
         summary: 'The reminders coming up: who gets which, when, on which channel',
-        tags: ['settings'],
         request: { query: lifecycleUpcomingQuerySchema },
         responses: {
           200: { description: 'Soonest first', schema: lifecycleUpcomingPageSchema },
         },
-        handler: async (c, { query }) => c.json(await upcomingReminders(ctx, query)),
+        json: ({ query }) => upcomingReminders(ctx, query),
       }),
     ),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/notices',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/notices', {
       summary: 'What the lifecycle sent, skipped or failed, per member and channel',
-      tags: ['settings'],
       request: { query: noticesQuerySchema },
       responses: { 200: { description: 'Newest first', schema: noticesPageSchema } },
-      handler: async (c, { query }) => c.json(await listNotices(ctx, query)),
+      json: ({ query }) => listNotices(ctx, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/me/notifications',
-      auth: 'user',
+    api.user.get('/api/v1/me/notifications', {
       summary: 'Whether reminders reach you by e-mail and by the bot',
       tags: ['me'],
       responses: { 200: { description: 'Preferences', schema: notificationPreferencesSchema } },
-      handler: async (c, { auth }) => c.json(await readPreferences(ctx, auth.userId)),
+      json: ({ auth }) => readPreferences(ctx, auth.userId),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/me/notifications',
-      auth: 'user',
+    api.user.put('/api/v1/me/notifications', {
       summary: 'Choose whether reminders reach you by e-mail and by the bot',
       tags: ['me'],
       request: { body: notificationPreferencesSchema },
       responses: { 200: { description: 'Preferences', schema: notificationPreferencesSchema } },
-      handler: async (c, { body, auth, meta }) =>
-        c.json(await savePreferences(ctx, auth.userId, body, meta)),
+      json: ({ body, auth, meta }) => savePreferences(ctx, auth.userId, body, meta),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/public/unsubscribe',
-      auth: 'public',
+    api.public.post('/api/v1/public/unsubscribe', {
       summary: "Stop reminder mails with a mail's signed link (RFC 8058 one-click, or the page)",
       tags: ['public'],
       request: { query: unsubscribeQuerySchema },
       responses: { 200: { description: 'Unsubscribed', schema: unsubscribeReplySchema } },
       errors: ['UNSUBSCRIBE_LINK_INVALID'],
-      handler: async (c, { query, meta }) => c.json(await unsubscribe(ctx, query.token, meta)),
+      json: ({ query, meta }) => unsubscribe(ctx, query.token, meta),
     }),
   ];
 }

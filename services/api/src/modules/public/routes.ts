@@ -1,19 +1,16 @@
 import { publicSiteSchema } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { type RouteDef, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { readPublicSite } from './site.js';
 
+const api = routeGroup('public');
+
 export function publicRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/public/site',
-      auth: 'public',
+    api.public.get('/api/v1/public/site', {
       summary: 'Branding and switches the public pages need',
-      tags: ['public'],
       responses: { 200: { description: 'Site facts', schema: publicSiteSchema } },
-      handler: async (c) =>
-        c.json(await readPublicSite(ctx.db, ctx.settings.store, ctx.config.version)),
+      json: () => readPublicSite(ctx.db, ctx.settings.store, ctx.config.version),
     }),
   ];
 }

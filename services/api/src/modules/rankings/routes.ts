@@ -8,7 +8,7 @@ import {
   rankingLatestSchema,
   rankingPreviewBodySchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { type RouteDef, UPSTREAM_ERRORS, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { PosterSigner } from '../media/index.js';
 import {
@@ -19,6 +19,8 @@ import {
   rankingHistory,
 } from './service.js';
 
+const api = routeGroup('rankings');
+
 /** 20-api.md "Rankings" and `/admin/rankings/*`. */
 export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
   const signer = new PosterSigner(ctx.config.JWT_SECRET);
@@ -27,58 +29,35 @@ export function rankingRoutes(ctx: ModuleContext): RouteDef[] {
     signer,
     user: { id: auth.userId, tokenVersion: auth.tokenVersion },
   });
-  const tags = ['rankings'];
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/rankings/latest',
-      auth: 'user',
+    api.user.get('/api/v1/rankings/latest', {
       summary: 'The ranking of the most recent period, with poster URLs signed for the caller',
-      tags,
       request: { query: rankingLatestQuerySchema },
       responses: { 200: { description: 'Latest batch or null', schema: rankingLatestSchema } },
-      handler: async (c, { query, auth }) =>
-        c.json(await latestRanking(ctx, reader(auth), query.period)),
+      json: ({ query, auth }) => latestRanking(ctx, reader(auth), query.period),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/rankings/history',
-      auth: 'user',
+    api.user.get('/api/v1/rankings/history', {
       summary: 'Stored batches of a period kind, newest period first (no entries)',
-      tags,
       request: { query: rankingHistoryQuerySchema },
       responses: { 200: { description: 'Batches', schema: rankingHistoryPageSchema } },
-      handler: async (c, { query }) => c.json(await rankingHistory(ctx, query)),
+      json: ({ query }) => rankingHistory(ctx, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/rankings/:batchId',
-      auth: 'user',
+    api.user.get('/api/v1/rankings/:batchId', {
       summary: 'One stored batch with its entries',
-      tags,
       request: { params: rankingBatchParamsSchema },
       responses: { 200: { description: 'Batch', schema: rankingBatchSchema } },
       errors: ['RANKING_NOT_FOUND'],
-      handler: async (c, { params, auth }) =>
-        c.json(await rankingById(ctx, reader(auth), params.batchId)),
+      json: ({ params, auth }) => rankingById(ctx, reader(auth), params.batchId),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/rankings/preview',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/rankings/preview', {
       summary: 'Computes the period containing `date` (default today): not stored, not pushed',
-      tags,
       request: { body: rankingPreviewBodySchema },
       responses: { 200: { description: 'Batch with id null', schema: rankingBatchSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { body, auth }) => c.json(await previewRanking(ctx, reader(auth), body)),
+      json: ({ body, auth }) => previewRanking(ctx, reader(auth), body),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/rankings/generate',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/rankings/generate', {
       summary: 'Computes and stores the period (replacing its batch); pushes it unless push:false',
-      tags,
       request: { body: rankingGenerateBodySchema },
       responses: { 201: { description: 'Stored batch', schema: rankingBatchSchema } },
       errors: UPSTREAM_ERRORS,

@@ -9,11 +9,13 @@ import {
   safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../../http/route.js';
+import { type RouteDef, routeGroup } from '../../http/route.js';
 import { settingsUpdateBodySchema } from '../../settings-store/openapi.js';
 import type { ModuleContext } from '../context.js';
 import { testSettingsGroup } from './connection/index.js';
 import { internalSettings } from './service.js';
+
+const api = routeGroup('settings');
 
 export interface SettingsRouteOptions {
   /** Limit of one connection test (default `TEST_DEADLINE_MS`, 10 s); tests shorten it. */
@@ -22,21 +24,13 @@ export interface SettingsRouteOptions {
 
 export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions = {}): RouteDef[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/settings',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/settings', {
       summary: 'Every setting with its effective value and source; secrets only masked',
-      tags: ['settings'],
       responses: { 200: { description: 'Groups and items', schema: settingsListSchema } },
-      handler: async (c) => c.json(await ctx.settings.list()),
+      json: () => ctx.settings.list(),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/admin/settings/:group',
-      auth: 'admin',
+    api.admin.put('/api/v1/admin/settings/:group', {
       summary: "Update a group's keys in one transaction; null clears a stored value",
-      tags: ['settings'],
       request: {
         params: z.strictObject({ group: safeString() }),
         body: settingsUpdateRequestSchema,
@@ -57,12 +51,8 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
         return c.json({ group: params.group as SettingGroup, items });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/settings/:group/test',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/settings/:group/test', {
       summary: "Test a group's connections, optionally with unsaved draft values",
-      tags: ['settings'],
       request: {
         params: z.strictObject({ group: safeString() }),
         body: settingsTestRequestSchema,
@@ -96,14 +86,11 @@ export function settingsRoutes(ctx: ModuleContext, options: SettingsRouteOptions
           ),
         ),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/internal/settings',
-      auth: 'internal',
+    api.internal.get('/api/v1/internal/settings', {
       summary: 'Non-sensitive runtime settings the bot needs',
       tags: ['internal'],
       responses: { 200: { description: 'Bot settings', schema: internalSettingsSchema } },
-      handler: async (c) => c.json(await internalSettings(ctx)),
+      json: () => internalSettings(ctx),
     }),
   ];
 }

@@ -12,7 +12,7 @@ import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../../http/context.js';
 import { asAppError } from '../../errors/app-error.js';
-import { defineRoute, noContent, type RouteDef } from '../../http/route.js';
+import { noContent, type RouteDef, routeGroup } from '../../http/route.js';
 import { StoredLimiter } from '../../http/rate-limit.js';
 import type { ModuleContext } from '../context.js';
 import { signedInUser } from '../auth/index.js';
@@ -22,6 +22,8 @@ import { exchangeCode } from './exchange.js';
 import { listIdentities, unlinkIdentity } from './identities.js';
 import type { SsoDeps } from './records.js';
 import { STATE_COOKIE, StateSealer, stateCookie } from './state.js';
+
+const api = routeGroup('auth');
 
 export interface SsoRouteOptions {
   /** Bound of the work at the provider per request (default 8 s; tests shorten it). */
@@ -58,12 +60,8 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
     deadlineMs: options.deadlineMs ?? SSO_DEADLINE_MS,
   };
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/auth/oidc/start',
-      auth: 'public',
+    api.public.get('/api/v1/auth/oidc/start', {
       summary: 'Start single sign-on: redirect to the identity provider (code flow with PKCE)',
-      tags: ['auth'],
       request: { query: ssoStartQuerySchema },
       responses: { 302: { description: 'To the provider; sets the short-lived state cookie' } },
       errors: SSO_ERRORS,
@@ -79,12 +77,8 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         }
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/auth/oidc/callback',
-      auth: 'public',
+    api.public.get('/api/v1/auth/oidc/callback', {
       summary: 'Where the provider sends the browser back; hands over a one-time code',
-      tags: ['auth'],
       request: { query: ssoCallbackQuerySchema },
       responses: {
         302: {
@@ -118,12 +112,8 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         }
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/oidc/exchange',
-      auth: 'public',
+    api.public.post('/api/v1/auth/oidc/exchange', {
       summary: 'Trade the one-time sign-in code for a session (first sign-in: creates the account)',
-      tags: ['auth'],
       request: { body: ssoExchangeRequestSchema },
       responses: { 200: { description: 'Signed in', schema: ssoExchangeResponseSchema } },
       errors: [
@@ -141,12 +131,9 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         'UPSTREAM_UNAVAILABLE',
         'NOT_CONFIGURED',
       ],
-      handler: async (c, { body, meta }) => c.json(await exchangeCode(deps, body, meta)),
+      json: ({ body, meta }) => exchangeCode(deps, body, meta),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/me/identities',
-      auth: 'user',
+    api.user.get('/api/v1/me/identities', {
       summary: 'The provider sign-ins linked to the own account',
       tags: ['me'],
       responses: { 200: { description: 'Linked sign-ins', schema: userIdentitiesResponseSchema } },
@@ -155,10 +142,7 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
           await listIdentities(ctx, c.get('account') ?? (await signedInUser(ctx, auth.userId))),
         ),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/me/identities/link',
-      auth: 'user',
+    api.user.post('/api/v1/me/identities/link', {
       summary: 'Start linking a provider sign-in: the address to open (sets the state cookie)',
       tags: ['me'],
       responses: { 200: { description: 'Provider address', schema: ssoLinkResponseSchema } },
@@ -173,10 +157,7 @@ export function ssoRoutes(ctx: ModuleContext, options: SsoRouteOptions = {}): Ro
         return c.json({ authorizationUrl: url });
       },
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/me/identities/:id',
-      auth: 'user',
+    api.user.delete('/api/v1/me/identities/:id', {
       summary: 'Unlink a provider sign-in (not the last way to sign in)',
       tags: ['me'],
       request: { params: z.object({ id: safeString().max(64) }) },

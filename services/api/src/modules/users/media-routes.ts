@@ -5,7 +5,7 @@ import {
   mediaServerUserListSchema,
   mediaServerUserQuerySchema,
 } from '@usher/contracts';
-import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { noContent, type RouteDef, UPSTREAM_ERRORS, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import {
   bindCurrentAdmin,
@@ -14,46 +14,33 @@ import {
   unbindCurrentAdmin,
 } from './media-binding.js';
 
+const api = routeGroup('media-server');
+
 /** 20-api.md §6 "Self and media server" (live media-server reads and the admin's own link). */
 export function mediaBindingRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/media-server/users',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/media-server/users', {
       summary: 'Media-server users whose name contains the query (live, not paginated)',
-      tags: ['media-server'],
       request: { query: mediaServerUserQuerySchema },
       responses: { 200: { description: 'Users', schema: mediaServerUserListSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query }) => c.json(await searchMediaUsers(ctx, query)),
+      json: ({ query }) => searchMediaUsers(ctx, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/media-server/libraries',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/media-server/libraries', {
       summary: 'Libraries that can be granted to members (live, not paginated)',
-      tags: ['media-server'],
       responses: { 200: { description: 'Libraries', schema: mediaServerLibraryListSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c) => c.json(await listLibraries(ctx)),
+      json: () => listLibraries(ctx),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/admin/current/media-binding',
-      auth: 'admin',
+    api.admin.put('/api/v1/admin/current/media-binding', {
       summary: 'Link the signed-in admin to an existing media-server user (never managed)',
       tags: ['admin'],
       request: { body: bindMediaUserSchema },
       responses: { 200: { description: 'Linked', schema: adminUserSchema } },
       errors: ['MEDIA_USER_NOT_FOUND', 'MEDIA_USER_ALREADY_BOUND', ...UPSTREAM_ERRORS],
-      handler: async (c, { body, ...caller }) =>
-        c.json(await bindCurrentAdmin(ctx, body.mediaUserId, caller)),
+      json: ({ body, ...caller }) => bindCurrentAdmin(ctx, body.mediaUserId, caller),
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/admin/current/media-binding',
-      auth: 'admin',
+    api.admin.delete('/api/v1/admin/current/media-binding', {
       summary: "Clear the signed-in admin's media-server link (local only)",
       tags: ['admin'],
       responses: { 204: { description: 'Cleared' } },

@@ -20,7 +20,7 @@ import {
   safeString,
 } from '@usher/contracts';
 import { z } from 'zod';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import { type RouteDef, UPSTREAM_ERRORS, routeGroup } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
 import { bulkUsers } from './bulk.js';
 import { createUser } from './create.js';
@@ -38,16 +38,14 @@ import {
 } from './service.js';
 import { mediaBindingRoutes } from './media-routes.js';
 
+const api = routeGroup('users');
+
 const idParams = z.strictObject({ id: safeString() });
 export function userRoutes(ctx: ModuleContext): RouteDef[] {
   const base = '/api/v1/admin/users';
   return [
-    defineRoute({
-      method: 'get',
-      path: base,
-      auth: 'admin',
+    api.admin.get(base, {
       summary: 'Accounts with search, filters, sort and pagination (newest first by default)',
-      tags: ['users'],
       request: { query: adminUserListQuerySchema },
       responses: { 200: { description: 'Accounts', schema: pageOf(adminUserSchema) } },
       handler: async (c, { query }) => {
@@ -62,92 +60,56 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
         });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: base,
-      auth: 'admin',
+    api.admin.post(base, {
       summary: 'Create an account (members get their media-server account, all or nothing)',
-      tags: ['users'],
       request: { body: createAdminUserSchema },
       responses: { 201: { description: 'Created', schema: createAdminUserResponseSchema } },
       errors: ['USERNAME_TAKEN', 'EMAIL_TAKEN', ...UPSTREAM_ERRORS],
       handler: async (c, { body, ...caller }) => c.json(await createUser(ctx, body, caller), 201),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${base}/bulk`,
-      auth: 'admin',
+    api.admin.post(`${base}/bulk`, {
       summary: 'Apply one action to up to 100 accounts, each on its own',
-      tags: ['users'],
       request: { body: bulkUsersSchema },
       responses: { 200: { description: 'Per-id results', schema: bulkUsersResponseSchema } },
-      handler: async (c, { body, ...caller }) => c.json(await bulkUsers(ctx, body, caller)),
+      json: ({ body, ...caller }) => bulkUsers(ctx, body, caller),
     }),
-    defineRoute({
-      method: 'get',
-      path: `${base}/:id`,
-      auth: 'admin',
+    api.admin.get(`${base}/:id`, {
       summary: 'One account with its counts',
-      tags: ['users'],
       request: { params: idParams },
       responses: { 200: { description: 'The account', schema: adminUserDetailSchema } },
       errors: ['USER_NOT_FOUND'],
-      handler: async (c, { params }) => c.json(await userDetail(ctx, params.id)),
+      json: ({ params }) => userDetail(ctx, params.id),
     }),
-    defineRoute({
-      method: 'patch',
-      path: `${base}/:id`,
-      auth: 'admin',
+    api.admin.patch(`${base}/:id`, {
       summary: 'Change email, role or expiry',
-      tags: ['users'],
       request: { params: idParams, body: updateAdminUserSchema },
       responses: { 200: { description: 'Updated', schema: adminUserSchema } },
       errors: ['USER_NOT_FOUND', 'EMAIL_TAKEN', 'LAST_ADMIN', 'CANNOT_MODIFY_SELF'],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await updateUser(ctx, params.id, body, caller)),
+      json: ({ params, body, ...caller }) => updateUser(ctx, params.id, body, caller),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${base}/:id/extend`,
-      auth: 'admin',
+    api.admin.post(`${base}/:id/extend`, {
       summary: 'Add days to max(now, expiry) and re-enable media access',
-      tags: ['users'],
       request: { params: idParams, body: extendUserSchema },
       responses: { 200: { description: 'Extended', schema: extendUserResponseSchema } },
       errors: ['USER_NOT_FOUND', 'ACCOUNT_NEVER_EXPIRES', 'ACCOUNT_NOT_RENEWABLE'],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await extendUser(ctx, params.id, body.days, caller)),
+      json: ({ params, body, ...caller }) => extendUser(ctx, params.id, body.days, caller),
     }),
-    defineRoute({
-      method: 'put',
-      path: `${base}/:id/active`,
-      auth: 'admin',
+    api.admin.put(`${base}/:id/active`, {
       summary: 'Switch web login on or off (off signs the account out everywhere)',
-      tags: ['users'],
       request: { params: idParams, body: setUserActiveSchema },
       responses: { 200: { description: 'Updated', schema: adminUserSchema } },
       errors: ['USER_NOT_FOUND', 'CANNOT_MODIFY_SELF', 'LAST_ADMIN'],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await setActive(ctx, params.id, body.isActive, caller)),
+      json: ({ params, body, ...caller }) => setActive(ctx, params.id, body.isActive, caller),
     }),
-    defineRoute({
-      method: 'put',
-      path: `${base}/:id/media-access`,
-      auth: 'admin',
+    api.admin.put(`${base}/:id/media-access`, {
       summary: "Switch a member's media access on or off, independent of the expiry",
-      tags: ['users'],
       request: { params: idParams, body: setMediaAccessSchema },
       responses: { 200: { description: 'Updated', schema: userMediaSyncResponseSchema } },
       errors: ['USER_NOT_FOUND', 'MEDIA_ACCOUNT_UNLINKED', 'ACCOUNT_NOT_RENEWABLE'],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await setMediaAccess(ctx, params.id, body.enabled, caller)),
+      json: ({ params, body, ...caller }) => setMediaAccess(ctx, params.id, body.enabled, caller),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${base}/:id/media-sync`,
-      auth: 'admin',
+    api.admin.post(`${base}/:id/media-sync`, {
       summary: 'Write the media state now (policy:true also rewrites the member template)',
-      tags: ['users'],
       request: { params: idParams, body: mediaSyncRequestSchema },
       responses: { 200: { description: 'Applied', schema: userMediaSyncResponseSchema } },
       errors: [
@@ -157,31 +119,21 @@ export function userRoutes(ctx: ModuleContext): RouteDef[] {
         'UPSTREAM_REJECTED',
         ...UPSTREAM_ERRORS,
       ],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await syncMediaNow(ctx, params.id, body.policy, caller)),
+      json: ({ params, body, ...caller }) => syncMediaNow(ctx, params.id, body.policy, caller),
     }),
-    defineRoute({
-      method: 'post',
-      path: `${base}/:id/reset-password`,
-      auth: 'admin',
+    api.admin.post(`${base}/:id/reset-password`, {
       summary: 'Set a new password (members: on the media server first); shown once if generated',
-      tags: ['users'],
       request: { params: idParams, body: adminResetPasswordSchema },
       responses: { 200: { description: 'Reset', schema: adminResetPasswordResponseSchema } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
-      handler: async (c, { params, body, ...caller }) =>
-        c.json(await resetPassword(ctx, params.id, body, caller)),
+      json: ({ params, body, ...caller }) => resetPassword(ctx, params.id, body, caller),
     }),
-    defineRoute({
-      method: 'delete',
-      path: `${base}/:id`,
-      auth: 'admin',
+    api.admin.delete(`${base}/:id`, {
       summary: "Delete an account and the member's media-server user",
-      tags: ['users'],
       request: { params: idParams },
       responses: { 200: { description: 'Deleted', schema: deleteUserResponseSchema } },
       errors: ['USER_NOT_FOUND', 'CANNOT_MODIFY_SELF', 'LAST_ADMIN'],
-      handler: async (c, { params, ...caller }) => c.json(await deleteUser(ctx, params.id, caller)),
+      json: ({ params, ...caller }) => deleteUser(ctx, params.id, caller),
     }),
     ...mediaBindingRoutes(ctx),
   ];

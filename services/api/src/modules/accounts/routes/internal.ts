@@ -9,7 +9,7 @@ import {
   messengerResetPasswordResponseSchema,
   messengerResetPasswordSchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
+import { type RouteDef, routeGroup } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import type { AccountLimiters } from '../limits.js';
 import {
@@ -19,14 +19,12 @@ import {
   resetPasswordForMessenger,
 } from '../messenger.js';
 
+const api = routeGroup('internal');
+
 export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimiters): RouteDef[] {
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/internal/messenger/bind',
-      auth: 'internal',
+    api.internal.post('/api/v1/internal/messenger/bind', {
       summary: 'Bind a Telegram account with the code the member got on the web',
-      tags: ['internal'],
       request: { body: messengerBindSchema },
       responses: { 200: { description: 'Bound', schema: messengerBindResponseSchema } },
       errors: [
@@ -35,26 +33,17 @@ export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimit
         'MESSENGER_ALREADY_BOUND',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body, meta }) =>
-        c.json(await bindMessenger(ctx, limiters.messengerBind, body, meta)),
+      json: ({ body, meta }) => bindMessenger(ctx, limiters.messengerBind, body, meta),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/internal/messenger/lookup',
-      auth: 'internal',
+    api.internal.post('/api/v1/internal/messenger/lookup', {
       summary: 'The account bound to a Telegram id',
-      tags: ['internal'],
       request: { body: messengerLookupSchema },
       responses: { 200: { description: 'Account', schema: messengerLookupResponseSchema } },
       errors: ['MESSENGER_NOT_BOUND'],
-      handler: async (c, { body }) => c.json(await lookupMessenger(ctx, body)),
+      json: ({ body }) => lookupMessenger(ctx, body),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/internal/messenger/redeem',
-      auth: 'internal',
+    api.internal.post('/api/v1/internal/messenger/redeem', {
       summary: 'Redeem a code for the account bound to a Telegram id',
-      tags: ['internal'],
       request: { body: messengerRedeemSchema },
       responses: { 200: { description: 'Renewed', schema: messengerRedeemResponseSchema } },
       errors: [
@@ -65,21 +54,17 @@ export function internalAccountRoutes(ctx: ModuleContext, limiters: AccountLimit
         'ACCOUNT_NOT_RENEWABLE',
         'RATE_LIMITED',
       ],
-      handler: async (c, { body, meta }) => c.json(await redeemForMessenger(ctx, body, meta)),
+      json: ({ body, meta }) => redeemForMessenger(ctx, body, meta),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/internal/messenger/reset-password',
-      auth: 'internal',
+    api.internal.post('/api/v1/internal/messenger/reset-password', {
       summary: 'Generate a new password for the bound account (shown once; change forced)',
-      tags: ['internal'],
       request: { body: messengerResetPasswordSchema },
       responses: {
         200: { description: 'New password', schema: messengerResetPasswordResponseSchema },
       },
       errors: ['MESSENGER_NOT_BOUND', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body, meta }) =>
-        c.json(await resetPasswordForMessenger(ctx, limiters.botPasswordReset, body, meta)),
+      json: ({ body, meta }) =>
+        resetPasswordForMessenger(ctx, limiters.botPasswordReset, body, meta),
     }),
   ];
 }

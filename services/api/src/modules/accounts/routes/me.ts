@@ -7,31 +7,24 @@ import {
   updateMeSchema,
   userSchema,
 } from '@usher/contracts';
-import { defineRoute, noContent, type RouteDef } from '../../../http/route.js';
+import { noContent, type RouteDef, routeGroup } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { issueBindCode, unbindMessenger } from '../messenger.js';
 import { changeEmail, sendEmailChangeCode, updateLocale } from '../profile.js';
 import { browserLocale } from '../mail.js';
 
+const api = routeGroup('me');
+
 export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'patch',
-      path: '/api/v1/me',
-      auth: 'user',
+    api.user.patch('/api/v1/me', {
       summary: 'Change the own profile (language)',
-      tags: ['me'],
       request: { body: updateMeSchema },
       responses: { 200: { description: 'The account', schema: userSchema } },
-      handler: async (c, { body, auth }) =>
-        c.json(await updateLocale(ctx, auth.userId, body.locale)),
+      json: ({ body, auth }) => updateLocale(ctx, auth.userId, body.locale),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/me/email/send-code',
-      auth: 'user',
+    api.user.post('/api/v1/me/email/send-code', {
       summary: 'Email a code to the new address to confirm an email change',
-      tags: ['me'],
       request: { body: emailChangeSendCodeSchema },
       responses: { 202: { description: 'Code sent', schema: emailCodeSentSchema } },
       errors: [
@@ -51,34 +44,21 @@ export function meAccountRoutes(ctx: ModuleContext): RouteDef[] {
           202,
         ),
     }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/me/email',
-      auth: 'user',
+    api.user.put('/api/v1/me/email', {
       summary: 'Change the email address with the code sent to it',
-      tags: ['me'],
       request: { body: emailChangeSchema },
       responses: { 200: { description: 'The account', schema: userSchema } },
       errors: ['EMAIL_TAKEN', 'EMAIL_CODE_INVALID'],
-      handler: async (c, { body, auth, meta }) =>
-        c.json(await changeEmail(ctx, auth.userId, body, meta)),
+      json: ({ body, auth, meta }) => changeEmail(ctx, auth.userId, body, meta),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/me/messenger/bind-code',
-      auth: 'user',
+    api.user.post('/api/v1/me/messenger/bind-code', {
       summary: 'A 6-digit code (5 min) to send to the bot; replaces an earlier code',
-      tags: ['me'],
       responses: { 201: { description: 'Code', schema: bindCodeSchema } },
       errors: ['MESSENGER_ALREADY_BOUND'],
       handler: async (c, { auth }) => c.json(await issueBindCode(ctx, auth.userId), 201),
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/me/messenger',
-      auth: 'user',
+    api.user.delete('/api/v1/me/messenger', {
       summary: 'Unbind the Telegram account',
-      tags: ['me'],
       responses: { 204: { description: 'Unbound' } },
       errors: ['MESSENGER_NOT_BOUND'],
       handler: (c, { auth, meta }) => noContent(c, unbindMessenger(ctx, auth.userId, meta)),

@@ -9,30 +9,24 @@ import {
   registerSendCodeSchema,
   resetPasswordSchema,
 } from '@usher/contracts';
-import { defineRoute, type RouteDef } from '../../../http/route.js';
+import { type RouteDef, routeGroup } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import type { AccountLimiters } from '../limits.js';
 import { forgotPassword, resetPassword } from '../recovery.js';
 import { register, registrationMode, sendRegisterCode } from '../register.js';
 import { browserLocale } from '../mail.js';
 
+const api = routeGroup('auth');
+
 export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiters): RouteDef[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/auth/register/mode',
-      auth: 'public',
+    api.public.get('/api/v1/auth/register/mode', {
       summary: 'How sign-up works here: mode, trial, email verification, allowed domains',
-      tags: ['auth'],
       responses: { 200: { description: 'Registration rules', schema: registerModeSchema } },
-      handler: async (c) => c.json(await registrationMode(ctx)),
+      json: () => registrationMode(ctx),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/register/send-code',
-      auth: 'public',
+    api.public.post('/api/v1/auth/register/send-code', {
       summary: 'Email a sign-up verification code',
-      tags: ['auth'],
       request: { body: registerSendCodeSchema },
       responses: { 202: { description: 'Code sent', schema: emailCodeSentSchema } },
       errors: [
@@ -46,12 +40,8 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
       handler: async (c, { body, meta }) =>
         c.json(await sendRegisterCode(ctx, body.email, { ...meta, locale: browserLocale(c) }), 202),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/register',
-      auth: 'public',
+    api.public.post('/api/v1/auth/register', {
       summary: 'Create an account here and on the media server (all or nothing)',
-      tags: ['auth'],
       request: { body: registerRequestSchema },
       responses: {
         201: { description: 'Registered and signed in', schema: registerResponseSchema },
@@ -72,28 +62,20 @@ export function publicAccountRoutes(ctx: ModuleContext, limiters: AccountLimiter
       handler: async (c, { body, meta }) =>
         c.json(await register(ctx, limiters.registration, body, meta), 201),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/password/forgot',
-      auth: 'public',
+    api.public.post('/api/v1/auth/password/forgot', {
       summary: 'Email a password reset code (same reply whether or not the address is known)',
-      tags: ['auth'],
       request: { body: forgotPasswordSchema },
       responses: { 202: { description: 'Accepted', schema: okSchema } },
       errors: ['RATE_LIMITED', 'NOT_CONFIGURED'],
       handler: async (c, { body, meta }) =>
         c.json(await forgotPassword(ctx, body.email, { ...meta, locale: browserLocale(c) }), 202),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/auth/password/reset',
-      auth: 'public',
+    api.public.post('/api/v1/auth/password/reset', {
       summary: 'Set a new password with the emailed code; signs out everywhere',
-      tags: ['auth'],
       request: { body: resetPasswordSchema },
       responses: { 200: { description: 'Password set', schema: okSchema } },
       errors: ['EMAIL_CODE_INVALID', 'UPSTREAM_UNAVAILABLE'],
-      handler: async (c, { body, meta }) => c.json(await resetPassword(ctx, body, meta)),
+      json: ({ body, meta }) => resetPassword(ctx, body, meta),
     }),
   ];
 }

@@ -11,7 +11,7 @@ import {
   requestIdParamsSchema,
   verifyIngestReplySchema,
 } from '@usher/contracts';
-import { defineRoute, noContent, type RouteDef, UPSTREAM_ERRORS } from '../../../http/route.js';
+import { noContent, type RouteDef, UPSTREAM_ERRORS, routeGroup } from '../../../http/route.js';
 import type { Caller, ModuleContext } from '../../context.js';
 import { redispatch } from '../dispatch.js';
 import { verifyIngest } from '../ingest.js';
@@ -25,6 +25,8 @@ import {
 } from '../review.js';
 import { adminView, listAll } from '../service.js';
 
+const api = routeGroup('media-requests');
+
 /** The admin review table (20-api.md §6 "Media requests"). */
 export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
   const reviewer = ({ auth, actor, meta }: Caller): Reviewer => ({
@@ -35,22 +37,14 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
     meta,
   });
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/media-requests',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/media-requests', {
       summary: 'All media requests with filters, newest first',
-      tags: ['media-requests'],
       request: { query: listAdminRequestsQuerySchema },
       responses: { 200: { description: 'Requests', schema: pageOf(adminMediaRequestSchema) } },
-      handler: async (c, { query }) => c.json(await listAll(ctx, query)),
+      json: ({ query }) => listAll(ctx, query),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/approve',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/approve', {
       summary: 'Approve a pending request (then hand it to the automation tool)',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Approved', schema: adminRequestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
@@ -60,12 +54,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json({ request: await adminView(ctx, params.id) });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/reject',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/reject', {
       summary: 'Reject a pending request with a reason',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema, body: rejectRequestBodySchema },
       responses: { 200: { description: 'Rejected', schema: adminRequestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
@@ -75,12 +65,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json({ request: await adminView(ctx, params.id) });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/redispatch',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/redispatch', {
       summary: 'Send an approved request to the automation tool again after an error',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Handed off', schema: adminRequestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'NOT_REDISPATCHABLE', 'UPSTREAM_REJECTED', ...UPSTREAM_ERRORS],
@@ -89,12 +75,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json({ request: await adminView(ctx, params.id) });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/search',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/search', {
       summary: 'Search MoviePilot indexers for an approved request (≤ 50 candidates)',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema, body: manualSearchBodySchema },
       responses: { 200: { description: 'Candidates', schema: manualSearchReplySchema } },
       errors: [
@@ -104,15 +86,10 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         'NOT_SUPPORTED',
         ...UPSTREAM_ERRORS,
       ],
-      handler: async (c, { params, body }) =>
-        c.json(await searchCandidates(ctx, params.id, body.season)),
+      json: ({ params, body }) => searchCandidates(ctx, params.id, body.season),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/dispatch',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/dispatch', {
       summary: 'Send one searched candidate to MoviePilot as it was received',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema, body: manualDispatchBodySchema },
       responses: { 200: { description: 'Accepted', schema: manualDispatchReplySchema } },
       errors: [
@@ -128,12 +105,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json({ request: await adminView(ctx, params.id), accepted: true as const });
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/admin/media-requests/:id/verify-ingest',
-      auth: 'admin',
+    api.admin.post('/api/v1/admin/media-requests/:id/verify-ingest', {
       summary: 'Check the library now and mark the request ingested when complete',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 200: { description: 'Ingested', schema: verifyIngestReplySchema } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED', 'NOT_IN_LIBRARY', ...UPSTREAM_ERRORS],
@@ -142,12 +115,8 @@ export function adminRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json({ request: await adminView(ctx, params.id), progress });
       },
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/admin/media-requests/:id',
-      auth: 'admin',
+    api.admin.delete('/api/v1/admin/media-requests/:id', {
       summary: 'Delete a request in any state',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Deleted' } },
       errors: ['REQUEST_NOT_FOUND'],

@@ -9,41 +9,31 @@ import {
   requestIdParamsSchema,
   resubmitRequestBodySchema,
 } from '@usher/contracts';
-import { defineRoute, noContent, type RouteDef } from '../../../http/route.js';
+import { noContent, type RouteDef, routeGroup } from '../../../http/route.js';
 import type { ModuleContext } from '../../context.js';
 import { toCreateReply } from '../dto.js';
 import { cancelRequest } from '../review.js';
 import { checkExisting, createOwn, listOwn, resubmitOwn } from '../service.js';
 
+const api = routeGroup('media-requests');
+
 /** A member's own requests (20-api.md §5 "Media requests (own)"). */
 export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media-requests',
-      auth: 'user',
+    api.user.get('/api/v1/media-requests', {
       summary: 'Own media requests, newest first',
-      tags: ['media-requests'],
       request: { query: listOwnRequestsQuerySchema },
       responses: { 200: { description: 'Requests', schema: pageOf(mediaRequestSchema) } },
-      handler: async (c, { query, auth }) => c.json(await listOwn(ctx, auth.userId, query)),
+      json: ({ query, auth }) => listOwn(ctx, auth.userId, query),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/media-requests/check-existing',
-      auth: 'user',
+    api.user.post('/api/v1/media-requests/check-existing', {
       summary: 'Whether a title is already in the library or requested',
-      tags: ['media-requests'],
       request: { body: checkExistingBodySchema },
       responses: { 200: { description: 'Library state', schema: checkExistingReplySchema } },
-      handler: async (c, { body }) => c.json(await checkExisting(ctx, body)),
+      json: ({ body }) => checkExisting(ctx, body),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/media-requests',
-      auth: 'user',
+    api.user.post('/api/v1/media-requests', {
       summary: 'Request a movie, a whole series (season 0) or one season',
-      tags: ['media-requests'],
       request: { body: createRequestBodySchema },
       responses: { 201: { description: 'Created', schema: createRequestReplySchema } },
       errors: [
@@ -58,12 +48,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json(toCreateReply(result), 201);
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/media-requests/:id/resubmit',
-      auth: 'user',
+    api.user.post('/api/v1/media-requests/:id/resubmit', {
       summary: 'Resubmit an own rejected request with a new note (a new linked request)',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema, body: resubmitRequestBodySchema },
       responses: { 201: { description: 'Resubmitted', schema: createRequestReplySchema } },
       errors: [
@@ -80,12 +66,8 @@ export function memberRequestRoutes(ctx: ModuleContext): RouteDef[] {
         return c.json(toCreateReply(result), 201);
       },
     }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/v1/media-requests/:id',
-      auth: 'user',
+    api.user.delete('/api/v1/media-requests/:id', {
       summary: 'Cancel an own request while it waits for review',
-      tags: ['media-requests'],
       request: { params: requestIdParamsSchema },
       responses: { 204: { description: 'Cancelled' } },
       errors: ['REQUEST_NOT_FOUND', 'REQUEST_STATE_CHANGED'],
