@@ -1,6 +1,6 @@
 import { jobListSchema, runJobResponseSchema, settingsTestReplySchema } from '@usher/contracts';
 import { eventually } from '@usher/testkit';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { jobRuns } from '../../src/db/schema/index.js';
 import type { JobDefinition } from '../../src/scheduler/scheduler.js';
 import type { SettingKey } from '../../src/settings-store/definitions.js';
@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { SimulatedClock } from '../support/clock.js';
 import { testConfig } from '../support/config.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
+import { scheduledRuns } from '../support/schedule.js';
 import { aUser } from '../support/users.js';
 
 /** A job following a cron setting that records the slots it ran for. */
@@ -39,13 +40,7 @@ describe(`schedules follow the settings on every replica (${ENGINE})`, () => {
   const unwatch: (() => void)[] = [];
   const settle = () => Promise.all([a.context.scheduler.idle(), b.context.scheduler.idle()]);
   const scheduledSlots = async () =>
-    (
-      await database.handle.db
-        .select({ slot: jobRuns.scheduledFor, status: jobRuns.status })
-        .from(jobRuns)
-        .where(and(eq(jobRuns.jobName, 'probe_expiry'), eq(jobRuns.trigger, 'schedule')))
-        .orderBy(asc(jobRuns.scheduledFor))
-    ).map((r) => `${r.slot!.toISOString()} ${r.status}`);
+    (await scheduledRuns(database.handle.db, 'probe_expiry')).map((r) => `${r.slot} ${r.status}`);
   const put = (values: Record<string, unknown>) =>
     a.call('PUT', '/api/v1/admin/settings/schedule', { token, body: { values } });
 

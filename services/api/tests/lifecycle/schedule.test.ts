@@ -1,10 +1,9 @@
 import { startFakeSmtp, type FakeSmtp } from '@usher/testkit';
-import { and, asc, eq } from 'drizzle-orm';
-import { jobRuns } from '../../src/db/schema/index.js';
 import { lifecycleJobs } from '../../src/modules/lifecycle/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { SimulatedClock } from '../support/clock.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
+import { scheduledSlots } from '../support/schedule.js';
 import { aUser } from '../support/users.js';
 
 const DAY = 86_400_000;
@@ -15,14 +14,7 @@ describe(`expiry_reminders on its schedule (${ENGINE})`, () => {
   let clock: SimulatedClock;
   let t: TestApp;
   const settle = () => t.context.scheduler.idle();
-  const slots = async () =>
-    (
-      await database.handle.db
-        .select({ slot: jobRuns.scheduledFor })
-        .from(jobRuns)
-        .where(and(eq(jobRuns.jobName, 'expiry_reminders'), eq(jobRuns.trigger, 'schedule')))
-        .orderBy(asc(jobRuns.scheduledFor))
-    ).map((r) => r.slot!.toISOString().slice(11, 16));
+  const slots = () => scheduledSlots(database.handle.db, 'expiry_reminders', 'minutes');
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,12 +1,11 @@
 // `sharing_watch` on its schedule (docs/sharing.md): no timer while SHARING_ENABLED is off;
 // switching it on arms the 30-second slots at once (the key re-arms the timers), and off again
 // disarms them. The job is listed at /admin/jobs like every other.
-import { and, asc, eq } from 'drizzle-orm';
-import { jobRuns } from '../../src/db/schema/index.js';
 import { sharingJobs } from '../../src/modules/sharing/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { SimulatedClock } from '../support/clock.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../support/database.js';
+import { scheduledSlots } from '../support/schedule.js';
 import { aUser } from '../support/users.js';
 
 describe(`sharing_watch on its schedule (${ENGINE})`, () => {
@@ -14,14 +13,7 @@ describe(`sharing_watch on its schedule (${ENGINE})`, () => {
   let clock: SimulatedClock;
   let t: TestApp;
   const settle = () => t.context.scheduler.idle();
-  const slots = async () =>
-    (
-      await database.handle.db
-        .select({ slot: jobRuns.scheduledFor })
-        .from(jobRuns)
-        .where(and(eq(jobRuns.jobName, 'sharing_watch'), eq(jobRuns.trigger, 'schedule')))
-        .orderBy(asc(jobRuns.scheduledFor))
-    ).map((r) => r.slot!.toISOString().slice(11, 19));
+  const slots = () => scheduledSlots(database.handle.db, 'sharing_watch');
   const set = (enabled: boolean) =>
     t.context.settings.update(
       'sharing',
