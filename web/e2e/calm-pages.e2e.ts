@@ -6,24 +6,16 @@
  * tables' statuses inside their cells, and the settings inputs' labels (axe).
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { apiCall, createMember, readyAdmin } from './support/admin-session.js';
-import { type StackWithFakes, itemsWithoutArt, startStackWithFakes } from './support/api-stack.js';
 import {
-  type Browser,
   LANGUAGES,
-  type PageProblems,
   type Visit,
   describeWithChromium,
-  expectOnlyPosterMisses,
-  launchBrowser,
-  openPage,
   screenshot,
-  signIn as signInAs,
-  signOut as signOutOf,
   useLanguage,
   visitBothWidths,
 } from './support/browser.js';
+import { withStack } from './support/with-stack.js';
 
 const ADMIN_PASSWORD = 'e2e-calm-admin-1';
 const MEMBER = 'lena';
@@ -46,39 +38,19 @@ const ADMIN_PAGES: Visit[] = [
 ];
 
 describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
-  let fakes: StackWithFakes;
-  let browser: Browser;
-  let page: Page;
-  let problems: PageProblems;
-
-  beforeAll(async () => {
-    fakes = await startStackWithFakes({ tmdb: true });
-    browser = await launchBrowser();
-    ({ page, problems } = await openPage(browser));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await fakes?.stop();
-  });
-
-  afterEach(() => expectOnlyPosterMisses(problems, itemsWithoutArt(fakes.media)));
-
-  const base = () => fakes.stack.baseUrl;
-  const signIn = (username: string, password: string, lang = 'en') =>
-    signInAs(page, base(), { username, password }, { lang });
+  const app = withStack({ tmdb: true });
 
   it('does not paint the nav items a forced password change disables as selected', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await useLanguage(page, base(), 'en');
-    await page.locator('[data-testid="username"]').fill('admin');
-    await page.locator('[data-testid="password"]').fill(fakes.stack.temporaryPassword);
-    await page.locator('[data-testid="sign-in"]').click();
-    await page.waitForURL(/\/console\/account\?section=password/);
+    await app.page.setViewportSize({ width: 1280, height: 800 });
+    await useLanguage(app.page, app.stack.baseUrl, 'en');
+    await app.page.locator('[data-testid="username"]').fill('admin');
+    await app.page.locator('[data-testid="password"]').fill(app.stack.temporaryPassword);
+    await app.page.locator('[data-testid="sign-in"]').click();
+    await app.page.waitForURL(/\/console\/account\?section=password/);
     try {
-      const items = page.locator('mat-nav-list a[mat-list-item]');
+      const items = app.page.locator('mat-nav-list a[mat-list-item]');
       await items.first().waitFor();
-      await screenshot(page, 'calm/locked-nav-en-1280');
+      await screenshot(app.page, 'calm/locked-nav-en-1280');
       const looks = await items.evaluateAll((links) =>
         links.map((a) => ({
           disabled: a.classList.contains('mdc-list-item--disabled'),
@@ -98,21 +70,21 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
     } finally {
       // Ready the admin for the rest (the forced change done through the API), which ends the
       // page's session: its next read answers 401, then the page is signed out.
-      const token = await readyAdmin(fakes.stack, ADMIN_PASSWORD);
-      await createMember(fakes.stack, token, MEMBER, MEMBER_PASSWORD, 30);
-      await useLanguage(page, base(), 'en');
-      const failed = problems.failedResponses.splice(0);
+      const token = await readyAdmin(app.stack, ADMIN_PASSWORD);
+      await createMember(app.stack, token, MEMBER, MEMBER_PASSWORD, 30);
+      await useLanguage(app.page, app.stack.baseUrl, 'en');
+      const failed = app.problems.failedResponses.splice(0);
       expect(failed.filter((line) => !line.startsWith('401 '))).toEqual([]);
-      problems.expect(/status of 401/);
+      app.problems.expect(/status of 401/);
     }
   });
 
   it('keeps the admin tables calm: statuses inside their cells, and the settings labelled', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await signIn('admin', ADMIN_PASSWORD, 'zh-CN');
-    await page.goto(`${base()}/admin/users`);
-    await page.locator('[data-testid="users-table"] tbody tr').first().waitFor();
-    const spilling = await page.locator('table.list td app-status-chip').evaluateAll((chips) =>
+    await app.page.setViewportSize({ width: 1280, height: 800 });
+    await app.signIn('admin', ADMIN_PASSWORD, 'zh-CN');
+    await app.page.goto(app.url('/admin/users'));
+    await app.page.locator('[data-testid="users-table"] tbody tr').first().waitFor();
+    const spilling = await app.page.locator('table.list td app-status-chip').evaluateAll((chips) =>
       chips
         .filter((chip) => {
           const cell = chip.closest('td')!.getBoundingClientRect();
@@ -122,18 +94,18 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
     );
     expect(spilling).toEqual([]);
 
-    await page.goto(`${base()}/admin/settings?group=media_server`);
-    await page.locator('[data-testid="settings-actions"]').waitFor();
-    const axe = await new AxeBuilder({ page }).withRules(['label-title-only']).analyze();
+    await app.page.goto(app.url('/admin/settings?group=media_server'));
+    await app.page.locator('[data-testid="settings-actions"]').waitFor();
+    const axe = await new AxeBuilder({ page: app.page }).withRules(['label-title-only']).analyze();
     expect(axe.violations.flatMap((v) => v.nodes.map((n) => n.html))).toEqual([]);
-    await signOutOf(page, base());
+    await app.signOut();
   });
 
   it("fits the portrait's periods in a phone's width and keeps Chinese 'today' on one line", async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(MEMBER, MEMBER_PASSWORD, 'zh-CN');
-    await page.goto(`${base()}/console/portrait`);
-    const toggles = page.locator('mat-button-toggle');
+    await app.page.setViewportSize({ width: 390, height: 844 });
+    await app.signIn(MEMBER, MEMBER_PASSWORD, 'zh-CN');
+    await app.page.goto(app.url('/console/portrait'));
+    const toggles = app.page.locator('mat-button-toggle');
     await toggles.first().waitFor();
     const outside = await toggles.evaluateAll((all) =>
       all
@@ -146,9 +118,9 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
     expect(outside).toEqual([]);
 
     for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 844 });
-      await page.goto(`${base()}/console/calendar`);
-      const badge = page.locator('.today-badge');
+      await app.page.setViewportSize({ width, height: 844 });
+      await app.page.goto(app.url('/console/calendar'));
+      const badge = app.page.locator('.today-badge');
       await badge.waitFor();
       const { height, lineHeight } = await badge.evaluate((el) => ({
         height: el.getBoundingClientRect().height,
@@ -160,12 +132,12 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
   });
 
   it("keeps a recent request's title readable on the overview", async () => {
-    const login = await apiCall<{ token: string }>(fakes.stack, 'POST', '/auth/login', {
+    const login = await apiCall<{ token: string }>(app.stack, 'POST', '/auth/login', {
       username: MEMBER,
       password: MEMBER_PASSWORD,
     });
     const created = await apiCall(
-      fakes.stack,
+      app.stack,
       'POST',
       '/media-requests',
       { type: 'MOVIE', tmdbId: 14337, season: 0, name: 'Primer', year: 2004 },
@@ -174,9 +146,9 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
     expect(created.status).toBe(201);
     const cut: string[] = [];
     for (const width of [390, 600, 800, 960, 1100, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(`${base()}/console/overview`);
-      const name = page.locator('[data-testid="recent-requests"] .recent-name').first();
+      await app.page.setViewportSize({ width, height: 900 });
+      await app.page.goto(app.url('/console/overview'));
+      const name = app.page.locator('[data-testid="recent-requests"] .recent-name').first();
       await name.waitFor();
       // The audit saw it cut to "P…" beside its status.
       const box = await name.evaluate((el) => [el.scrollWidth, el.clientWidth]);
@@ -187,22 +159,22 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
   });
 
   it('opens the request sheet beside the results at 900 px, not over them', async () => {
-    await page.setViewportSize({ width: 900, height: 800 });
-    await page.goto(`${base()}/console/requests/new?q=Dune`);
-    await page.locator('.result-grid .result').first().click();
-    const sheet = await page.locator('[data-testid="request-sheet"]').boundingBox();
-    const results = await page.locator('.result-grid').boundingBox();
+    await app.page.setViewportSize({ width: 900, height: 800 });
+    await app.page.goto(app.url('/console/requests/new?q=Dune'));
+    await app.page.locator('.result-grid .result').first().click();
+    const sheet = await app.page.locator('[data-testid="request-sheet"]').boundingBox();
+    const results = await app.page.locator('.result-grid').boundingBox();
     expect(sheet).not.toBeNull();
     expect(results!.x + results!.width).toBeLessThanOrEqual(sheet!.x + 1);
-    await signOutOf(page, base());
+    await app.signOut();
   });
 
   // After the member's request: "Request review" carries its count (the audit saw it cut).
   it('shows every admin nav label whole at 1280 px, in both languages', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await app.page.setViewportSize({ width: 1280, height: 800 });
     for (const lang of LANGUAGES) {
-      await signIn('admin', ADMIN_PASSWORD, lang);
-      const nav = page.locator('[data-testid="admin-nav"] [matListItemTitle]');
+      await app.signIn('admin', ADMIN_PASSWORD, lang);
+      const nav = app.page.locator('[data-testid="admin-nav"] [matListItemTitle]');
       await nav.first().waitFor();
       const cut = await nav.evaluateAll((titles) =>
         titles
@@ -210,30 +182,33 @@ describeWithChromium('calm pages: issue 36 layout defects (Chromium)', () => {
           .map((t) => t.textContent?.trim()),
       );
       expect(cut).toEqual([]);
-      await signOutOf(page, base());
+      await app.signOut();
     }
   });
 
   for (const lang of LANGUAGES) {
     it(`photographs the touched pages in ${lang}`, async () => {
       const settle = () =>
-        page.locator('main [role="progressbar"], .skeleton').first().waitFor({ state: 'hidden' });
-      await signIn(MEMBER, MEMBER_PASSWORD, lang);
-      const member = await visitBothWidths(page, base(), {
+        app.page
+          .locator('main [role="progressbar"], .skeleton')
+          .first()
+          .waitFor({ state: 'hidden' });
+      await app.signIn(MEMBER, MEMBER_PASSWORD, lang);
+      const member = await visitBothWidths(app.page, app.stack.baseUrl, {
         folder: 'calm',
         lang,
         visits: MEMBER_PAGES,
         settle,
       });
-      await signOutOf(page, base());
-      await signIn('admin', ADMIN_PASSWORD, lang);
-      const admin = await visitBothWidths(page, base(), {
+      await app.signOut();
+      await app.signIn('admin', ADMIN_PASSWORD, lang);
+      const admin = await visitBothWidths(app.page, app.stack.baseUrl, {
         folder: 'calm',
         lang,
         visits: ADMIN_PAGES,
         settle,
       });
-      await signOutOf(page, base());
+      await app.signOut();
       expect([...member, ...admin]).toEqual([]);
     });
   }

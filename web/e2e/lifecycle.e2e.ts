@@ -9,30 +9,17 @@
  * languages, 390 and 1280 px, go to e2e/artifacts/lifecycle/.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  type FakeMediaServer,
-  type FakeSmtp,
-  startFakeMediaServer,
-  startFakeSmtp,
-} from '@usher/testkit';
-import type { Page } from 'playwright-core';
+import { type FakeSmtp, startFakeSmtp } from '@usher/testkit';
 import { apiCall, readyAdmin } from './support/admin-session.js';
-import { type ApiStack, itemsWithoutArt, startApiStack } from './support/api-stack.js';
 import {
-  type Browser,
   DESKTOP,
   LANGUAGES,
-  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
-  expectOnlyPosterMisses,
-  launchBrowser,
-  openPage,
-  signIn as signInAs,
-  signOut as signOutOf,
   visitBothWidths,
 } from './support/browser.js';
 import { pollUntil } from './support/poll.js';
+import { withStack } from './support/with-stack.js';
 
 const DAY_MS = 86_400_000;
 const ADMIN_PASSWORD = 'e2e-lifecycle-admin-1';
@@ -50,35 +37,32 @@ const MEMBERS = [
 
 describeWithChromium('membership lifecycle (Chromium)', () => {
   let smtp: FakeSmtp;
-  let media: FakeMediaServer;
-  let stack: ApiStack;
-  let browser: Browser;
-  let page: Page;
-  let problems: PageProblems;
-  let adminToken: string;
-  const ids = new Map<string, string>();
-
-  beforeAll(async () => {
-    smtp = await startFakeSmtp({ security: 'none', auth: { user: 'usher', pass: SMTP_PASSWORD } });
-    const mediaKey = randomBytes(16).toString('hex');
-    media = await startFakeMediaServer({ flavour: 'emby', apiKey: mediaKey, seed: true });
-    stack = await startApiStack({
-      env: {
-        MEDIA_SERVER_KIND: 'emby',
-        MEDIA_SERVER_URL: media.url,
-        MEDIA_SERVER_API_KEY: mediaKey,
+  // The overview's rails ask for every poster; the seeded items without art answer 404.
+  const app = withStack({
+    env: async () => {
+      smtp = await startFakeSmtp({
+        security: 'none',
+        auth: { user: 'usher', pass: SMTP_PASSWORD },
+      });
+      return {
         SMTP_HOST: smtp.host,
         SMTP_PORT: String(smtp.port),
         SMTP_SECURITY: 'none',
         SMTP_USERNAME: 'usher',
         SMTP_PASSWORD,
         SMTP_FROM: 'Usher <no-reply@usher.test>',
-      },
-    });
-    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
+      };
+    },
+  });
+  const { url, byTestId, signIn, signOut } = app;
+  let adminToken: string;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    adminToken = await readyAdmin(app.stack, ADMIN_PASSWORD);
     for (const m of MEMBERS) {
       const created = await apiCall<{ user: { id: string } }>(
-        stack,
+        app.stack,
         'POST',
         '/admin/users',
         {
@@ -94,50 +78,29 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       ids.set(m.username, created.body.user.id);
     }
     // The admin's own address, for "send me a test" by e-mail.
-    const me = await apiCall<{ id: string }>(stack, 'GET', '/me', undefined, adminToken);
+    const me = await apiCall<{ id: string }>(app.stack, 'GET', '/me', undefined, adminToken);
     await apiCall(
-      stack,
+      app.stack,
       'PATCH',
       `/admin/users/${me.body.id}`,
       { email: 'admin@example.com' },
       adminToken,
     );
-    browser = await launchBrowser();
-    ({ page, problems } = await openPage(browser));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    await media?.close();
     await smtp?.close();
   });
 
-  afterEach(() => {
-    // The overview's rails ask for every poster; the seeded items without art answer 404.
-    expectOnlyPosterMisses(problems, itemsWithoutArt(media));
-  });
-
-  const url = (path: string) => `${stack.baseUrl}${path}`;
-  const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
-  const signIn = (username: string, password: string, lang = 'en', landing?: string) =>
-    signInAs(
-      page,
-      stack.baseUrl,
-      { username, password },
-      { lang, ...(landing ? { landing } : {}) },
-    );
-  const signOut = () => signOutOf(page, stack.baseUrl);
-
   async function expectAccessible(): Promise<void> {
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    expect(await accessibilityProblems(page)).toEqual([]);
+    await app.page.evaluate(() => document.fonts.ready.then(() => undefined));
+    expect(await accessibilityProblems(app.page)).toEqual([]);
   }
 
   /** Runs a job now through the API and waits for its run to finish. */
   async function runJob(name: string): Promise<void> {
     const started = await apiCall<{ runId: string }>(
-      stack,
+      app.stack,
       'POST',
       `/admin/jobs/${name}/run`,
       {},
@@ -148,7 +111,7 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       async () =>
         (
           await apiCall<{ status: string }>(
-            stack,
+            app.stack,
             'GET',
             `/admin/job-runs/${started.body.runId}`,
             undefined,
@@ -162,11 +125,11 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
   }
 
   it('shows the admin the reminders coming up, then what the job sent', async () => {
-    await page.setViewportSize(DESKTOP);
+    await app.page.setViewportSize(DESKTOP);
     await signIn('admin', ADMIN_PASSWORD);
-    await page.locator('nav a[href="/admin/lifecycle"]').click();
-    await page.waitForURL(url('/admin/lifecycle'));
-    const items = page.locator('[data-testid="upcoming-item"]');
+    await app.page.locator('nav a[href="/admin/lifecycle"]').click();
+    await app.page.waitForURL(url('/admin/lifecycle'));
+    const items = app.page.locator('[data-testid="upcoming-item"]');
     await items.first().waitFor();
     // wren (5 days: the 7-day reminder due now — the tightest reached —, then 3 and 1), oakley
     // (2 days: 3 now, then 1), ivy (9 days: 7, 3 and 1); nobody 40 days out, nobody expired.
@@ -185,11 +148,11 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       '8 reminders in the next 14 days · 3 members',
     );
     // SMTP is configured: mail is due; ivy has no address, and the bot is not set up.
-    const today = page.locator('[data-testid="upcoming-item"][data-user="oakley"]').first();
+    const today = app.page.locator('[data-testid="upcoming-item"][data-user="oakley"]').first();
     await expect(today.locator('[data-channel="email"]').getAttribute('data-status')).resolves.toBe(
       'pending',
     );
-    const ivy = page.locator('[data-testid="upcoming-item"][data-user="ivy"]').first();
+    const ivy = app.page.locator('[data-testid="upcoming-item"][data-user="ivy"]').first();
     await expect(ivy.locator('[data-channel="email"]').getAttribute('data-status')).resolves.toBe(
       'skipped',
     );
@@ -201,43 +164,45 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       15_000,
     );
     expect(mail.text).toContain('/console/renewal?from=reminder');
-    await page.getByRole('tab', { name: 'Sent log' }).click();
-    await page.waitForURL(/tab=log/);
-    const sent = page.locator('[data-notice][data-status="sent"]');
+    await app.page.getByRole('tab', { name: 'Sent log' }).click();
+    await app.page.waitForURL(/tab=log/);
+    const sent = app.page.locator('[data-notice][data-status="sent"]');
     await sent.first().waitFor();
     expect(await sent.count()).toBe(2);
-    await expect(page.locator('[data-testid="notices-table"]').textContent()).resolves.toContain(
-      'Renewal reminder',
-    );
+    await expect(
+      app.page.locator('[data-testid="notices-table"]').textContent(),
+    ).resolves.toContain('Renewal reminder');
     await expectAccessible();
     // The member's page lists the member's notices.
-    await page.goto(url(`/admin/users/${ids.get('wren')}?tab=notices`));
-    await page.locator('[data-testid="user-notices-table"] [data-status="sent"]').waitFor();
+    await app.page.goto(url(`/admin/users/${ids.get('wren')}?tab=notices`));
+    await app.page.locator('[data-testid="user-notices-table"] [data-status="sent"]').waitFor();
     await expectAccessible();
   });
 
   it('lets the admin edit the reminder with a live preview and send a test', async () => {
-    await page.goto(url('/admin/lifecycle?tab=templates'));
+    await app.page.goto(url('/admin/lifecycle?tab=templates'));
     await byTestId('preview-subject').waitFor();
     const text = byTestId('template-text');
     await text.fill('Hello {username}, {daysLeft} days to go. ');
     await byTestId('placeholder-renewUrl').click();
-    await page
+    await app.page
       .locator('[data-testid="preview-text"]', {
         hasText: /Hello admin, 3 days to go\. \S*renewal/,
       })
       .waitFor();
     await text.fill('Hello {nickname}');
-    await page.locator('[data-testid="template-preview-error"]', { hasText: 'nickname' }).waitFor();
+    await app.page
+      .locator('[data-testid="template-preview-error"]', { hasText: 'nickname' })
+      .waitFor();
     // The refused preview is the API's 400, which Chromium logs as a failed resource.
-    expect(problems.expect(/status of 400/)).toBe(1);
-    expect(problems.failedResponses.splice(0)).toEqual([
+    expect(app.problems.expect(/status of 400/)).toBe(1);
+    expect(app.problems.failedResponses.splice(0)).toEqual([
       `400 ${url('/api/v1/admin/lifecycle/preview')}`,
     ]);
     await text.fill('Hello {username}, renew here: {renewUrl}');
-    await page.locator('[data-testid="preview-text"]', { hasText: 'Hello admin' }).waitFor();
+    await app.page.locator('[data-testid="preview-text"]', { hasText: 'Hello admin' }).waitFor();
     await byTestId('template-save').click();
-    await page.locator('[data-testid="template-save"][disabled]').waitFor();
+    await app.page.locator('[data-testid="template-save"][disabled]').waitFor();
     await expectAccessible();
     const sentAfter = Date.now();
     await byTestId('template-test-email').click();
@@ -249,7 +214,7 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
 
     // The deletion warning: its own texts, placeholders, preview and test.
     await byTestId('template-kind-deletion_warning').click();
-    await page
+    await app.page
       .locator('[data-testid="preview-subject"]', { hasText: 'your media account will be deleted' })
       .waitFor();
     expect(await byTestId('placeholder-deleteAt').isVisible()).toBe(true);
@@ -265,20 +230,20 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
   });
 
   it('composes an announcement and reports how many members it went to', async () => {
-    await page.goto(url('/admin/lifecycle?tab=announcements'));
+    await app.page.goto(url('/admin/lifecycle?tab=announcements'));
     await byTestId('announce-open').click();
     await byTestId('announce-title').fill('New films this week');
     await byTestId('announce-body').fill('Ten new films arrived. Enjoy!');
     await byTestId('announce-audience').click();
-    await page.getByRole('option', { name: 'All members' }).click();
+    await app.page.getByRole('option', { name: 'All members' }).click();
     await byTestId('announce-channel-email').locator('input').check();
     await expectAccessible();
     await byTestId('announce-send').click();
     // Every member who can sign in: the five above (the admin is not a member).
-    await page
+    await app.page
       .locator('[data-testid="announce-posted"]', { hasText: 'Posted to 5 members.' })
       .waitFor();
-    await page.locator('[data-announcement]', { hasText: 'New films this week' }).waitFor();
+    await app.page.locator('[data-announcement]', { hasText: 'New films this week' }).waitFor();
     await smtp.waitForMessage(
       (m) => m.envelope.to.includes('ashford@example.com') && /New films/.test(m.subject ?? ''),
       20_000,
@@ -287,13 +252,13 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
   });
 
   it('shows a member near the end the hero, the announcement, Renew and preferences', async () => {
-    await page.setViewportSize(DESKTOP);
+    await app.page.setViewportSize(DESKTOP);
     await signIn('wren', PASSWORD);
     const hero = byTestId('renew-hero');
     await hero.waitFor();
     expect(await hero.getAttribute('data-state')).toBe('expiring');
     await expect(byTestId('renew-hero-title').textContent()).resolves.toMatch(/ends in 5 days/);
-    const announcement = page.locator('[data-testid="member-announcement"]', {
+    const announcement = app.page.locator('[data-testid="member-announcement"]', {
       hasText: 'New films this week',
     });
     await announcement.waitFor();
@@ -302,27 +267,27 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
     await announcement.waitFor({ state: 'detached' });
 
     await byTestId('hero-renew').click();
-    await page.waitForURL(url('/console/renewal?from=overview'));
+    await app.page.waitForURL(url('/console/renewal?from=overview'));
     await byTestId('redeem-code').waitFor();
 
-    await page.goto(url('/console/account?section=notifications'));
+    await app.page.goto(url('/console/account?section=notifications'));
     const email = byTestId('notify-email').locator('button');
     await expect(email.getAttribute('aria-checked')).resolves.toBe('true');
     await email.click();
-    await page.locator('[data-testid="notify-email"] button[aria-checked="false"]').waitFor();
-    await page.waitForLoadState('networkidle');
-    await page.reload();
-    await page.locator('[data-testid="notify-email"] button[aria-checked="false"]').waitFor();
+    await app.page.locator('[data-testid="notify-email"] button[aria-checked="false"]').waitFor();
+    await app.page.waitForLoadState('networkidle');
+    await app.page.reload();
+    await app.page.locator('[data-testid="notify-email"] button[aria-checked="false"]').waitFor();
     await expect(
       byTestId('notify-messenger').locator('button').getAttribute('aria-checked'),
     ).resolves.toBe('true');
     await expectAccessible();
-    const prefs = await apiCall<{ email: boolean }>(stack, 'POST', '/auth/login', {
+    const prefs = await apiCall<{ email: boolean }>(app.stack, 'POST', '/auth/login', {
       username: 'wren',
       password: PASSWORD,
     }).then((login) =>
       apiCall<{ email: boolean; messenger: boolean }>(
-        stack,
+        app.stack,
         'GET',
         '/me/notifications',
         undefined,
@@ -334,12 +299,12 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
   });
 
   it('gives an expired member one banner and one Renew on the overview', async () => {
-    await page.setViewportSize(DESKTOP);
+    await app.page.setViewportSize(DESKTOP);
     await signIn('elm', PASSWORD);
-    await page.locator('[data-testid="renew-hero"][data-state="expired"]').waitFor();
+    await app.page.locator('[data-testid="renew-hero"][data-state="expired"]').waitFor();
     expect(await byTestId('banner-renew').count()).toBe(0);
-    expect(await page.locator('main a[href^="/console/renewal"]').count()).toBe(1);
-    expect(await page.locator('main [data-testid="renew-hero"]').count()).toBe(1);
+    expect(await app.page.locator('main a[href^="/console/renewal"]').count()).toBe(1);
+    expect(await app.page.locator('main [data-testid="renew-hero"]').count()).toBe(1);
     await expectAccessible();
     await signOut();
   });
@@ -349,7 +314,7 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
       const failures: string[] = [];
       await signIn('admin', ADMIN_PASSWORD, lang);
       failures.push(
-        ...(await visitBothWidths(page, stack.baseUrl, {
+        ...(await visitBothWidths(app.page, app.stack.baseUrl, {
           folder: 'lifecycle',
           lang,
           visits: [
@@ -389,15 +354,15 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
               ready: '[data-notice]',
             },
           ],
-          check: async () => accessibilityProblems(page),
+          check: async () => accessibilityProblems(app.page),
         })),
       );
-      await page.keyboard.press('Escape');
+      await app.page.keyboard.press('Escape');
       await signOut();
       for (const member of ['oakley', 'elm']) {
         await signIn(member, PASSWORD, lang);
         failures.push(
-          ...(await visitBothWidths(page, stack.baseUrl, {
+          ...(await visitBothWidths(app.page, app.stack.baseUrl, {
             folder: 'lifecycle',
             lang,
             visits: [
@@ -412,7 +377,7 @@ describeWithChromium('membership lifecycle (Chromium)', () => {
                 ready: '[data-testid="notify-email"]',
               },
             ],
-            check: async () => accessibilityProblems(page),
+            check: async () => accessibilityProblems(app.page),
           })),
         );
         await signOut();

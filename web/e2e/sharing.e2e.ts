@@ -6,53 +6,35 @@
  * streams, in both languages, on a phone and a desktop, and in the dark theme, for a reviewer in
  * e2e/artifacts/sharing/.
  */
-import { addLiveSession, type FakeMediaServer, type FakeSession } from '@usher/testkit';
-import type { Page } from 'playwright-core';
+import { addLiveSession, type FakeSession } from '@usher/testkit';
 import { apiCall, createMember, mediaUserId, readyAdmin } from './support/admin-session.js';
+import { itemsWithoutArt } from './support/api-stack.js';
 import {
-  type ApiStack,
-  type StackWithFakes,
-  itemsWithoutArt,
-  startStackWithFakes,
-} from './support/api-stack.js';
-import {
-  type Browser,
   DESKTOP,
   LANGUAGES,
-  type PageProblems,
   accessibilityProblems,
   describeWithChromium,
   expectOnlyPosterMisses,
-  launchBrowser,
-  openPage,
   screenshot,
-  signIn,
-  signOut,
   visitBothWidths,
 } from './support/browser.js';
 import { pollUntil } from './support/poll.js';
+import { withStack } from './support/with-stack.js';
 
 const ADMIN_PASSWORD = 'e2e-sharing-admin-1';
 const MEMBER = 'juniper';
 const MEMBER_PASSWORD = 'e2e-sharing-member-1';
 
 describeWithChromium('account sharing (Chromium)', () => {
-  let fakes: StackWithFakes;
-  let media: FakeMediaServer;
-  let stack: ApiStack;
-  let browser: Browser;
-  let page: Page;
-  let problems: PageProblems;
+  const app = withStack({ allow: 'nothing' });
   let adminToken = '';
   let memberId = '';
   let sydney: FakeSession;
 
   beforeAll(async () => {
-    fakes = await startStackWithFakes();
-    ({ media, stack } = fakes);
-    adminToken = await readyAdmin(stack, ADMIN_PASSWORD);
+    adminToken = await readyAdmin(app.stack, ADMIN_PASSWORD);
     const saved = await apiCall(
-      stack,
+      app.stack,
       'PUT',
       '/admin/settings/sharing',
       {
@@ -66,10 +48,10 @@ describeWithChromium('account sharing (Chromium)', () => {
       adminToken,
     );
     if (saved.status !== 200) throw new Error(`settings not saved: ${JSON.stringify(saved)}`);
-    memberId = await createMember(stack, adminToken, MEMBER, MEMBER_PASSWORD);
-    const mediaId = await mediaUserId(stack, adminToken, memberId);
-    const film = [...media.state.items.values()].find((i) => i.type === 'Movie')!;
-    addLiveSession(media.state, {
+    memberId = await createMember(app.stack, adminToken, MEMBER, MEMBER_PASSWORD);
+    const mediaId = await mediaUserId(app.stack, adminToken, memberId);
+    const film = [...app.media.state.items.values()].find((i) => i.type === 'Movie')!;
+    addLiveSession(app.media.state, {
       userId: mediaId,
       deviceId: 'juniper-tv',
       deviceName: 'Living room TV',
@@ -77,7 +59,7 @@ describeWithChromium('account sharing (Chromium)', () => {
       remoteEndPoint: '85.214.132.117',
       itemId: film.id,
     });
-    sydney = addLiveSession(media.state, {
+    sydney = addLiveSession(app.media.state, {
       userId: mediaId,
       deviceId: 'friend-laptop',
       deviceName: 'Laptop',
@@ -86,7 +68,7 @@ describeWithChromium('account sharing (Chromium)', () => {
       itemId: film.id,
     });
     const run = await pollUntil(
-      () => apiCall(stack, 'POST', '/admin/jobs/sharing_watch/run', {}, adminToken),
+      () => apiCall(app.stack, 'POST', '/admin/jobs/sharing_watch/run', {}, adminToken),
       (reply) => reply.status === 202,
       { within: 10_000, every: 250 },
     );
@@ -94,7 +76,7 @@ describeWithChromium('account sharing (Chromium)', () => {
     const events = await pollUntil(
       () =>
         apiCall<{ total: number }>(
-          stack,
+          app.stack,
           'GET',
           `/admin/sharing/events?userId=${memberId}`,
           undefined,
@@ -104,73 +86,59 @@ describeWithChromium('account sharing (Chromium)', () => {
       { within: 15_000, every: 250 },
     );
     if (events.body.total === 0) throw new Error('the sharing watch recorded no event');
-    browser = await launchBrowser();
-    ({ page, problems } = await openPage(browser));
   });
-
-  afterAll(async () => {
-    await browser?.close();
-    await fakes?.stop();
-  });
-
-  afterEach(() => {
-    expect(problems.takeAll()).toEqual([]);
-  });
-
-  const url = (path: string) => `${stack.baseUrl}${path}`;
-  const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 
   it('shows the admin the event with its evidence and stops the offending stream', async () => {
-    await page.setViewportSize(DESKTOP);
-    await signIn(page, stack.baseUrl, { username: 'admin', password: ADMIN_PASSWORD });
-    await page.locator('#app-nav a[href="/admin/sharing"]').click();
-    await page.waitForURL(url('/admin/sharing'));
-    expect(await page.title()).toBe('Account sharing · Usher');
-    const rows = page.locator('[data-testid="sharing-table"] tbody tr[data-event]');
+    await app.page.setViewportSize(DESKTOP);
+    await app.signIn('admin', ADMIN_PASSWORD);
+    await app.page.locator('#app-nav a[href="/admin/sharing"]').click();
+    await app.page.waitForURL(app.url('/admin/sharing'));
+    expect(await app.page.title()).toBe('Account sharing · Usher');
+    const rows = app.page.locator('[data-testid="sharing-table"] tbody tr[data-event]');
     await rows.first().waitFor();
     const row = rows.first();
     expect(await row.getAttribute('data-status')).toBe('open');
     expect(await row.textContent()).toContain(MEMBER);
 
     await row.locator('[data-testid="sharing-evidence-toggle"]').click();
-    const evidence = byTestId('sharing-evidence');
+    const evidence = app.byTestId('sharing-evidence');
     await evidence.waitFor();
-    expect(await byTestId('evidence-places').textContent()).toContain('Germany');
-    expect(await byTestId('evidence-places').textContent()).toContain('Sydney, Australia');
-    expect(await byTestId('evidence-networks').textContent()).toContain('1.1.1.1');
+    expect(await app.byTestId('evidence-places').textContent()).toContain('Germany');
+    expect(await app.byTestId('evidence-places').textContent()).toContain('Sydney, Australia');
+    expect(await app.byTestId('evidence-networks').textContent()).toContain('1.1.1.1');
     expect(await evidence.locator('[data-offending="true"]').first().textContent()).toContain(
       'Laptop',
     );
     // The places on the bundled world map: a marker each, named for a screen reader.
-    const map = byTestId('world-map');
+    const map = app.byTestId('world-map');
     await map.waitFor();
     expect(await map.getAttribute('role')).toBe('img');
     expect(await map.getAttribute('aria-label')).toMatch(/^World map of the .*Sydney, Australia/);
     expect(await map.locator('[data-testid="map-marker"]').count()).toBe(2);
-    await screenshot(page, 'sharing/evidence-en-1280');
-    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(app.page, 'sharing/evidence-en-1280');
+    expect(await accessibilityProblems(app.page)).toEqual([]);
 
     await row.locator('[data-testid="sharing-row-menu"]').click();
-    await page.locator('[data-testid="sharing-confirm"]').click();
-    await page.locator('[data-testid="sharing-act-stop"]').waitFor();
-    await screenshot(page, 'sharing/confirm-en-1280');
-    await page.locator('[data-testid="sharing-act-submit"]').click();
-    await page.locator('[data-testid="sharing-table"] tr[data-status="actioned"]').waitFor();
+    await app.page.locator('[data-testid="sharing-confirm"]').click();
+    await app.page.locator('[data-testid="sharing-act-stop"]').waitFor();
+    await screenshot(app.page, 'sharing/confirm-en-1280');
+    await app.page.locator('[data-testid="sharing-act-submit"]').click();
+    await app.page.locator('[data-testid="sharing-table"] tr[data-status="actioned"]').waitFor();
 
     // The fake Emby received the stop: the session is still there, its item is gone.
-    expect(media.state.sessions.get(sydney.id)?.playing).toBeUndefined();
-    const listed = await fetch(`${media.url}/emby/Sessions?api_key=${fakes.mediaKey}`);
+    expect(app.media.state.sessions.get(sydney.id)?.playing).toBeUndefined();
+    const listed = await fetch(`${app.media.url}/emby/Sessions?api_key=${app.fakes.mediaKey}`);
     const sessions = (await listed.json()) as { Id: string; NowPlayingItem?: unknown }[];
     expect(sessions.find((s) => s.Id === sydney.id)?.NowPlayingItem).toBeUndefined();
-    expect(media.state.sessionCommands.map((c) => [c.sessionId, c.command])).toEqual([
+    expect(app.media.state.sessionCommands.map((c) => [c.sessionId, c.command])).toEqual([
       [sydney.id, 'Stop'],
     ]);
   });
 
   for (const lang of LANGUAGES) {
     it(`shows the sharing pages in ${lang} on a phone and a desktop`, async () => {
-      await page.evaluate((value) => localStorage.setItem('usher.lang', value), lang);
-      const failures = await visitBothWidths(page, stack.baseUrl, {
+      await app.page.evaluate((value) => localStorage.setItem('usher.lang', value), lang);
+      const failures = await visitBothWidths(app.page, app.stack.baseUrl, {
         folder: 'sharing',
         lang,
         visits: [
@@ -179,7 +147,8 @@ describeWithChromium('account sharing (Chromium)', () => {
             path: '/admin/sharing',
             ready: '[data-testid="sharing-table"] tr[data-event]',
             then: {
-              act: () => page.locator('[data-testid="sharing-evidence-toggle"]').first().click(),
+              act: () =>
+                app.page.locator('[data-testid="sharing-evidence-toggle"]').first().click(),
               shows: '[data-testid="world-map"]',
             },
           },
@@ -190,22 +159,22 @@ describeWithChromium('account sharing (Chromium)', () => {
             ready: '[data-testid="world-map"]',
           },
         ],
-        check: async () => accessibilityProblems(page),
+        check: async () => accessibilityProblems(app.page),
       });
       expect(failures).toEqual([]);
     });
   }
 
   it('reads well in the dark theme', async () => {
-    await page.evaluate(() => localStorage.setItem('usher.lang', 'en'));
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.setViewportSize(DESKTOP);
-    await page.goto(url('/admin/sharing'));
-    await page.locator('[data-testid="sharing-evidence-toggle"]').first().click();
-    await byTestId('world-map').waitFor();
-    await screenshot(page, 'sharing/evidence-dark-1280');
-    expect(await accessibilityProblems(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await app.page.evaluate(() => localStorage.setItem('usher.lang', 'en'));
+    await app.page.emulateMedia({ colorScheme: 'dark' });
+    await app.page.setViewportSize(DESKTOP);
+    await app.page.goto(app.url('/admin/sharing'));
+    await app.page.locator('[data-testid="sharing-evidence-toggle"]').first().click();
+    await app.byTestId('world-map').waitFor();
+    await screenshot(app.page, 'sharing/evidence-dark-1280');
+    expect(await accessibilityProblems(app.page)).toEqual([]);
+    await app.page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('shows the member their own streams and limit on the overview', async () => {
@@ -213,14 +182,20 @@ describeWithChromium('account sharing (Chromium)', () => {
     // A scheduled tick may hold the job's lease for a moment (409): ask again.
     const run = await pollUntil(
       () =>
-        apiCall<{ runId: string }>(stack, 'POST', '/admin/jobs/sharing_watch/run', {}, adminToken),
+        apiCall<{ runId: string }>(
+          app.stack,
+          'POST',
+          '/admin/jobs/sharing_watch/run',
+          {},
+          adminToken,
+        ),
       (reply) => reply.status === 202,
       { within: 10_000, every: 250 },
     );
     await pollUntil(
       () =>
         apiCall<{ status: string }>(
-          stack,
+          app.stack,
           'GET',
           `/admin/job-runs/${run.body.runId}`,
           undefined,
@@ -229,17 +204,17 @@ describeWithChromium('account sharing (Chromium)', () => {
       (reply) => reply.body.status !== 'running',
       { within: 15_000, every: 250 },
     );
-    await signOut(page, stack.baseUrl);
-    await signIn(page, stack.baseUrl, { username: MEMBER, password: MEMBER_PASSWORD });
-    await page.goto(url('/console/overview'));
-    const card = byTestId('my-streams');
+    await app.signOut();
+    await app.signIn(MEMBER, MEMBER_PASSWORD);
+    await app.page.goto(app.url('/console/overview'));
+    const card = app.byTestId('my-streams');
     await card.waitFor();
     expect(await card.textContent()).toContain('1 playing now · up to 1 at once');
     expect(await card.textContent()).toContain('Living room TV');
     await card.scrollIntoViewIfNeeded();
-    await screenshot(page, 'sharing/my-streams-en-1280');
-    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshot(app.page, 'sharing/my-streams-en-1280');
+    expect(await accessibilityProblems(app.page)).toEqual([]);
     // The overview's rails ask for posters the seed has no artwork for.
-    expectOnlyPosterMisses(problems, itemsWithoutArt(media));
+    expectOnlyPosterMisses(app.problems, itemsWithoutArt(app.media));
   });
 });

@@ -148,10 +148,10 @@ export interface StackWithFakes {
 
 /**
  * The seeded fake Emby (its demo library, members and playback), with the fake TMDB when asked
- * for, and the API pointed at them through the settings' env fallbacks.
+ * for, and the API pointed at them through the settings' env fallbacks (`env` adds more).
  */
 export async function startStackWithFakes(
-  options: { tmdb?: boolean } = {},
+  options: { tmdb?: boolean; env?: Record<string, string> } = {},
 ): Promise<StackWithFakes> {
   const mediaKey = hex(16);
   const tmdb = options.tmdb ? await startFakeTmdb({ apiKey: hex(16) }) : undefined;
@@ -171,6 +171,7 @@ export async function startStackWithFakes(
               TMDB_IMAGE_BASE: tmdb.imageBase,
             }
           : {}),
+        ...options.env,
       },
     });
     const started = media;
