@@ -1,9 +1,8 @@
 import type { MediaSyncOutcome } from '@usher/contracts';
-import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
-import { users, type UserRow } from '../../db/schema/index.js';
+import type { UserRow } from '../../db/schema/index.js';
+import { findUser, queueAccessRetry, setMediaDisabled, takeMediaLock } from './queries.js';
 import { isExpired } from './state.js';
 import { inTransaction, withTransaction } from '../../db/transaction.js';
 
@@ -12,9 +11,6 @@ import { inTransaction, withTransaction } from '../../db/transaction.js';
 import type { MediaAccessWriter } from '../../integrations/media-server/port.js';
 import type { RetryOrigin } from '../../db/schema/retry-queue/constants.js';
 export type { MediaAccessWriter, RetryOrigin };
-
-/** First retry 30 s after the failure (10-data.md §9). */
-export const FIRST_RETRY_MS = 30_000;
 
 /**
  * Media-server writes one sync makes at most before it hands the member to the retry queue: a
@@ -44,7 +40,7 @@ export async function withMediaLock<T>(
     );
   }
   return withTransaction(db, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`media-access:${userId}`}))`);
+    await takeMediaLock(tx, userId);
     return fn(tx);
   });
 }
@@ -89,10 +85,7 @@ export async function declareWrite(
   now: Date,
 ): Promise<MediaWrite> {
   if (row.mediaDisabled !== disabled) {
-    await tx
-      .update(users)
-      .set({ mediaDisabled: disabled, updatedAt: now })
-      .where(eq(users.id, row.id));
+    await setMediaDisabled(tx, row.id, disabled, now);
   }
   return { userId: row.id, mediaUserId: row.mediaUserId!, disabled, before: row.mediaDisabled };
 }
@@ -151,7 +144,7 @@ export async function writeUntilSettled<T>(
       db,
       current.userId,
       async (tx): Promise<{ done: T } | { write: MediaWrite }> => {
-        const [row] = await tx.select().from(users).where(eq(users.id, current.userId));
+        const row = await findUser(tx, current.userId);
         // A failed call withdraws its declaration (unless another write was declared since):
         // `media_disabled` keeps meaning what Usher last wrote, and the retry queue takes over.
         if (
@@ -160,10 +153,7 @@ export async function writeUntilSettled<T>(
           row.mediaDisabled === current.disabled &&
           current.before !== current.disabled
         ) {
-          await tx
-            .update(users)
-            .set({ mediaDisabled: current.before, updatedAt: deps.now() })
-            .where(eq(users.id, row.id));
+          await setMediaDisabled(tx, row.id, current.before, deps.now());
         }
         if (!managed(row, current.mediaUserId)) return { done: await hooks.gone(tx) };
         const desired = desiredDisabled(row, deps.now());
@@ -180,45 +170,6 @@ export async function writeUntilSettled<T>(
     if ('done' in next) return next.done;
     write = next.write;
   }
-}
-
-/**
- * `insert into media_server_retry_queue` of one pending row, first attempt `FIRST_RETRY_MS`
- * from now; the caller adds its `on conflict` clause (one pending row per media user and kind).
- */
-export function pendingRetryInsert(row: {
-  operation: 'enable' | 'disable' | 'policy';
-  mediaUserId: string;
-  userId: string;
-  origin: RetryOrigin;
-  error: string;
-}): SQL {
-  return sql`insert into media_server_retry_queue
-      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
-       last_error, created_at, updated_at)
-    values (${uuidv7()}, ${row.operation}, ${row.mediaUserId}, ${row.userId}, ${row.origin},
-      'pending', 0, now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}),
-      ${row.error.slice(0, 500)}, now(), now())`;
-}
-
-/** Queues (or replaces) the member's pending access change for the retry worker (10-data.md §9). */
-export async function queueAccessRetry(
-  tx: Tx,
-  write: { userId: string; mediaUserId: string; disabled: boolean; origin: RetryOrigin },
-  error: string,
-): Promise<void> {
-  await tx.execute(sql`
-    ${pendingRetryInsert({
-      operation: write.disabled ? 'disable' : 'enable',
-      mediaUserId: write.mediaUserId,
-      userId: write.userId,
-      origin: write.origin,
-      error,
-    })}
-    on conflict (media_user_id) where status = 'pending' and operation in ('enable', 'disable')
-    do update set operation = excluded.operation, origin = excluded.origin, attempts = 0,
-      next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
-      updated_at = now()`);
 }
 
 /**
@@ -245,7 +196,7 @@ export async function syncMediaAccess(
   deps: { logger: Logger; now: () => Date },
 ): Promise<MediaSyncOutcome> {
   const first = await withMediaLock(db, userId, async (tx) => {
-    const [row] = await tx.select().from(users).where(eq(users.id, userId));
+    const row = await findUser(tx, userId);
     if (!managed(row)) return null;
     const desired = desiredDisabled(row, deps.now());
     if (desired === row.mediaDisabled) return null;

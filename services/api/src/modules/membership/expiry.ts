@@ -1,10 +1,9 @@
 // The `expiry_check` job (30-settings.md §9): access sync (20-api.md §8.2) for members whose
 // membership has ended while their media account is still enabled.
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/sql.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
+import { expiredEnabledMembers } from './queries.js';
 import { endSharingSuspensions } from './suspensions.js';
 
 export const EXPIRY_JOB = 'expiry_check';
@@ -19,19 +18,7 @@ type ExpiryContext = Pick<ModuleContext, 'db' | 'now' | 'mediaAccess' | 'accessS
  * this hourly run never resets that row's back-off (the worker applies the same desired state).
  */
 async function dueMembers(ctx: ExpiryContext): Promise<{ ids: string[]; waiting: number }> {
-  const rows = await queryRows<{ id: string; waiting: boolean }>(
-    ctx.db,
-    sql`
-    select u.id, exists (
-        select 1 from media_server_retry_queue q
-        where q.media_user_id = u.media_user_id and q.status = 'pending'
-          and q.operation in ('enable', 'disable')
-      ) as waiting
-    from users u
-    where u.role = 'user' and u.media_disabled = false and u.media_user_id is not null
-      and u.expires_at is not null and u.expires_at <= ${ctx.now().toISOString()}
-    order by u.expires_at, u.id`,
-  );
+  const rows = await expiredEnabledMembers(ctx.db, ctx.now());
   return {
     ids: rows.filter((r) => !r.waiting).map((r) => r.id),
     waiting: rows.filter((r) => r.waiting).length,

@@ -5,9 +5,7 @@
 export {
   declareWrite,
   desiredDisabled,
-  FIRST_RETRY_MS,
   MembershipKeptChanging,
-  queueAccessRetry,
   syncMediaAccess,
   withMediaLock,
   writeUntilSettled,
@@ -19,14 +17,12 @@ export {
   applyMemberPolicy,
   memberPolicyWriter,
   POLICY_APPLY_JOB,
-  queuePolicyRetry,
   runPolicyApply,
   type PolicyApplyOutcome,
 } from './policy-apply.js';
 export {
   assertUsernameAvailable,
   compensate,
-  isUsernameTakenLocally,
   mediaServerFailure,
   provisionMediaUser,
   readMemberPolicy,
@@ -43,5 +39,11 @@ export {
   writeExtension,
   type Extension,
 } from './renewal.js';
+export {
+  FIRST_RETRY_MS,
+  isUsernameTakenLocally,
+  queueAccessRetry,
+  queuePolicyRetry,
+} from './queries.js';
 export { isExpired, mediaState } from './state.js';
 export { endSharingSuspensions } from './suspensions.js';

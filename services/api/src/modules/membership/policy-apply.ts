@@ -6,10 +6,7 @@
 // with no transaction open, then the write is settled under the lock again. A failed write is
 // queued (`policy` row, origin `policy_apply`) for the retry worker, which writes the template as
 // it is then.
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/client.js';
-import { mediaServerRetryQueue, users } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { Database } from '../../db/client.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import {
   AdministratorPolicyRefused,
@@ -22,13 +19,19 @@ import type { ModuleContext } from '../context.js';
 import {
   declareWrite,
   desiredDisabled,
-  pendingRetryInsert,
   managed,
   withMediaLock,
   writeUntilSettled,
   type MediaAccessWriter,
 } from './access-sync.js';
 import { readMemberPolicy } from './provision.js';
+import {
+  countLinkedMembers,
+  findUser,
+  linkedMembersAfter,
+  queuePolicyRetry,
+  supersedeRetries,
+} from './queries.js';
 
 export const POLICY_APPLY_JOB = 'media_policy_apply';
 /** Linked members read per page (keyset on the id): the table is never loaded whole. */
@@ -59,29 +62,6 @@ export async function currentPolicyWriter(ctx: PolicyApplyContext): Promise<Medi
 }
 
 /**
- * Queues (or re-arms) the member's pending template write for the retry worker: one pending
- * `policy` row per media user, first attempt 30 s later (10-data.md §9).
- */
-export async function queuePolicyRetry(
-  tx: Tx,
-  write: { userId: string; mediaUserId: string },
-  error: string,
-): Promise<void> {
-  await tx.execute(sql`
-    ${pendingRetryInsert({
-      operation: 'policy',
-      mediaUserId: write.mediaUserId,
-      userId: write.userId,
-      origin: 'policy_apply',
-      error,
-    })}
-    on conflict (media_user_id) where status = 'pending' and operation = 'policy'
-    do update set user_id = excluded.user_id, attempts = 0,
-      next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
-      updated_at = now()`);
-}
-
-/**
  * What one member's write ended with: `applied`; `skipped` (no longer a linked member, or a
  * media-server administrator, never written); `queued` (the write failed: the retry queue has it).
  */
@@ -94,7 +74,7 @@ export async function applyMemberPolicy(
   userId: string,
 ): Promise<PolicyApplyOutcome> {
   const first = await withMediaLock(ctx.db, userId, async (tx) => {
-    const [row] = await tx.select().from(users).where(eq(users.id, userId));
+    const row = await findUser(tx, userId);
     if (!managed(row)) return null;
     return declareWrite(tx, row, desiredDisabled(row, ctx.now()), ctx.now());
   });
@@ -103,20 +83,7 @@ export async function applyMemberPolicy(
     settled: async (tx) => {
       // The whole policy with the desired state stands: a pending template or access retry of
       // this account has nothing left to do.
-      await tx
-        .update(mediaServerRetryQueue)
-        .set({
-          status: 'done',
-          lastError: `superseded by ${POLICY_APPLY_JOB}`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(mediaServerRetryQueue.mediaUserId, first.mediaUserId),
-            eq(mediaServerRetryQueue.status, 'pending'),
-            inArray(mediaServerRetryQueue.operation, ['enable', 'disable', 'policy']),
-          ),
-        );
+      await supersedeRetries(tx, first.mediaUserId, `superseded by ${POLICY_APPLY_JOB}`);
       return 'applied';
     },
     gone: async () => 'skipped',
@@ -193,25 +160,15 @@ export async function runPolicyApply(
   }
   const pageSize = options.pageSize ?? POLICY_APPLY_PAGE;
   const concurrency = options.concurrency ?? POLICY_APPLY_CONCURRENCY;
-  const [count] = await queryRows<{ n: number | string }>(
-    ctx.db,
-    sql`select count(*) as n from users where role = 'user' and media_user_id is not null`,
-  );
   const report = new ProgressReport(ctx.db, run, {
-    membersTotal: Number(count?.n ?? 0),
+    membersTotal: await countLinkedMembers(ctx.db),
     membersDone: 0,
   });
   report.report();
   const counts = { applied: 0, skipped: 0, queued: 0, failed: 0 };
   let after: string | null = null;
   while (!run.signal.aborted) {
-    const page: { id: string }[] = await queryRows<{ id: string }>(
-      ctx.db,
-      sql`select id from users
-          where role = 'user' and media_user_id is not null
-            ${after === null ? sql`` : sql`and id > ${after}`}
-          order by id limit ${pageSize}`,
-    );
+    const page = await linkedMembersAfter(ctx.db, after, pageSize);
     if (page.length === 0) break;
     after = page[page.length - 1]!.id;
     await eachBounded(page, concurrency, async ({ id }) => {

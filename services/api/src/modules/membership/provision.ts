@@ -2,17 +2,13 @@
 // and admin user creation. The rule it enforces: a failed creation never leaves an account behind
 // on either side. What Usher created on the media server is deleted again, and when even that
 // delete fails, a `delete` row in the retry queue finishes the job later.
-import { sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
-import type { Database } from '../../db/client.js';
-import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import { memberPolicyPatch } from '../../integrations/media-server/policy.js';
 import type { MediaServer, PolicyPatch } from '../../integrations/media-server/port.js';
 import type { SettingsReader } from '../../integrations/common.js';
 import type { ModuleContext } from '../context.js';
-import { FIRST_RETRY_MS } from './access-sync.js';
+import { insertDeleteRetry, isUsernameTakenLocally } from './queries.js';
 
 /** What the provisioning functions need from the module context. */
 export type ProvisionContext = Pick<ModuleContext, 'db' | 'logger' | 'integrations'> & {
@@ -136,32 +132,9 @@ export async function compensate(
       { mediaUserId, err: reason },
       'could not delete the media-server user of a failed account creation; queued for retry',
     );
-    await queueMediaDelete(ctx.db, mediaUserId, reason);
+    await insertDeleteRetry(ctx.db, mediaUserId, reason);
     return 'queued';
   }
-}
-
-/** Inserts a pending `delete` row (origin `register_cleanup`) for the retry worker. */
-async function queueMediaDelete(db: Database, mediaUserId: string, reason: string): Promise<void> {
-  await db.execute(sql`
-    insert into media_server_retry_queue
-      (id, operation, media_user_id, user_id, origin, status, attempts, next_attempt_at,
-       last_error, created_at, updated_at)
-    values (${uuidv7()}, 'delete', ${mediaUserId}, null, 'register_cleanup', 'pending', 0,
-      now() + make_interval(secs => ${FIRST_RETRY_MS / 1000}), ${reason.slice(0, 500)},
-      now(), now())`);
-}
-
-/** Whether an Usher account already uses this name, compared case-insensitively. */
-export async function isUsernameTakenLocally(
-  db: Pick<Database, 'execute'>,
-  username: string,
-): Promise<boolean> {
-  const rows = await queryRows(
-    db,
-    sql`select 1 from users where lower(username) = ${username.toLowerCase()} limit 1`,
-  );
-  return rows.length > 0;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { users, type UserRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import type { UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
+import { lockUser, setExpiry } from './queries.js';
 
 export interface Extension {
   user: UserRow;
@@ -34,11 +33,10 @@ export function extendedEnd(current: Date | null, days: number, now: Date): Date
  * refuses what cannot be renewed. Call inside the transaction that writes the extension.
  */
 export async function lockForRenewal(tx: Tx, userId: string): Promise<UserRow> {
-  const locked = await queryRows(tx, sql`select id from users where id = ${userId} for update`);
-  if (locked.length === 0) throw new AppError('USER_NOT_FOUND', 'No such user');
-  const [row] = await tx.select().from(users).where(eq(users.id, userId));
-  assertRenewable(row!);
-  return row!;
+  const row = await lockUser(tx, userId);
+  if (!row) throw new AppError('USER_NOT_FOUND', 'No such user');
+  assertRenewable(row);
+  return row;
 }
 
 /** Moves the locked user's end by `days`; access sync follows after the commit. */
@@ -49,10 +47,6 @@ export async function writeExtension(
   now: Date,
 ): Promise<Extension> {
   const expiresAt = extendedEnd(row.expiresAt, days, now);
-  const [updated] = await tx
-    .update(users)
-    .set({ expiresAt, updatedAt: now })
-    .where(eq(users.id, row.id))
-    .returning();
-  return { user: updated!, previousExpiresAt: row.expiresAt, expiresAt };
+  const user = await setExpiry(tx, row.id, expiresAt, now);
+  return { user, previousExpiresAt: row.expiresAt, expiresAt };
 }

@@ -1,9 +1,7 @@
 // The `media_server_retry` job (30-settings.md §9, 10-data.md §9): re-applies media-server changes
 // that failed after Usher had committed its own, with back-off, until they succeed or give up.
-import { and, eq, sql } from 'drizzle-orm';
 import { Counter, type Registry } from 'prom-client';
-import { mediaServerRetryQueue, users, type RetryRow } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
+import { type RetryRow } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import { AdministratorPolicyRefused } from '../../integrations/media-server/index.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
@@ -16,6 +14,16 @@ import {
   type MediaAccessWriter,
 } from './access-sync.js';
 import { currentPolicyWriter, type PolicyApplyContext } from './policy-apply.js';
+import {
+  dueRetryIds,
+  findRetry,
+  findUser,
+  finishRetry,
+  giveUpRetry,
+  lockPendingRetry,
+  ownerOfMediaUser,
+  rescheduleRetry,
+} from './queries.js';
 import type { Tx } from '../../db/client.js';
 import { withTransaction } from '../../db/transaction.js';
 
@@ -54,15 +62,8 @@ export function retryMetrics(registry: Registry): RetryWorkerDeps {
 type Outcome = 'done' | 'retry' | 'gave_up' | 'skipped';
 
 /** Marks a row done; `note` says why no call was needed, when none was made. */
-async function finish(tx: Tx, row: RetryRow, note: string | null = null): Promise<void> {
-  await tx
-    .update(mediaServerRetryQueue)
-    .set({
-      status: 'done',
-      ...(note === null ? { attempts: row.attempts + 1 } : { lastError: note }),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(mediaServerRetryQueue.id, row.id));
+function finish(tx: Tx, row: RetryRow, note: string | null = null): Promise<void> {
+  return finishRetry(tx, row, note);
 }
 
 /** Records a failed retry: the next one per the back-off, or `gave_up` after the last. */
@@ -76,10 +77,7 @@ async function failed(
   const attempts = row.attempts + 1;
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
   if (attempts >= MAX_RETRIES) {
-    await tx
-      .update(mediaServerRetryQueue)
-      .set({ status: 'gave_up', attempts, lastError: message, updatedAt: sql`now()` })
-      .where(eq(mediaServerRetryQueue.id, row.id));
+    await giveUpRetry(tx, row.id, attempts, message);
     deps.gaveUp.inc({ operation: row.operation });
     ctx.logger.error(
       { retryId: row.id, operation: row.operation, mediaUserId: row.mediaUserId, attempts },
@@ -88,15 +86,7 @@ async function failed(
     return 'gave_up';
   }
   const delay = RETRY_DELAYS_SECONDS[attempts - 1]!;
-  await tx
-    .update(mediaServerRetryQueue)
-    .set({
-      attempts,
-      lastError: message,
-      nextAttemptAt: sql`now() + make_interval(secs => ${delay})`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(mediaServerRetryQueue.id, row.id));
+  await rescheduleRetry(tx, row.id, attempts, message, delay);
   ctx.logger.warn(
     { retryId: row.id, operation: row.operation, attempts, err: message },
     'media-server retry failed; trying again later',
@@ -105,13 +95,8 @@ async function failed(
 }
 
 /** Re-reads the row in the transaction: another path may have completed or replaced it. */
-async function stillPending(tx: Tx, row: RetryRow): Promise<RetryRow | null> {
-  const [fresh] = await tx
-    .select()
-    .from(mediaServerRetryQueue)
-    .where(and(eq(mediaServerRetryQueue.id, row.id), eq(mediaServerRetryQueue.status, 'pending')))
-    .for('update');
-  return fresh ?? null;
+function stillPending(tx: Tx, row: RetryRow): Promise<RetryRow | null> {
+  return lockPendingRetry(tx, row.id);
 }
 
 const GONE = 'no call needed: the user, the link or the membership is gone';
@@ -144,7 +129,7 @@ async function applyAccess(
   const first = await withMediaLock(ctx.db, userId, async (tx) => {
     const row = await stillPending(tx, queued);
     if (!row) return 'skipped' as const;
-    const [user] = await tx.select().from(users).where(eq(users.id, userId));
+    const user = await findUser(tx, userId);
     if (!user || user.mediaUserId !== row.mediaUserId || user.role !== 'user') {
       await finish(tx, row, GONE);
       return 'done' as const;
@@ -193,10 +178,7 @@ async function applyDelete(
   const due = await withTransaction(ctx, async (tx) => {
     const row = await stillPending(tx, queued);
     if (!row) return 'skipped' as const;
-    const [owner] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.mediaUserId, row.mediaUserId));
+    const owner = await ownerOfMediaUser(tx, row.mediaUserId);
     if (owner) {
       await finish(tx, row, 'not deleted: the media user is linked to an account again');
       return 'done' as const;
@@ -234,19 +216,11 @@ export async function runRetryWorker(
     }
     throw err;
   }
-  const due = await queryRows<{ id: string }>(
-    ctx.db,
-    sql`select id from media_server_retry_queue
-        where status = 'pending' and next_attempt_at <= now()
-        order by next_attempt_at, id limit ${RETRY_BATCH}`,
-  );
+  const due = await dueRetryIds(ctx.db, RETRY_BATCH);
   const summary = { due: due.length, done: 0, retry: 0, gaveUp: 0, skipped: 0 };
   for (const { id } of due) {
     if (run.signal.aborted) break;
-    const [row] = await ctx.db
-      .select()
-      .from(mediaServerRetryQueue)
-      .where(eq(mediaServerRetryQueue.id, id));
+    const row = await findRetry(ctx.db, id);
     if (!row || row.status !== 'pending') continue;
     const outcome =
       row.operation === 'delete'

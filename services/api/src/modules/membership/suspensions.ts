@@ -3,30 +3,19 @@
 // state the membership wants — enabled again, unless the membership ended or an admin switched
 // access off meanwhile. Run by `sharing_watch` every tick and by `expiry_check` every hour, so a
 // suspension ends even after the sharing watch was switched off.
-import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
-import { users } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
+import { clearSuspension, dueSuspensions } from './queries.js';
 
 type SuspensionContext = Pick<ModuleContext, 'db' | 'now' | 'accessSync'>;
 
 /** Ends every suspension whose time is up; how many it ended. */
 export async function endSharingSuspensions(ctx: SuspensionContext): Promise<number> {
   const now = ctx.now();
-  const due = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(isNotNull(users.sharingSuspendedUntil), lte(users.sharingSuspendedUntil, now)))
-    .orderBy(asc(users.sharingSuspendedUntil))
-    .limit(500);
+  const due = await dueSuspensions(ctx.db, now);
   let ended = 0;
   for (const { id } of due) {
     // Guarded: a replica that got here first, or a new suspension written meanwhile, wins.
-    const cleared = await ctx.db
-      .update(users)
-      .set({ sharingSuspendedUntil: null, updatedAt: now })
-      .where(and(eq(users.id, id), lte(users.sharingSuspendedUntil, now)))
-      .returning({ id: users.id });
-    if (cleared.length === 0) continue;
+    if (!(await clearSuspension(ctx.db, id, now))) continue;
     ended += 1;
     await ctx.accessSync(id, 'sharing');
   }

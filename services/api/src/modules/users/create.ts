@@ -1,11 +1,9 @@
 // `POST /admin/users` (20-api.md §6, §8.1 without codes and bot event): the local account and,
 // for members, the media-server account are created all or nothing.
 import type { AdminUser, CreateAdminUserRequest } from '@usher/contracts';
-import { sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { auditCaller } from '../../audit-log/audit.js';
 import { generatePassword, hashPassword } from '../../security/passwords.js';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import {
   assertUsernameAvailable,
@@ -16,6 +14,7 @@ import {
 } from '../membership/index.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { toAdminUser } from './dto.js';
+import { emailTaken as emailInUse, insertUser } from './queries.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { withTransaction } from '../../db/transaction.js';
 
@@ -37,11 +36,7 @@ export async function createUser(
   if (wantsMedia) await assertUsernameAvailable(ctx, input.username);
   else if (await isUsernameTakenLocally(ctx.db, input.username)) throw usernameTaken();
   if (input.email) {
-    const taken = await ctx.db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`${users.email} = ${input.email}`);
-    if (taken.length > 0) throw emailTaken();
+    if (await emailInUse(ctx.db, input.email)) throw emailTaken();
   }
 
   const disabled = (expiresAt !== null && expiresAt.getTime() <= now.getTime()) || accessOff;
@@ -51,40 +46,37 @@ export async function createUser(
   const passwordHash = await hashPassword(password);
   try {
     const row = await withTransaction(ctx, async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({
-          id: uuidv7(),
-          username: input.username,
-          email: input.email ?? null,
-          passwordHash,
-          role: input.role,
-          // A generated password was seen by the admin only: the owner picks their own.
-          mustChangePassword: input.password === undefined,
-          expiresAt,
-          mediaUserId: media?.mediaUserId ?? null,
-          mediaDisabled: media?.disabled ?? false,
-          mediaAccessDisabled: accessOff,
-          registeredVia: 'admin',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
+      const created = await insertUser(tx, {
+        id: uuidv7(),
+        username: input.username,
+        email: input.email ?? null,
+        passwordHash,
+        role: input.role,
+        // A generated password was seen by the admin only: the owner picks their own.
+        mustChangePassword: input.password === undefined,
+        expiresAt,
+        mediaUserId: media?.mediaUserId ?? null,
+        mediaDisabled: media?.disabled ?? false,
+        mediaAccessDisabled: accessOff,
+        registeredVia: 'admin',
+        createdAt: now,
+        updatedAt: now,
+      });
       await auditCaller(
         tx,
         caller,
         'user.create',
-        { type: 'user', id: created!.id },
+        { type: 'user', id: created.id },
         {
-          username: created!.username,
-          role: created!.role,
+          username: created.username,
+          role: created.role,
           expiresAt: expiresAt?.toISOString() ?? null,
-          mediaUserId: created!.mediaUserId,
+          mediaUserId: created.mediaUserId,
           mediaAccessDisabled: accessOff,
           generatedPassword: input.password === undefined,
         },
       );
-      return created!;
+      return created;
     });
     return {
       user: toAdminUser(row, now),

@@ -1,14 +1,12 @@
 // Admin self-binding (20-api.md §6 "Self and media server"): an administrator links their Usher
 // account to an existing media-server user found by name. Usher never manages a bound account.
 import type { AdminUser } from '@usher/contracts';
-import { eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../../audit-log/audit.js';
 import { isGuid, normaliseId } from '../../integrations/media-server/port.js';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
 import { toAdminUser } from './dto.js';
-import { findUser } from './queries.js';
+import { findUser, ownersOfMediaUsers, updateUserRow } from './queries.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { withTransaction } from '../../db/transaction.js';
 
@@ -24,12 +22,7 @@ export async function searchMediaUsers(
     .sort((a, b) => a.name.localeCompare(b.name))
     .slice(0, query.limit);
   const ids = hits.map((u) => normaliseId(u.id));
-  const bound = ids.length
-    ? await ctx.db
-        .select({ id: users.id, username: users.username, mediaUserId: users.mediaUserId })
-        .from(users)
-        .where(inArray(users.mediaUserId, ids))
-    : [];
+  const bound = ids.length ? await ownersOfMediaUsers(ctx.db, ids) : [];
   const byMedia = new Map(bound.map((b) => [b.mediaUserId, b]));
   return {
     data: hits.map((u) => {
@@ -77,23 +70,20 @@ export async function bindCurrentAdmin(
   }
   const mediaUserId = normaliseId(mediaUser.id);
   const row = await withTransaction(ctx, async (tx) => {
-    const [owner] = await tx
-      .select({ id: users.id, username: users.username })
-      .from(users)
-      .where(eq(users.mediaUserId, mediaUserId));
+    const [owner] = await ownersOfMediaUsers(tx, [mediaUserId]);
     if (owner && owner.id !== auth.userId) throw alreadyBound(owner.username);
     const current = await findUser(tx, auth.userId);
-    const [updated] = await tx
-      .update(users)
-      .set({ mediaUserId, mediaDisabled: false, updatedAt: ctx.now() })
-      .where(eq(users.id, auth.userId))
-      .returning()
-      .catch((err: unknown) => {
-        // Two admins binding the same media user at once: the unique index decides.
-        throw isUniqueViolation(err, 'users_media_user_id_uq')
-          ? alreadyBound('another account')
-          : err;
-      });
+    const updated = await updateUserRow(
+      tx,
+      auth.userId,
+      { mediaUserId, mediaDisabled: false },
+      { now: ctx.now() },
+    ).catch((err: unknown) => {
+      // Two admins binding the same media user at once: the unique index decides.
+      throw isUniqueViolation(err, 'users_media_user_id_uq')
+        ? alreadyBound('another account')
+        : err;
+    });
     await recordAudit(tx, {
       actor: caller.actor,
       action: 'admin.media_bind',
@@ -101,7 +91,7 @@ export async function bindCurrentAdmin(
       details: { before: current.mediaUserId, after: mediaUserId, name: mediaUser.name },
       ...meta,
     });
-    return updated!;
+    return updated;
   });
   return toAdminUser(row, ctx.now());
 }
@@ -112,10 +102,12 @@ export async function unbindCurrentAdmin(ctx: ModuleContext, caller: Caller): Pr
   await withTransaction(ctx, async (tx) => {
     const current = await findUser(tx, auth.userId);
     if (!current.mediaUserId) return;
-    await tx
-      .update(users)
-      .set({ mediaUserId: null, mediaDisabled: false, updatedAt: ctx.now() })
-      .where(eq(users.id, auth.userId));
+    await updateUserRow(
+      tx,
+      auth.userId,
+      { mediaUserId: null, mediaDisabled: false },
+      { now: ctx.now() },
+    );
     await recordAudit(tx, {
       actor: caller.actor,
       action: 'admin.media_unbind',

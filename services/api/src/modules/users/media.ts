@@ -1,7 +1,6 @@
 // Media-server helpers shared by the admin user actions: error mapping, the member policy
 // template, and the forced sync behind `POST /admin/users/:id/media-sync`.
-import { and, eq, inArray } from 'drizzle-orm';
-import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
+import { type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import type { Tx } from '../../db/client.js';
@@ -16,7 +15,7 @@ import {
   writeUntilSettled,
   type MediaAccessWriter,
 } from '../membership/index.js';
-import { userNotFound } from './queries.js';
+import { supersedeMediaRetries, userNotFound, userRow } from './queries.js';
 
 /** Whether the member's media account is managed by Usher; refuses the others. */
 export function assertManagedMedia(row: UserRow): string {
@@ -62,7 +61,7 @@ export async function forceMediaSync(
   within: (tx: Tx, row: UserRow, disabled: boolean) => Promise<void>,
 ): Promise<ForcedSync> {
   const first = await withMediaLock(ctx.db, userId, async (tx) => {
-    const [row] = await tx.select().from(users).where(eq(users.id, userId));
+    const row = await userRow(tx, userId);
     if (!row) throw userNotFound();
     assertManagedMedia(row);
     return declareWrite(tx, row, desiredDisabled(row, ctx.now()), ctx.now());
@@ -74,24 +73,11 @@ export async function forceMediaSync(
           await readMemberPolicy(ctx.settings.store),
         )
     : ctx.mediaAccess;
-  const reread = async (tx: Tx) => (await tx.select().from(users).where(eq(users.id, userId)))[0];
+  const reread = (tx: Tx) => userRow(tx, userId);
   const end = await writeUntilSettled<SyncEnd>(ctx.db, writer, first, ctx, {
     settled: async (tx) => {
       const row = (await reread(tx))!;
-      await tx
-        .update(mediaServerRetryQueue)
-        .set({ status: 'done', lastError: 'superseded by a manual sync', updatedAt: ctx.now() })
-        .where(
-          and(
-            eq(mediaServerRetryQueue.mediaUserId, first.mediaUserId),
-            eq(mediaServerRetryQueue.status, 'pending'),
-            // With `policy` the whole template was written too: a pending template retry is done.
-            inArray(
-              mediaServerRetryQueue.operation,
-              policy ? ['enable', 'disable', 'policy'] : ['enable', 'disable'],
-            ),
-          ),
-        );
+      await supersedeMediaRetries(tx, first.mediaUserId, policy, ctx.now());
       await within(tx, row, row.mediaDisabled);
       return { row, mediaSync: 'applied' };
     },

@@ -1,8 +1,20 @@
 import type { AdminUserListQuery, MediaState } from '@usher/contracts';
-import { and, asc, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { users, type UserRow } from '../../db/schema/index.js';
+import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import { AppError } from '../../errors/app-error.js';
 import { nextDay, startOfZonedDay } from '../../time/zoned-day.js';
@@ -156,3 +168,142 @@ export async function otherActiveAdmins(db: Reader, exceptId: string): Promise<n
     .where(and(eq(users.role, 'admin'), eq(users.isActive, true), sql`${users.id} <> ${exceptId}`));
   return row?.n ?? 0;
 }
+
+// --- writes -------------------------------------------------------------------------------------
+
+type Writer = Pick<Database, 'select' | 'execute' | 'update' | 'insert' | 'delete'>;
+
+/** Serialises the LAST_ADMIN checks, so two admins cannot demote each other at once. */
+export async function lockAdminSet(tx: Writer): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('usher:admins'))`);
+}
+
+/** Whether an account other than `exceptId` (none: any account) has this e-mail address. */
+export async function emailTaken(
+  db: Reader,
+  email: string,
+  exceptId: string | null = null,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      exceptId === null
+        ? sql`${users.email} = ${email}`
+        : sql`${users.email} = ${email} and ${users.id} <> ${exceptId}`,
+    );
+  return rows.length > 0;
+}
+
+/**
+ * Writes `set` on the account (and `updatedAt`); `revokeTokens` also bumps `token_version`, so
+ * every token issued before stops working. The row as written.
+ */
+export async function updateUserRow(
+  tx: Writer,
+  id: string,
+  set: Partial<UserRow>,
+  options: { now: Date; revokeTokens?: boolean },
+): Promise<UserRow> {
+  const [updated] = await tx
+    .update(users)
+    .set({
+      ...set,
+      ...(options.revokeTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+      updatedAt: options.now,
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return updated!;
+}
+
+export async function insertUser(tx: Writer, row: typeof users.$inferInsert): Promise<UserRow> {
+  const [created] = await tx.insert(users).values(row).returning();
+  return created!;
+}
+
+export async function deleteUserRow(tx: Writer, id: string): Promise<void> {
+  await tx.delete(users).where(eq(users.id, id));
+}
+
+/** The accounts linked to any of these media users. */
+export function ownersOfMediaUsers(
+  db: Reader,
+  mediaUserIds: string[],
+): Promise<{ id: string; username: string; mediaUserId: string | null }[]> {
+  return db
+    .select({ id: users.id, username: users.username, mediaUserId: users.mediaUserId })
+    .from(users)
+    .where(inArray(users.mediaUserId, mediaUserIds));
+}
+
+/** A deleted member's pending payments expire with them; how many did. */
+export async function expirePendingPayments(tx: Writer, userId: string): Promise<number> {
+  const result = (await tx.execute(sql`
+    update payments set status = 'expired', status_reason = 'user deleted', updated_at = now()
+    where user_id = ${userId} and status = 'pending'`)) as unknown as {
+    rowCount?: number;
+    affectedRows?: number;
+  };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
+
+/** A pending `delete` row (origin `user_delete`) for a deleted member's media account. */
+export async function queueMediaUserDelete(
+  tx: Writer,
+  row: { id: string; mediaUserId: string; now: Date },
+): Promise<void> {
+  await tx.insert(mediaServerRetryQueue).values({
+    id: row.id,
+    operation: 'delete',
+    mediaUserId: row.mediaUserId,
+    userId: null,
+    origin: 'user_delete',
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: new Date(row.now.getTime() + 30_000),
+  });
+}
+
+/** Writes what the retry queue row's call answered: `done`, or the error for the worker. */
+export async function settleRetryRow(
+  db: Writer,
+  id: string,
+  outcome: { done: true } | { error: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(mediaServerRetryQueue)
+    .set(
+      'done' in outcome
+        ? { status: 'done', attempts: 0, updatedAt: now }
+        : { lastError: outcome.error.slice(0, 500), updatedAt: now },
+    )
+    .where(eq(mediaServerRetryQueue.id, id));
+}
+
+/** Completes the media user's pending access rows (and template rows with `policy`). */
+export async function supersedeMediaRetries(
+  tx: Writer,
+  mediaUserId: string,
+  policy: boolean,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(mediaServerRetryQueue)
+    .set({ status: 'done', lastError: 'superseded by a manual sync', updatedAt: now })
+    .where(
+      and(
+        eq(mediaServerRetryQueue.mediaUserId, mediaUserId),
+        eq(mediaServerRetryQueue.status, 'pending'),
+        // With `policy` the whole template was written too: a pending template retry is done.
+        inArray(
+          mediaServerRetryQueue.operation,
+          policy ? ['enable', 'disable', 'policy'] : ['enable', 'disable'],
+        ),
+      ),
+    );
+}
+
+/** The account's row by id without the not-found check, or undefined. */
+export { userRow } from '../../db/users.js';

@@ -6,11 +6,10 @@ import type {
   MediaSyncOutcome,
   UpdateAdminUserRequest,
 } from '@usher/contracts';
-import { eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit-log/audit.js';
 import { generatePassword, hashPassword } from '../../security/passwords.js';
-import { mediaServerRetryQueue, users, type UserRow } from '../../db/schema/index.js';
+import { type UserRow } from '../../db/schema/index.js';
 import type { AuthContext } from '../../http/context.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Caller, ModuleContext } from '../context.js';
@@ -19,7 +18,20 @@ import type { Tx } from '../../db/client.js';
 import { lockForRenewal, writeExtension } from '../membership/index.js';
 import { toAdminUser } from './dto.js';
 import { assertManagedMedia, forceMediaSync } from './media.js';
-import { findUser, lockUser, otherActiveAdmins, tableExists, userCounts } from './queries.js';
+import {
+  deleteUserRow,
+  emailTaken,
+  expirePendingPayments,
+  findUser,
+  lockAdminSet,
+  lockUser,
+  otherActiveAdmins,
+  queueMediaUserDelete,
+  settleRetryRow,
+  tableExists,
+  updateUserRow,
+  userCounts,
+} from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 
 const audit = (
@@ -39,12 +51,8 @@ const audit = (
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email');
-
-/** Serialises the LAST_ADMIN checks, so two admins cannot demote each other at once. */
-async function lockAdminSet(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('usher:admins'))`);
-}
+const emailTakenError = () =>
+  new AppError('EMAIL_TAKEN', 'Another account already uses this email');
 
 async function assertNotLastAdmin(tx: Tx, row: UserRow): Promise<void> {
   if (row.role !== 'admin' || !row.isActive) return;
@@ -92,11 +100,7 @@ export async function updateUser(
     }
     if (patch.email !== undefined && patch.email !== row.email) {
       if (patch.email !== null) {
-        const [other] = await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(sql`${users.email} = ${patch.email} and ${users.id} <> ${id}`);
-        if (other) throw emailTaken();
+        if (await emailTaken(tx, patch.email, id)) throw emailTakenError();
       }
       set.email = patch.email;
     }
@@ -113,19 +117,12 @@ export async function updateUser(
     }
     if (Object.keys(set).length === 0) return { syncNeeded: false };
     const roleChanged = set.role !== undefined;
-    const [updated] = await tx
-      .update(users)
-      .set({
-        ...set,
-        ...(roleChanged ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
-        updatedAt: now,
-      })
-      .where(eq(users.id, id))
-      .returning()
-      .catch((err: unknown) => {
+    const updated = await updateUserRow(tx, id, set, { now, revokeTokens: roleChanged }).catch(
+      (err: unknown) => {
         // The pre-check above can lose a race with a concurrent write of the same address.
-        throw isUniqueViolation(err, 'users_email_uq') ? emailTaken() : err;
-      });
+        throw isUniqueViolation(err, 'users_email_uq') ? emailTakenError() : err;
+      },
+    );
     const before = Object.fromEntries(
       Object.keys(set).map((k) => [k, (row as Record<string, unknown>)[k]]),
     );
@@ -172,14 +169,7 @@ export async function setActive(
     await lockAdminSet(tx);
     const row = await lockUser(tx, id);
     if (!isActive) await assertNotLastAdmin(tx, row);
-    await tx
-      .update(users)
-      .set({
-        isActive,
-        ...(isActive ? {} : { tokenVersion: sql`${users.tokenVersion} + 1` }),
-        updatedAt: ctx.now(),
-      })
-      .where(eq(users.id, id));
+    await updateUserRow(tx, id, { isActive }, { now: ctx.now(), revokeTokens: !isActive });
     await audit(tx, caller, isActive ? 'user.activate' : 'user.deactivate', id, {
       before: { isActive: row.isActive },
       after: { isActive },
@@ -199,10 +189,7 @@ export async function setMediaAccess(
   await withTransaction(ctx, async (tx) => {
     const row = await lockUser(tx, id);
     assertManagedMedia(row);
-    await tx
-      .update(users)
-      .set({ mediaAccessDisabled: !enabled, updatedAt: ctx.now() })
-      .where(eq(users.id, id));
+    await updateUserRow(tx, id, { mediaAccessDisabled: !enabled }, { now: ctx.now() });
     await audit(tx, caller, 'user.media_access', id, {
       before: { mediaAccessDisabled: row.mediaAccessDisabled },
       after: { mediaAccessDisabled: !enabled },
@@ -245,16 +232,12 @@ export async function resetPassword(
   }
   const passwordHash = await hashPassword(password);
   await withTransaction(ctx, async (tx) => {
-    await tx
-      .update(users)
-      .set({
-        passwordHash,
-        hasPassword: true,
-        mustChangePassword: input.requireChange,
-        tokenVersion: sql`${users.tokenVersion} + 1`,
-        updatedAt: ctx.now(),
-      })
-      .where(eq(users.id, id));
+    await updateUserRow(
+      tx,
+      id,
+      { passwordHash, hasPassword: true, mustChangePassword: input.requireChange },
+      { now: ctx.now(), revokeTokens: true },
+    );
     await audit(tx, caller, 'user.password_reset', id, {
       generated: input.newPassword === undefined,
       requireChange: input.requireChange,
@@ -283,29 +266,14 @@ export async function deleteUser(
     await assertNotLastAdmin(tx, row);
     let expiredPayments = 0;
     if (await tableExists(tx, 'payments')) {
-      const result = (await tx.execute(sql`
-        update payments set status = 'expired', status_reason = 'user deleted', updated_at = now()
-        where user_id = ${id} and status = 'pending'`)) as unknown as {
-        rowCount?: number;
-        affectedRows?: number;
-      };
-      expiredPayments = result.rowCount ?? result.affectedRows ?? 0;
+      expiredPayments = await expirePendingPayments(tx, id);
     }
     let queued: { id: string; mediaUserId: string } | null = null;
     if (row.role === 'user' && row.mediaUserId) {
       queued = { id: uuidv7(), mediaUserId: row.mediaUserId };
-      await tx.insert(mediaServerRetryQueue).values({
-        id: queued.id,
-        operation: 'delete',
-        mediaUserId: row.mediaUserId,
-        userId: null,
-        origin: 'user_delete',
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: new Date(now.getTime() + 30_000),
-      });
+      await queueMediaUserDelete(tx, { ...queued, now });
     }
-    await tx.delete(users).where(eq(users.id, id));
+    await deleteUserRow(tx, id);
     await audit(tx, caller, 'user.delete', id, {
       username: row.username,
       role: row.role,
@@ -319,19 +287,13 @@ export async function deleteUser(
     await (await ctx.integrations.mediaServer.get()).deleteUser(cleanup.mediaUserId);
   } catch (err) {
     // Any failure (down, not configured, refused) leaves the committed row to the retry worker.
-    await ctx.db
-      .update(mediaServerRetryQueue)
-      .set({ lastError: String((err as Error).message).slice(0, 500), updatedAt: ctx.now() })
-      .where(eq(mediaServerRetryQueue.id, cleanup.id));
+    await settleRetryRow(ctx.db, cleanup.id, { error: String((err as Error).message) }, ctx.now());
     ctx.logger.warn(
       { userId: id, err: (err as Error).message },
       'media-server user delete failed; queued for retry',
     );
     return { mediaCleanup: 'queued' };
   }
-  await ctx.db
-    .update(mediaServerRetryQueue)
-    .set({ status: 'done', attempts: 0, updatedAt: ctx.now() })
-    .where(eq(mediaServerRetryQueue.id, cleanup.id));
+  await settleRetryRow(ctx.db, cleanup.id, { done: true }, ctx.now());
   return { mediaCleanup: 'deleted' };
 }
