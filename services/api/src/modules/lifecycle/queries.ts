@@ -1,9 +1,17 @@
 // The lifecycle's reads for the admin pages (docs/lifecycle.md): the notices log and the
 // reminders coming up.
 import type { NoticesQuery } from '@usher/contracts';
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
-import { memberNotices, users, type MemberNoticeRow } from '../../db/schema/index.js';
+import {
+  memberNotices,
+  NOTICE_MAX_ATTEMPTS,
+  users,
+  type MemberNoticeRow,
+  type NoticeChannel,
+  type NoticeKind,
+} from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 
 export type NoticeWithName = MemberNoticeRow & { username: string };
@@ -180,4 +188,207 @@ export async function reminderNotices(
         )})`,
       ),
     );
+}
+
+// --- member_notices claims (claims.ts) ---------------------------------------------------------
+
+/** Which notice, for whom, on which channel. */
+export interface NoticeKey {
+  userId: string;
+  kind: NoticeKind;
+  ref: string;
+  channel: NoticeChannel;
+  /** A reminder's membership end and threshold. */
+  expiresAt?: Date;
+  days?: number;
+}
+
+const row = (key: NoticeKey, now: Date) => ({
+  id: uuidv7(),
+  userId: key.userId,
+  kind: key.kind,
+  ref: key.ref,
+  channel: key.channel,
+  expiresAt: key.expiresAt ?? null,
+  days: key.days ?? null,
+  createdAt: now,
+  updatedAt: now,
+});
+
+/**
+ * Claims a notice for sending: a new row (`sending`, first try), or a `failed` one with tries
+ * left — in one statement, so of two runs or replicas only one gets it. Null when it is taken:
+ * sent, skipped, being sent, or failed three times.
+ */
+export async function claimNotice(db: Database, key: NoticeKey, now: Date): Promise<string | null> {
+  const [claimed] = await db
+    .insert(memberNotices)
+    .values({ ...row(key, now), status: 'sending', attempts: 1 })
+    .onConflictDoUpdate({
+      target: [memberNotices.userId, memberNotices.kind, memberNotices.ref, memberNotices.channel],
+      set: {
+        status: 'sending',
+        attempts: sql`${memberNotices.attempts} + 1`,
+        detail: null,
+        updatedAt: now,
+      },
+      setWhere: sql`${memberNotices.status} = 'failed' and ${memberNotices.attempts} < ${NOTICE_MAX_ATTEMPTS}`,
+    })
+    .returning({ id: memberNotices.id });
+  return claimed?.id ?? null;
+}
+
+/** Records a channel that cannot reach the member; false when the row existed already. */
+export async function recordSkipped(
+  db: Database,
+  key: NoticeKey,
+  detail: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .insert(memberNotices)
+    .values({ ...row(key, now), status: 'skipped', detail })
+    .onConflictDoNothing()
+    .returning({ id: memberNotices.id });
+  return rows.length > 0;
+}
+
+export type DeliveryResult = { status: 'sent' } | { status: 'failed'; detail: string };
+
+/** Marks a claimed notice sent or failed. */
+export async function finishNotice(
+  db: Database,
+  id: string,
+  result: DeliveryResult,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(memberNotices)
+    .set({
+      status: result.status,
+      detail: result.status === 'failed' ? result.detail : null,
+      updatedAt: now,
+    })
+    .where(eq(memberNotices.id, id));
+}
+
+// --- members (reminders, notices, preferences) ---------------------------------------------------
+
+/** What a notice needs of a member. */
+export const MEMBER_FIELDS = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  messengerId: users.messengerId,
+  locale: users.locale,
+  notifyEmail: users.notifyEmail,
+  notifyMessenger: users.notifyMessenger,
+};
+
+export type MemberFields = {
+  id: string;
+  username: string;
+  email: string | null;
+  messengerId: number | null;
+  locale: string | null;
+  notifyEmail: boolean;
+  notifyMessenger: boolean;
+};
+
+/**
+ * One page of members that may be due a reminder: role user, web login on, not switched off by
+ * an admin, with a membership ending in (now, horizon]. Keyset on (expires_at, id).
+ */
+export function reminderCandidates(
+  db: Database,
+  now: Date,
+  horizon: Date,
+  after: { expiresAt: Date; id: string } | null,
+  limit: number,
+) {
+  return db
+    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
+    .from(users)
+    .where(
+      and(
+        eq(users.role, 'user'),
+        eq(users.isActive, true),
+        eq(users.mediaAccessDisabled, false),
+        gt(users.expiresAt, now),
+        lte(users.expiresAt, horizon),
+        after
+          ? or(
+              gt(users.expiresAt, after.expiresAt),
+              and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(users.expiresAt), asc(users.id))
+    .limit(limit);
+}
+
+/** One member with their membership end, for a notice. */
+export async function noticeMember(db: Database, userId: string) {
+  const [row] = await db
+    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** The calling admin as the sample member of a preview or test. */
+export async function sampleMemberRow(db: Database, userId: string) {
+  const [row] = await db
+    .select({
+      username: users.username,
+      email: users.email,
+      messengerId: users.messengerId,
+      locale: users.locale,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+type Handle = Pick<Database, 'select' | 'update'>;
+
+/** The member's notice switches (locked with `forUpdate`), with what an audit row names. */
+export async function notificationSwitches(db: Handle, userId: string, forUpdate = false) {
+  const query = db
+    .select({
+      username: users.username,
+      role: users.role,
+      email: users.notifyEmail,
+      messenger: users.notifyMessenger,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function setNotificationSwitches(
+  db: Handle,
+  userId: string,
+  input: { email: boolean; messenger: boolean },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ notifyEmail: input.email, notifyMessenger: input.messenger, updatedAt: now })
+    .where(eq(users.id, userId));
+}
+
+/** Turns reminder mails off if they are on; the member's name when it changed anything. */
+export async function turnOffMail(
+  db: Handle,
+  userId: string,
+  now: Date,
+): Promise<{ username: string }[]> {
+  return db
+    .update(users)
+    .set({ notifyEmail: false, updatedAt: now })
+    .where(sql`${users.id} = ${userId} and ${users.notifyEmail}`)
+    .returning({ username: users.username });
 }

@@ -2,8 +2,7 @@
 // once per (member, membership end, threshold, channel), over every channel switched on, in the
 // member's language; `member_notices` holds the claims, results and retries.
 import { LOCALES, type Locale } from '@usher/contracts';
-import { and, asc, eq, gt, lte, or } from 'drizzle-orm';
-import { users, type NoticeChannel } from '../../db/schema/index.js';
+import { type NoticeChannel } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MailAdapter } from '../../integrations/mail/adapter.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
@@ -26,6 +25,7 @@ import {
 } from './claims.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
 import { sendWebhook, type WebhookEvent, type WebhookFormat } from './webhook.js';
+import { reminderCandidates } from './queries.js';
 
 export const REMINDERS_JOB = 'expiry_reminders';
 /** `REMINDER_CRON` default: hourly at minute 15, off the hour the expiry check uses. */
@@ -43,15 +43,7 @@ type RemindersContext = Pick<
 >;
 
 /** The columns a notice to a member needs: who, where to reach them, what they allow. */
-export const MEMBER_FIELDS = {
-  id: users.id,
-  username: users.username,
-  email: users.email,
-  messengerId: users.messengerId,
-  locale: users.locale,
-  notifyEmail: users.notifyEmail,
-  notifyMessenger: users.notifyMessenger,
-};
+export { MEMBER_FIELDS } from './queries.js';
 
 export interface Candidate {
   id: string;
@@ -91,26 +83,7 @@ async function candidates(
   horizon: Date,
   after: { expiresAt: Date; id: string } | null,
 ): Promise<Candidate[]> {
-  const rows = await ctx.db
-    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
-    .from(users)
-    .where(
-      and(
-        eq(users.role, 'user'),
-        eq(users.isActive, true),
-        eq(users.mediaAccessDisabled, false),
-        gt(users.expiresAt, now),
-        lte(users.expiresAt, horizon),
-        after
-          ? or(
-              gt(users.expiresAt, after.expiresAt),
-              and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(asc(users.expiresAt), asc(users.id))
-    .limit(REMINDER_BATCH);
+  const rows = await reminderCandidates(ctx.db, now, horizon, after, REMINDER_BATCH);
   return rows as Candidate[];
 }
 

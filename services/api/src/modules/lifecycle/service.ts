@@ -8,8 +8,6 @@ import type {
   Locale,
 } from '@usher/contracts';
 import { noticeTemplateKeys, type TemplateNoticeKind } from '@usher/contracts/values';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { notConfigured } from '../../integrations/common.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -29,6 +27,7 @@ import {
   type ReminderTexts,
 } from './messages.js';
 import { sendWebhook, type WebhookEvent } from './webhook.js';
+import { sampleMemberRow } from './queries.js';
 
 type LifecycleContext = Pick<ModuleContext, 'db' | 'now' | 'settings' | 'integrations' | 'notify'>;
 type Defaulted<T> = T & { kind: TemplateNoticeKind };
@@ -56,15 +55,7 @@ function checkDraft(key: string, value: string | undefined): string | undefined 
 }
 
 async function sampleMember(ctx: LifecycleContext, userId: string) {
-  const [row] = await ctx.db
-    .select({
-      username: users.username,
-      email: users.email,
-      messengerId: users.messengerId,
-      locale: users.locale,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
+  const row = await sampleMemberRow(ctx.db, userId);
   if (!row) throw new AppError('NOT_FOUND', 'The calling account no longer exists');
   return row;
 }

@@ -1,16 +1,9 @@
 // The member's notice of a suspension for account sharing (docs/sharing.md): by mail and bot, in
 // the member's language, claimed once per suspension like every other notice (`member_notices`).
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/index.js';
 import type { ModuleContext } from '../context.js';
 import { readReminderTexts, sharingSuspensionNotice } from './messages.js';
-import {
-  localeOf,
-  MEMBER_FIELDS,
-  openChannels,
-  sendToMember,
-  type ChannelOutcome,
-} from './reminders.js';
+import { localeOf, openChannels, sendToMember, type ChannelOutcome } from './reminders.js';
+import { noticeMember } from './queries.js';
 
 type NoticeContext = Pick<
   ModuleContext,
@@ -22,10 +15,7 @@ export async function sendSharingSuspensionNotice(
   ctx: NoticeContext,
   input: { userId: string; rule: string; until: Date; ref: string },
 ): Promise<ChannelOutcome[]> {
-  const [row] = await ctx.db
-    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
-    .from(users)
-    .where(eq(users.id, input.userId));
+  const row = await noticeMember(ctx.db, input.userId);
   if (!row) return [];
   const now = ctx.now();
   const member = { ...row, expiresAt: row.expiresAt ?? now };

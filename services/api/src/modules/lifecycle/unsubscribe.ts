@@ -2,14 +2,13 @@
 // signed unsubscribe link of a reminder mail, which works without signing in — from the mail
 // client's one-click button (RFC 8058) or from the web page the link in the text opens.
 import type { NotificationPreferences, UnsubscribeReply } from '@usher/contracts';
-import { eq, sql } from 'drizzle-orm';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { accountActor, recordAudit } from '../../audit-log/audit.js';
-import { users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { secretsEqual } from '../../http/guards.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
+import { notificationSwitches, setNotificationSwitches, turnOffMail } from './queries.js';
 
 /** The web page a mail's unsubscribe link opens (it posts to the route below). */
 export const UNSUBSCRIBE_PAGE = '/unsubscribe';
@@ -66,12 +65,9 @@ export async function readPreferences(
   ctx: PreferencesContext,
   userId: string,
 ): Promise<NotificationPreferences> {
-  const [row] = await ctx.db
-    .select({ email: users.notifyEmail, messenger: users.notifyMessenger })
-    .from(users)
-    .where(eq(users.id, userId));
+  const row = await notificationSwitches(ctx.db, userId);
   if (!row) throw new AppError('NOT_FOUND', 'The account no longer exists');
-  return row;
+  return { email: row.email, messenger: row.messenger };
 }
 
 /** Saves both preferences; audited as `user.notifications` with before and after. */
@@ -82,21 +78,9 @@ export async function savePreferences(
   meta: RequestMeta,
 ): Promise<NotificationPreferences> {
   return withTransaction(ctx, async (tx) => {
-    const [row] = await tx
-      .select({
-        username: users.username,
-        role: users.role,
-        email: users.notifyEmail,
-        messenger: users.notifyMessenger,
-      })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
+    const row = await notificationSwitches(tx, userId, true);
     if (!row) throw new AppError('NOT_FOUND', 'The account no longer exists');
-    await tx
-      .update(users)
-      .set({ notifyEmail: input.email, notifyMessenger: input.messenger, updatedAt: ctx.now() })
-      .where(eq(users.id, userId));
+    await setNotificationSwitches(tx, userId, input, ctx.now());
     if (row.email !== input.email || row.messenger !== input.messenger) {
       await recordAudit(tx, {
         actor: accountActor({ ...row, id: userId }),
@@ -127,11 +111,7 @@ export async function unsubscribe(
   const link = unsubscribeSigner(ctx).verify(token);
   if (!link) throw new AppError('UNSUBSCRIBE_LINK_INVALID', 'This unsubscribe link is not valid');
   await withTransaction(ctx, async (tx) => {
-    const rows = await tx
-      .update(users)
-      .set({ notifyEmail: false, updatedAt: ctx.now() })
-      .where(sql`${users.id} = ${link.userId} and ${users.notifyEmail}`)
-      .returning({ username: users.username });
+    const rows = await turnOffMail(tx, link.userId, ctx.now());
     if (rows.length > 0) {
       await recordAudit(tx, {
         actor: { type: 'user', id: link.userId, label: rows[0]!.username },

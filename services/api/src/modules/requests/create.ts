@@ -1,9 +1,8 @@
 import type { ReviewSource } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import type { Database } from '../../db/client.js';
-import { mediaRequests, users, type MediaRequestRow, type UserRow } from '../../db/schema/index.js';
+import { type MediaRequestRow, type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { startOfZonedDay, zonedDay } from '../../time/zoned-day.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
@@ -16,6 +15,8 @@ import {
   countQuotaApprovals,
   findBlockingRequest,
   hasResubmission,
+  insertRequest,
+  lockRequester,
   lockTitle,
 } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -79,7 +80,7 @@ async function autoReview(ctx: ModuleContext, tx: Database, user: UserRow): Prom
   }
   const dailyLimit = (await store.get('REQUEST_AUTO_APPROVE_DAILY_LIMIT')) || 0;
   if (dailyLimit <= 0) return null;
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+  await lockRequester(tx, user.id);
   const zone = await store.getString('SCHEDULE_TIMEZONE');
   const dayStart = startOfZonedDay(zonedDay(ctx.now(), zone), zone);
   const used = await countQuotaApprovals(tx, user.id, dayStart);
@@ -130,39 +131,36 @@ export async function createRequest(
       );
     }
     const now = ctx.now();
-    const [row] = await tx
-      .insert(mediaRequests)
-      .values({
-        id: uuidv7(),
-        userId: user.id,
-        requesterName: user.username,
-        type: input.type,
-        tmdbId: input.tmdbId,
-        season: input.season,
-        name: input.name,
-        year: input.year ?? null,
-        posterPath: input.posterPath ?? null,
-        backdropPath: input.backdropPath ?? null,
-        note: input.note ?? '',
-        status: review ? 'APPROVED' : 'PENDING',
-        reviewSource: review?.source ?? null,
-        reviewedAt: review ? now : null,
-        reviewedVia: review ? 'system' : null,
-        retryFromId: retryFrom?.id ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const row = await insertRequest(tx, {
+      id: uuidv7(),
+      userId: user.id,
+      requesterName: user.username,
+      type: input.type,
+      tmdbId: input.tmdbId,
+      season: input.season,
+      name: input.name,
+      year: input.year ?? null,
+      posterPath: input.posterPath ?? null,
+      backdropPath: input.backdropPath ?? null,
+      note: input.note ?? '',
+      status: review ? 'APPROVED' : 'PENDING',
+      reviewSource: review?.source ?? null,
+      reviewedAt: review ? now : null,
+      reviewedVia: review ? 'system' : null,
+      retryFromId: retryFrom?.id ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await recordAudit(tx, {
       actor: requester.actor,
       action: retryFrom ? 'request.resubmit' : 'request.create',
-      target: { type: 'media_request', id: row!.id },
+      target: { type: 'media_request', id: row.id },
       details: {
         type: input.type,
         tmdbId: input.tmdbId,
         season: input.season,
         name: input.name,
-        status: row!.status,
+        status: row.status,
         reviewSource: review?.source ?? null,
         ...(retryFrom ? { retryFromId: retryFrom.id } : {}),
         ...(input.confirmExisting ? { confirmExisting: true } : {}),
@@ -170,7 +168,7 @@ export async function createRequest(
       ip: requester.meta.ip,
       requestId: requester.meta.requestId,
     });
-    return { row: row!, review };
+    return { row, review };
   });
 
   const { row, review } = result;

@@ -1,13 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
+import { type MediaRequestRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { AutomationRequest } from '../../integrations/automation/types.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { cachedTv } from '../metadata/index.js';
 import { assertRequestId } from './dto.js';
-import { findRequest } from './queries.js';
+import { findRequest, updateRequest } from './queries.js';
 
 export type DispatchOutcome =
   | { kind: 'dispatched' }
@@ -54,15 +53,12 @@ export async function dispatchOnce(
   try {
     const automation = await ctx.integrations.automation.get();
     const outcome = await automation.submit(await automationRequest(ctx, row));
-    await ctx.db
-      .update(mediaRequests)
-      .set({
-        dispatchedAt: ctx.now(),
-        automationRef: outcome.externalId === null ? null : String(outcome.externalId),
-        automationError: null,
-        updatedAt: ctx.now(),
-      })
-      .where(eq(mediaRequests.id, row.id));
+    await updateRequest(ctx.db, row.id, {
+      dispatchedAt: ctx.now(),
+      automationRef: outcome.externalId === null ? null : String(outcome.externalId),
+      automationError: null,
+      updatedAt: ctx.now(),
+    });
     return { kind: 'dispatched' };
   } catch (err) {
     // Upstream failures are the outcome to store; anything else is a bug and propagates.
@@ -70,10 +66,12 @@ export async function dispatchOnce(
     error = err;
   }
   if (error.kind === 'not_configured') return { kind: 'not_configured', error };
-  await ctx.db
-    .update(mediaRequests)
-    .set({ automationError: error.message.slice(0, 500), updatedAt: ctx.now() })
-    .where(and(eq(mediaRequests.id, row.id), eq(mediaRequests.status, 'APPROVED')));
+  await updateRequest(
+    ctx.db,
+    row.id,
+    { automationError: error.message.slice(0, 500), updatedAt: ctx.now() },
+    'APPROVED',
+  );
   ctx.logger.warn({ requestId: row.id, kind: error.kind }, 'automation hand-off failed');
   return { kind: 'failed', error };
 }

@@ -1,15 +1,9 @@
 import type { NotifyReviewer } from '@usher/contracts';
-import { and, eq } from 'drizzle-orm';
-import {
-  mediaRequests,
-  requestAdminMessages,
-  users,
-  type MediaRequestRow,
-} from '../../db/schema/index.js';
+import { type MediaRequestRow } from '../../db/schema/index.js';
 import type { NotifyPayload, NotifyResult } from '../../notify/notifier.js';
 import type { ModuleContext } from '../context.js';
 import { toNotifyItem } from './dto.js';
-import { editableAdminMessages } from './queries.js';
+import { editableAdminMessages, findRequest, markAdminMessage, notifyUser } from './queries.js';
 
 type Extra =
   | { event: 'created' }
@@ -45,7 +39,7 @@ async function buildEvent(
   requestId: string,
   extra: Extra,
 ): Promise<Payload | undefined> {
-  const [row] = await ctx.db.select().from(mediaRequests).where(eq(mediaRequests.id, requestId));
+  const row = await findRequest(ctx.db, requestId);
   // Deleted meanwhile (cancel, admin delete): there is nothing left to announce.
   if (!row) return undefined;
   const requester = row.userId ? await userById(ctx, row.userId) : null;
@@ -86,17 +80,8 @@ async function buildEvent(
   }
 }
 
-async function userById(ctx: ModuleContext, id: string) {
-  const [user] = await ctx.db
-    .select({
-      id: users.id,
-      username: users.username,
-      messengerId: users.messengerId,
-      locale: users.locale,
-    })
-    .from(users)
-    .where(eq(users.id, id));
-  return user;
+function userById(ctx: ModuleContext, id: string) {
+  return notifyUser(ctx.db, id);
 }
 
 async function reviewerOf(ctx: ModuleContext, row: MediaRequestRow): Promise<NotifyReviewer> {
@@ -122,19 +107,14 @@ async function recordDeliveries(
     if (d.to !== 'adminCopy' || d.chatId === null || d.messageId === undefined) continue;
     const status = d.status === 'gone' ? 'deleted' : d.status === 'failed' ? 'edit_failed' : null;
     if (!status) continue;
-    await ctx.db
-      .update(requestAdminMessages)
-      .set({
+    await markAdminMessage(
+      ctx.db,
+      { requestId, chatId: d.chatId, messageId: d.messageId },
+      {
         deliveryStatus: status,
         failureReason: d.reason?.slice(0, 500) ?? null,
         updatedAt: ctx.now(),
-      })
-      .where(
-        and(
-          eq(requestAdminMessages.requestId, requestId),
-          eq(requestAdminMessages.chatId, d.chatId),
-          eq(requestAdminMessages.messageId, d.messageId),
-        ),
-      );
+      },
+    );
   }
 }

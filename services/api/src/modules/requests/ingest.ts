@@ -1,7 +1,6 @@
 import type { IngestProgress } from '@usher/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
+import { type MediaRequestRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaItem, MediaServer } from '../../integrations/media-server/port.js';
@@ -11,7 +10,7 @@ import { episodeCode } from './dto.js';
 import { notifyRequestEvent } from './events.js';
 import { episodeMap, type EpisodeMap } from './library.js';
 import { approvedRequest } from './approved.js';
-import { approvedBatch, findRequest } from './queries.js';
+import { approvedBatch, approvedForSeasons, findRequest, updateRequest } from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 import { zonedDay } from '../../time/zoned-day.js';
 
@@ -100,16 +99,17 @@ export async function markIngested(
 ): Promise<boolean> {
   const now = ctx.now();
   const changed = await withTransaction(ctx, async (tx) => {
-    const [updated] = await tx
-      .update(mediaRequests)
-      .set({
+    const [updated] = await updateRequest(
+      tx,
+      row.id,
+      {
         status: 'INGESTED',
         ingestedAt: now,
         ingestProgress: progress ?? row.ingestProgress,
         updatedAt: now,
-      })
-      .where(and(eq(mediaRequests.id, row.id), eq(mediaRequests.status, 'APPROVED')))
-      .returning({ id: mediaRequests.id });
+      },
+      'APPROVED',
+    );
     if (!updated) return false;
     await recordAudit(tx, {
       actor: by.actor,
@@ -126,10 +126,7 @@ export async function markIngested(
 }
 
 async function storeProgress(ctx: ModuleContext, id: string, progress: IngestProgress) {
-  await ctx.db
-    .update(mediaRequests)
-    .set({ ingestProgress: progress, updatedAt: ctx.now() })
-    .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'APPROVED')));
+  await updateRequest(ctx.db, id, { ingestProgress: progress, updatedAt: ctx.now() }, 'APPROVED');
 }
 
 /** Stores the progress and ingests when complete; whether anything changed. */
@@ -233,17 +230,7 @@ async function approvedFor(
   tmdbId: number,
   seasons: number[],
 ): Promise<MediaRequestRow[]> {
-  return ctx.db
-    .select()
-    .from(mediaRequests)
-    .where(
-      and(
-        eq(mediaRequests.type, type),
-        eq(mediaRequests.tmdbId, tmdbId),
-        inArray(mediaRequests.season, seasons),
-        eq(mediaRequests.status, 'APPROVED'),
-      ),
-    );
+  return approvedForSeasons(ctx.db, type, tmdbId, seasons);
 }
 
 export interface ReconcileOutcome {

@@ -1,12 +1,12 @@
 import type { AutomationCandidate } from '@usher/contracts';
-import { eq } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { mediaRequests, type StoredCandidate } from '../../db/schema/index.js';
+import { type StoredCandidate } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { MoviePilotAutomation } from '../../integrations/automation/adapter.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { approvedRequest } from './approved.js';
 import { withTransaction } from '../../db/transaction.js';
+import { updateRequest } from './queries.js';
 
 const MAX_CANDIDATES = 50;
 
@@ -62,10 +62,11 @@ export async function searchCandidates(
     raw: hit.torrentInfo,
   }));
   const searchedAt = ctx.now();
-  await ctx.db
-    .update(mediaRequests)
-    .set({ automationCandidates: stored, candidatesSearchedAt: searchedAt, updatedAt: searchedAt })
-    .where(eq(mediaRequests.id, id));
+  await updateRequest(ctx.db, id, {
+    automationCandidates: stored,
+    candidatesSearchedAt: searchedAt,
+    updatedAt: searchedAt,
+  });
   return { candidates: stored.map(publicCandidate), searchedAt: searchedAt.toISOString() };
 }
 
@@ -89,15 +90,12 @@ export async function dispatchCandidate(
   const downloadId = await automation.download(candidate.raw);
   const now = ctx.now();
   await withTransaction(ctx, async (tx) => {
-    await tx
-      .update(mediaRequests)
-      .set({
-        dispatchedAt: now,
-        automationRef: downloadId,
-        automationError: null,
-        updatedAt: now,
-      })
-      .where(eq(mediaRequests.id, id));
+    await updateRequest(tx, id, {
+      dispatchedAt: now,
+      automationRef: downloadId,
+      automationError: null,
+      updatedAt: now,
+    });
     await recordAudit(tx, {
       actor,
       action: 'request.dispatch',

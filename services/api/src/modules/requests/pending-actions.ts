@@ -1,10 +1,19 @@
 import type { PendingAction } from '@usher/contracts';
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import { botPendingActions, type BotPendingActionRow } from '../../db/schema/index.js';
+import { type BotPendingActionRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext } from '../context.js';
 import { isUuid } from './dto.js';
+import {
+  type ActionKey,
+  actionById,
+  actionByKey,
+  deleteAction,
+  dropExpiredActions,
+  liveAction,
+  updateLiveAction,
+  upsertAction,
+} from './queries.js';
 
 /**
  * The bot's conversation state (10-data.md §5, 40-bot.md §4): TTL rows, one live action per
@@ -46,51 +55,32 @@ export async function createAction(
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + input.ttlSeconds * 1000);
   const id = uuidv7();
-  await ctx.db
-    .insert(botPendingActions)
-    .values({ id, ...input, expiresAt, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [botPendingActions.kind, botPendingActions.chatId, botPendingActions.messengerUserId],
-      // A new id, so a claim on the replaced action finds nothing.
-      set: { id, payload: input.payload, expiresAt, createdAt: now, updatedAt: now },
-    });
+  await upsertAction(ctx.db, {
+    id,
+    kind: input.kind,
+    chatId: input.chatId,
+    messengerUserId: input.messengerUserId,
+    payload: input.payload,
+    expiresAt,
+    now,
+  });
   return { id, expiresAt: expiresAt.toISOString() };
-}
-
-async function dropExpired(ctx: ModuleContext, where: ReturnType<typeof and>) {
-  await ctx.db
-    .delete(botPendingActions)
-    .where(and(where, lte(botPendingActions.expiresAt, ctx.now())));
 }
 
 export async function getAction(ctx: ModuleContext, id: string): Promise<PendingAction> {
   checkedId(id);
-  const [row] = await ctx.db
-    .select()
-    .from(botPendingActions)
-    .where(and(eq(botPendingActions.id, id), gt(botPendingActions.expiresAt, ctx.now())));
+  const row = await liveAction(ctx.db, actionById(id), ctx.now());
   if (!row) {
-    await dropExpired(ctx, eq(botPendingActions.id, id));
+    await dropExpiredActions(ctx.db, actionById(id), ctx.now());
     throw notFound();
   }
   return toAction(row);
 }
 
-export async function findLiveAction(
-  ctx: ModuleContext,
-  key: { kind: string; chatId: number; messengerUserId: number },
-): Promise<PendingAction> {
-  const byKey = and(
-    eq(botPendingActions.kind, key.kind),
-    eq(botPendingActions.chatId, key.chatId),
-    eq(botPendingActions.messengerUserId, key.messengerUserId),
-  );
-  const [row] = await ctx.db
-    .select()
-    .from(botPendingActions)
-    .where(and(byKey, gt(botPendingActions.expiresAt, ctx.now())));
+export async function findLiveAction(ctx: ModuleContext, key: ActionKey): Promise<PendingAction> {
+  const row = await liveAction(ctx.db, actionByKey(key), ctx.now());
   if (!row) {
-    await dropExpired(ctx, byKey);
+    await dropExpiredActions(ctx.db, actionByKey(key), ctx.now());
     throw notFound();
   }
   return toAction(row);
@@ -103,17 +93,17 @@ export async function updateAction(
 ): Promise<PendingAction> {
   checkedId(id);
   const now = ctx.now();
-  const [row] = await ctx.db
-    .update(botPendingActions)
-    .set({
+  const row = await updateLiveAction(
+    ctx.db,
+    id,
+    {
       payload: input.payload,
-      updatedAt: now,
       ...(input.ttlSeconds === undefined
         ? {}
         : { expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000) }),
-    })
-    .where(and(eq(botPendingActions.id, id), gt(botPendingActions.expiresAt, now)))
-    .returning();
+    },
+    now,
+  );
   if (!row) throw notFound();
   return toAction(row);
 }
@@ -121,9 +111,6 @@ export async function updateAction(
 /** The atomic claim: exactly one of two concurrent deletes finds the live row. */
 export async function claimAction(ctx: ModuleContext, id: string): Promise<void> {
   checkedId(id);
-  const [row] = await ctx.db
-    .delete(botPendingActions)
-    .where(eq(botPendingActions.id, id))
-    .returning({ live: sql<boolean>`${botPendingActions.expiresAt} > ${ctx.now().toISOString()}` });
+  const row = await deleteAction(ctx.db, id, ctx.now());
   if (!row?.live) throw notFound();
 }

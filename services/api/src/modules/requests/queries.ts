@@ -4,22 +4,28 @@ import {
   count,
   desc,
   eq,
+  gt,
   ilike,
   inArray,
   isNotNull,
   isNull,
   lt,
+  lte,
   or,
   sql,
   type SQL,
 } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import {
+  botPendingActions,
   mediaRequests,
   requestAdminMessages,
   users,
+  type BotPendingActionRow,
   type MediaRequestRow,
+  type UserRow,
 } from '../../db/schema/index.js';
 import type { RequestView } from './dto.js';
 
@@ -255,4 +261,262 @@ export async function approvedBatch(
     )
     .orderBy(mediaRequests.createdAt, mediaRequests.id)
     .limit(limit);
+}
+
+// --- writes and the reads of the use-case files -----------------------------------------------
+
+type Handle = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+type RequestSet = Partial<typeof mediaRequests.$inferInsert>;
+
+/**
+ * Writes `set` on the request (with `updatedAt`), only while it has `status` when one is given;
+ * the rows written (none: gone, or no longer in that status).
+ */
+export function updateRequest(
+  db: Handle,
+  id: string,
+  set: RequestSet & { updatedAt: Date },
+  status?: MediaRequestRow['status'],
+): Promise<MediaRequestRow[]> {
+  return db
+    .update(mediaRequests)
+    .set(set)
+    .where(
+      status === undefined
+        ? eq(mediaRequests.id, id)
+        : and(eq(mediaRequests.id, id), eq(mediaRequests.status, status)),
+    )
+    .returning();
+}
+
+export async function insertRequest(
+  tx: Handle,
+  values: typeof mediaRequests.$inferInsert,
+): Promise<MediaRequestRow> {
+  const [row] = await tx.insert(mediaRequests).values(values).returning();
+  return row!;
+}
+
+/** Deletes the request (only the owner's while PENDING with `owner`); the row it deleted. */
+export async function deleteRequestRow(
+  tx: Handle,
+  id: string,
+  owner?: string,
+): Promise<MediaRequestRow | undefined> {
+  const [gone] = await tx
+    .delete(mediaRequests)
+    .where(
+      owner === undefined
+        ? eq(mediaRequests.id, id)
+        : and(
+            eq(mediaRequests.id, id),
+            eq(mediaRequests.userId, owner),
+            eq(mediaRequests.status, 'PENDING'),
+          ),
+    )
+    .returning();
+  return gone;
+}
+
+/** The APPROVED requests for these seasons of a title. */
+export function approvedForSeasons(
+  db: Handle,
+  type: 'MOVIE' | 'TV',
+  tmdbId: number,
+  seasons: number[],
+): Promise<MediaRequestRow[]> {
+  return db
+    .select()
+    .from(mediaRequests)
+    .where(
+      and(
+        eq(mediaRequests.type, type),
+        eq(mediaRequests.tmdbId, tmdbId),
+        inArray(mediaRequests.season, seasons),
+        eq(mediaRequests.status, 'APPROVED'),
+      ),
+    );
+}
+
+/** Locks the requester's row: one auto-approval quota count at a time per member. */
+export async function lockRequester(tx: Handle, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
+export { userRow as findUser } from '../../db/users.js';
+
+/** What an event needs of a person: the name, the Telegram id and the language. */
+export async function notifyUser(db: Handle, id: string) {
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      messengerId: users.messengerId,
+      locale: users.locale,
+    })
+    .from(users)
+    .where(eq(users.id, id));
+  return user;
+}
+
+/** The member bound to a Telegram id, if any. */
+export async function userByMessenger(
+  db: Handle,
+  messengerId: number,
+): Promise<UserRow | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.messengerId, messengerId));
+  return user;
+}
+
+/** Stores the member's language, unless one was stored meanwhile. */
+export async function setLocaleIfUnset(
+  db: Handle,
+  userId: string,
+  locale: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ locale, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.locale)));
+}
+
+/** What the bot's edit of an admin copy ended with. */
+export async function markAdminMessage(
+  db: Handle,
+  key: { requestId: string; chatId: number; messageId: number },
+  set: { deliveryStatus: string; failureReason: string | null; updatedAt: Date },
+): Promise<void> {
+  await db
+    .update(requestAdminMessages)
+    .set(set)
+    .where(
+      and(
+        eq(requestAdminMessages.requestId, key.requestId),
+        eq(requestAdminMessages.chatId, key.chatId),
+        eq(requestAdminMessages.messageId, key.messageId),
+      ),
+    );
+}
+
+/**
+ * Records one admin copy the bot sent: a copy without a message id replaces the earlier such
+ * copy in its chat; one with an id is upserted on (chat, message).
+ */
+export async function saveAdminMessage(
+  tx: Handle,
+  values: Omit<typeof requestAdminMessages.$inferInsert, 'id'> & { messageId: number | null },
+): Promise<void> {
+  if (values.messageId === null) {
+    await tx
+      .delete(requestAdminMessages)
+      .where(
+        and(
+          eq(requestAdminMessages.requestId, values.requestId),
+          eq(requestAdminMessages.chatId, values.chatId),
+          isNull(requestAdminMessages.messageId),
+        ),
+      );
+    await tx.insert(requestAdminMessages).values({ id: uuidv7(), ...values });
+    return;
+  }
+  await tx
+    .insert(requestAdminMessages)
+    .values({ id: uuidv7(), ...values })
+    .onConflictDoUpdate({
+      target: [requestAdminMessages.chatId, requestAdminMessages.messageId],
+      targetWhere: sql`${requestAdminMessages.messageId} is not null`,
+      set: values,
+    });
+}
+
+// --- bot_pending_actions --------------------------------------------------------------------
+
+export interface ActionKey {
+  kind: string;
+  chatId: number;
+  messengerUserId: number;
+}
+
+export const actionById = (id: string): SQL => eq(botPendingActions.id, id);
+export const actionByKey = (key: ActionKey): SQL =>
+  and(
+    eq(botPendingActions.kind, key.kind),
+    eq(botPendingActions.chatId, key.chatId),
+    eq(botPendingActions.messengerUserId, key.messengerUserId),
+  )!;
+
+/** Creates the action, replacing the one of the same key with a new id. */
+export async function upsertAction(
+  db: Handle,
+  row: ActionKey & { id: string; payload: Record<string, unknown>; expiresAt: Date; now: Date },
+): Promise<void> {
+  const { now, ...values } = row;
+  await db
+    .insert(botPendingActions)
+    .values({ ...values, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [botPendingActions.kind, botPendingActions.chatId, botPendingActions.messengerUserId],
+      // A new id, so a claim on the replaced action finds nothing.
+      set: {
+        id: row.id,
+        payload: row.payload,
+        expiresAt: row.expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+}
+
+/** The live action `where` finds (not expired at `now`). */
+export async function liveAction(
+  db: Handle,
+  where: SQL,
+  now: Date,
+): Promise<BotPendingActionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(botPendingActions)
+    .where(and(where, gt(botPendingActions.expiresAt, now)));
+  return row;
+}
+
+/** Removes the expired actions `where` finds. */
+export async function dropExpiredActions(db: Handle, where: SQL, now: Date): Promise<void> {
+  await db.delete(botPendingActions).where(and(where, lte(botPendingActions.expiresAt, now)));
+}
+
+/** Changes a live action; undefined when it is gone or expired. */
+export async function updateLiveAction(
+  db: Handle,
+  id: string,
+  set: { payload: Record<string, unknown>; expiresAt?: Date },
+  now: Date,
+): Promise<BotPendingActionRow | undefined> {
+  const [row] = await db
+    .update(botPendingActions)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(botPendingActions.id, id), gt(botPendingActions.expiresAt, now)))
+    .returning();
+  return row;
+}
+
+/** Deletes the action (the atomic claim); whether it was still live, undefined when none. */
+export async function deleteAction(
+  db: Handle,
+  id: string,
+  now: Date,
+): Promise<{ live: boolean } | undefined> {
+  const [row] = await db
+    .delete(botPendingActions)
+    .where(eq(botPendingActions.id, id))
+    .returning({ live: sql<boolean>`${botPendingActions.expiresAt} > ${now.toISOString()}` });
+  return row;
+}
+
+/** Deletes a `reject_reason` action (the reason was given). */
+export async function deleteRejectReasonAction(tx: Handle, id: string): Promise<void> {
+  await tx
+    .delete(botPendingActions)
+    .where(and(eq(botPendingActions.id, id), eq(botPendingActions.kind, 'reject_reason')));
 }

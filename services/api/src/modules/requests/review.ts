@@ -1,13 +1,17 @@
 import type { Tx } from '../../db/client.js';
-import { and, eq } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { botPendingActions, mediaRequests, type MediaRequestRow } from '../../db/schema/index.js';
+import { type MediaRequestRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { dispatchAfterApproval } from './dispatch.js';
 import { notifyRequestEvent } from './events.js';
 import { assertRequestId } from './dto.js';
-import { findRequest } from './queries.js';
+import {
+  deleteRejectReasonAction,
+  deleteRequestRow,
+  findRequest,
+  updateRequest,
+} from './queries.js';
 import { withTransaction } from '../../db/transaction.js';
 
 /** Who decides: an admin on the web, or an approver pressing a bot button. */
@@ -52,9 +56,10 @@ async function decidePending(
   decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string },
 ) {
   const rejected = decision.status === 'REJECTED';
-  const [row] = await tx
-    .update(mediaRequests)
-    .set({
+  const [row] = await updateRequest(
+    tx,
+    id,
+    {
       status: decision.status,
       ...(rejected ? { rejectReason: decision.reason } : {}),
       reviewSource: 'manual',
@@ -63,9 +68,9 @@ async function decidePending(
       reviewedVia: reviewer.via,
       reviewerMessengerId: reviewer.messengerId,
       updatedAt: now,
-    })
-    .where(and(eq(mediaRequests.id, id), eq(mediaRequests.status, 'PENDING')))
-    .returning();
+    },
+    'PENDING',
+  );
   if (!row) return undefined;
   await recordAudit(tx, {
     actor: reviewer.actor,
@@ -118,14 +123,7 @@ export async function rejectRequest(
   const now = ctx.now();
   const updated = await withTransaction(ctx, async (tx) => {
     if (pendingActionId) {
-      await tx
-        .delete(botPendingActions)
-        .where(
-          and(
-            eq(botPendingActions.id, pendingActionId),
-            eq(botPendingActions.kind, 'reject_reason'),
-          ),
-        );
+      await deleteRejectReasonAction(tx, pendingActionId);
     }
     return decidePending(tx, id, reviewer, now, { status: 'REJECTED', reason });
   });
@@ -144,16 +142,7 @@ export async function cancelRequest(
 ): Promise<void> {
   assertRequestId(id);
   await withTransaction(ctx, async (tx) => {
-    const [gone] = await tx
-      .delete(mediaRequests)
-      .where(
-        and(
-          eq(mediaRequests.id, id),
-          eq(mediaRequests.userId, userId),
-          eq(mediaRequests.status, 'PENDING'),
-        ),
-      )
-      .returning();
+    const gone = await deleteRequestRow(tx, id, userId);
     if (!gone) {
       const row = await findRequest(tx, id);
       if (!row || row.userId !== userId) {
@@ -181,7 +170,7 @@ export async function deleteRequest(
 ): Promise<void> {
   assertRequestId(id);
   await withTransaction(ctx, async (tx) => {
-    const [gone] = await tx.delete(mediaRequests).where(eq(mediaRequests.id, id)).returning();
+    const gone = await deleteRequestRow(tx, id);
     if (!gone) throw new AppError('REQUEST_NOT_FOUND', 'No such request');
     await recordAudit(tx, {
       actor,

@@ -4,22 +4,29 @@ import type {
   MediaRequest,
   RequestStatus,
 } from '@usher/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { v7 as uuidv7 } from 'uuid';
 import { accountActor, type AuditActor } from '../../audit-log/audit.js';
-import { requestAdminMessages, users, type UserRow } from '../../db/schema/index.js';
+import { type UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { internalSettings } from '../settings/index.js';
 import { createRequest, type CreateResult, type NewRequestInput } from './create.js';
 import { toAdminMediaRequest, toMediaRequest } from './dto.js';
 import { checkLibrary, type TitleKey } from './library.js';
-import { findBlockingRequest, findRequestView, hasResubmission, listRequests } from './queries.js';
+import {
+  findBlockingRequest,
+  findRequestView,
+  findUser,
+  hasResubmission,
+  listRequests,
+  saveAdminMessage,
+  setLocaleIfUnset,
+  userByMessenger,
+} from './queries.js';
 import { approveRequest, mustFind, rejectRequest, stateChanged, type Reviewer } from './review.js';
 import { withTransaction } from '../../db/transaction.js';
 
 export async function loadUser(ctx: ModuleContext, id: string): Promise<UserRow> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, id));
+  const user = await findUser(ctx.db, id);
   if (!user) throw new AppError('USER_NOT_FOUND', 'No such user');
   return user;
 }
@@ -129,7 +136,7 @@ export async function memberByMessenger(
   messengerId: number,
   languageCode?: string,
 ): Promise<UserRow> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.messengerId, messengerId));
+  const user = await userByMessenger(ctx.db, messengerId);
   if (!user) throw new AppError('MESSENGER_NOT_BOUND', 'This Telegram account is not bound');
   const locale = languageCode?.startsWith('zh')
     ? 'zh-CN'
@@ -137,10 +144,7 @@ export async function memberByMessenger(
       ? 'en'
       : null;
   if (locale && user.locale === null) {
-    await ctx.db
-      .update(users)
-      .set({ locale, updatedAt: ctx.now() })
-      .where(and(eq(users.id, user.id), isNull(users.locale)));
+    await setLocaleIfUnset(ctx.db, user.id, locale, ctx.now());
     return { ...user, locale };
   }
   return user;
@@ -176,10 +180,7 @@ async function messengerReviewer(
     settings.approverIds.includes(String(messengerId));
   if (!allowed)
     throw new AppError('NOT_AN_APPROVER', 'This Telegram account may not review requests');
-  const [bound] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.messengerId, messengerId));
+  const bound = await userByMessenger(ctx.db, messengerId);
   return {
     via: 'messenger',
     userId: bound?.id ?? null,
@@ -248,27 +249,7 @@ export async function recordAdminMessages(
         failureReason: m.reason ? m.reason.slice(0, 500) : null,
         updatedAt: now,
       };
-      if (values.messageId === null) {
-        await tx
-          .delete(requestAdminMessages)
-          .where(
-            and(
-              eq(requestAdminMessages.requestId, id),
-              eq(requestAdminMessages.chatId, m.chatId),
-              isNull(requestAdminMessages.messageId),
-            ),
-          );
-        await tx.insert(requestAdminMessages).values({ id: uuidv7(), ...values });
-        continue;
-      }
-      await tx
-        .insert(requestAdminMessages)
-        .values({ id: uuidv7(), ...values })
-        .onConflictDoUpdate({
-          target: [requestAdminMessages.chatId, requestAdminMessages.messageId],
-          targetWhere: sql`${requestAdminMessages.messageId} is not null`,
-          set: values,
-        });
+      await saveAdminMessage(tx, values);
     }
   });
 }
