@@ -4,21 +4,21 @@
 // the Usher account or its history — through the retry queue like every media-server write. A
 // renewal in between moves the membership end, so the warning no longer matches and the account
 // stays (the renewal has re-enabled it already).
-import { and, asc, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { mediaAccountDeletions, mediaServerRetryQueue, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
 import { deletionNotice, readReminderTexts } from './messages.js';
+import { localeOf, openChannels, sendToMember, type Candidate } from './reminders.js';
 import {
-  localeOf,
-  MEMBER_FIELDS,
-  openChannels,
-  sendToMember,
-  type Candidate,
-} from './reminders.js';
+  claimDeletionWarning,
+  deletionsDue,
+  lockMediaLink,
+  membersToWarn,
+  settleDeleteRetry,
+  unlinkForDeletion,
+} from './queries.js';
 
 export const GRACE_JOB = 'media_account_cleanup';
 /** Hourly at minute 45: off the minutes of `expiry_check` and `expiry_reminders`. */
@@ -93,55 +93,15 @@ async function warn(
   const texts = await readReminderTexts(ctx.settings.store);
   let after: { expiresAt: Date; id: string } | null = null;
   for (;;) {
-    const page: WarnRow[] = await ctx.db
-      .select({
-        ...MEMBER_FIELDS,
-        expiresAt: users.expiresAt,
-        isActive: users.isActive,
-        mediaUserId: users.mediaUserId,
-      })
-      .from(users)
-      .leftJoin(
-        mediaAccountDeletions,
-        and(
-          eq(mediaAccountDeletions.userId, users.id),
-          eq(mediaAccountDeletions.expiresAt, users.expiresAt),
-        ),
-      )
-      .where(
-        and(
-          eq(users.role, 'user'),
-          isNotNull(users.mediaUserId),
-          lte(users.expiresAt, now),
-          lte(users.expiresAt, endedBy),
-          isNull(mediaAccountDeletions.userId),
-          after
-            ? or(
-                gt(users.expiresAt, after.expiresAt),
-                and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(asc(users.expiresAt), asc(users.id))
-      .limit(BATCH);
+    const page: WarnRow[] = await membersToWarn(ctx.db, { now, endedBy }, after, BATCH);
     for (const row of page) {
       if (run.signal.aborted) return;
       const member = { ...row, expiresAt: row.expiresAt! } as Candidate & {
         isActive: boolean;
         mediaUserId: string;
       };
-      const claimed = await ctx.db
-        .insert(mediaAccountDeletions)
-        .values({
-          userId: member.id,
-          expiresAt: member.expiresAt,
-          mediaUserId: member.mediaUserId,
-          warnedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ userId: mediaAccountDeletions.userId });
-      if (claimed.length === 0) continue; // another replica or run warned this end
+      const claimed = await claimDeletionWarning(ctx.db, member, now);
+      if (!claimed) continue; // another replica or run warned this end
       summary.warned += 1;
       // A switched-off Usher account is not written to; its account still goes after the grace.
       if (!member.isActive) continue;
@@ -192,45 +152,13 @@ async function removeAccounts(
   const endedBy = new Date(now.getTime() - days * DAY_MS);
   let after: { expiresAt: Date; userId: string } | null = null;
   for (;;) {
-    const due: { userId: string; expiresAt: Date }[] = await ctx.db
-      .select({ userId: mediaAccountDeletions.userId, expiresAt: mediaAccountDeletions.expiresAt })
-      .from(mediaAccountDeletions)
-      .innerJoin(users, eq(users.id, mediaAccountDeletions.userId))
-      .where(
-        and(
-          isNull(mediaAccountDeletions.deletedAt),
-          lte(mediaAccountDeletions.warnedAt, warnedBy),
-          lte(mediaAccountDeletions.expiresAt, endedBy),
-          eq(users.expiresAt, mediaAccountDeletions.expiresAt),
-          eq(users.mediaUserId, mediaAccountDeletions.mediaUserId),
-          eq(users.role, 'user'),
-          after
-            ? or(
-                gt(mediaAccountDeletions.expiresAt, after.expiresAt),
-                and(
-                  eq(mediaAccountDeletions.expiresAt, after.expiresAt),
-                  gt(mediaAccountDeletions.userId, after.userId),
-                ),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(asc(mediaAccountDeletions.expiresAt), asc(mediaAccountDeletions.userId))
-      .limit(BATCH);
+    const due = await deletionsDue(ctx.db, { warnedBy, endedBy }, after, BATCH);
     for (const row of due) {
       if (run.signal.aborted) return;
       const queued = await withTransaction(ctx, async (tx) => {
         // The member's row, locked: a renewal committing now either went first (the end moved:
         // nothing to delete) or waits for this transaction.
-        const [member] = await tx
-          .select({
-            username: users.username,
-            expiresAt: users.expiresAt,
-            mediaUserId: users.mediaUserId,
-          })
-          .from(users)
-          .where(eq(users.id, row.userId))
-          .for('update');
+        const member = await lockMediaLink(tx, row.userId);
         if (
           !member?.mediaUserId ||
           member.expiresAt?.getTime() !== row.expiresAt.getTime() ||
@@ -239,29 +167,7 @@ async function removeAccounts(
           return null;
         }
         const retryId = uuidv7();
-        await tx.insert(mediaServerRetryQueue).values({
-          id: retryId,
-          operation: 'delete',
-          mediaUserId: member.mediaUserId,
-          userId: row.userId,
-          origin: 'grace_delete',
-          status: 'pending',
-          attempts: 0,
-          nextAttemptAt: new Date(now.getTime() + 30_000),
-        });
-        await tx
-          .update(users)
-          .set({ mediaUserId: null, mediaDisabled: false, updatedAt: now })
-          .where(eq(users.id, row.userId));
-        await tx
-          .update(mediaAccountDeletions)
-          .set({ deletedAt: now })
-          .where(
-            and(
-              eq(mediaAccountDeletions.userId, row.userId),
-              eq(mediaAccountDeletions.expiresAt, row.expiresAt),
-            ),
-          );
+        await unlinkForDeletion(tx, { ...row, mediaUserId: member.mediaUserId, retryId }, now);
         await recordAudit(tx, {
           actor: ACTOR,
           action: 'user.media_account_deleted',
@@ -279,17 +185,16 @@ async function removeAccounts(
       if (!queued) continue;
       try {
         await (await ctx.integrations.mediaServer.get()).deleteUser(queued.mediaUserId);
-        await ctx.db
-          .update(mediaServerRetryQueue)
-          .set({ status: 'done', updatedAt: ctx.now() })
-          .where(eq(mediaServerRetryQueue.id, queued.retryId));
+        await settleDeleteRetry(ctx.db, queued.retryId, { done: true }, ctx.now());
         summary.deleted += 1;
       } catch (err) {
         // Down, refused, not configured: the committed row is the retry worker's now.
-        await ctx.db
-          .update(mediaServerRetryQueue)
-          .set({ lastError: String((err as Error).message).slice(0, 500), updatedAt: ctx.now() })
-          .where(eq(mediaServerRetryQueue.id, queued.retryId));
+        await settleDeleteRetry(
+          ctx.db,
+          queued.retryId,
+          { error: String((err as Error).message) },
+          ctx.now(),
+        );
         summary.queued += 1;
       }
     }

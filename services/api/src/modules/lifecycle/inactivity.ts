@@ -3,9 +3,7 @@
 // later unless they played in between or an admin exempted them. Playback comes from the
 // Playback Reporting plugin: without it the job does nothing — a missing plugin is never taken
 // for a community that stopped watching.
-import { and, asc, eq, gt, isNotNull, lte, or, isNull } from 'drizzle-orm';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
-import { inactivityWatch, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -14,13 +12,16 @@ import { lastPlaysSql } from '../../integrations/media-server/playback-sql.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext, RequestMeta } from '../context.js';
 import { inactivityNotice, readReminderTexts } from './messages.js';
+import { localeOf, openChannels, sendToMember, type Candidate } from './reminders.js';
 import {
-  localeOf,
-  MEMBER_FIELDS,
-  openChannels,
-  sendToMember,
-  type Candidate,
-} from './reminders.js';
+  endWatch,
+  lockAccessSwitches,
+  setExempt,
+  startWatch,
+  switchOffForInactivity,
+  usernameOf,
+  watchedMembers,
+} from './queries.js';
 
 export const INACTIVITY_JOB = 'inactivity_watch';
 /** Daily at 04:15: after the night's plays are in, off the other jobs' minutes. */
@@ -92,34 +93,9 @@ export async function runInactivity(
   const texts = await readReminderTexts(ctx.settings.store);
   let after: string | null = null;
   for (;;) {
-    const page: Watched[] = (
-      await ctx.db
-        .select({
-          ...MEMBER_FIELDS,
-          expiresAt: users.expiresAt,
-          mediaUserId: users.mediaUserId,
-          warnedAt: inactivityWatch.warnedAt,
-          disabledAt: inactivityWatch.disabledAt,
-        })
-        .from(users)
-        .leftJoin(inactivityWatch, eq(inactivityWatch.userId, users.id))
-        .where(
-          and(
-            eq(users.role, 'user'),
-            eq(users.isActive, true),
-            eq(users.inactivityExempt, false),
-            eq(users.mediaAccessDisabled, false),
-            isNotNull(users.mediaUserId),
-            // Members in their first D days have had no chance to be idle that long.
-            lte(users.createdAt, idleSince),
-            // Expired members are switched off by the expiry already.
-            or(isNull(users.expiresAt), gt(users.expiresAt, now)),
-            after ? gt(users.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(users.id))
-        .limit(BATCH)
-    ).map((r) => ({ ...r, expiresAt: r.expiresAt ?? now, mediaUserId: r.mediaUserId! }));
+    const page: Watched[] = (await watchedMembers(ctx.db, { now, idleSince }, after, BATCH)).map(
+      (r) => ({ ...r, expiresAt: r.expiresAt ?? now, mediaUserId: r.mediaUserId! }),
+    );
     for (const member of page) {
       if (run.signal.aborted) break;
       summary.checked += 1;
@@ -156,19 +132,14 @@ async function watchOne(
   if (member.warnedAt !== null && (active || playedSinceWarning || switchedOff)) {
     // A member switched off and then switched on again by an admin (the page only holds members
     // whose access is on) starts a new watch, like one who played.
-    await ctx.db.delete(inactivityWatch).where(eq(inactivityWatch.userId, member.id));
+    await endWatch(ctx.db, member.id);
     summary.reset += 1;
     if (active || playedSinceWarning) return;
     member.warnedAt = null;
   }
   if (active) return;
   if (member.warnedAt === null) {
-    const claimed = await ctx.db
-      .insert(inactivityWatch)
-      .values({ userId: member.id, warnedAt: now })
-      .onConflictDoNothing()
-      .returning({ userId: inactivityWatch.userId });
-    if (claimed.length === 0) return;
+    if (!(await startWatch(ctx.db, member.id, now))) return;
     summary.warned += 1;
     const notice = inactivityNotice(at.texts, {
       username: member.username,
@@ -193,23 +164,9 @@ async function watchOne(
   }
   if (member.warnedAt.getTime() > now.getTime() - INACTIVITY_NOTICE_DAYS * DAY_MS) return;
   const switched = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx
-      .select({
-        mediaAccessDisabled: users.mediaAccessDisabled,
-        inactivityExempt: users.inactivityExempt,
-      })
-      .from(users)
-      .where(eq(users.id, member.id))
-      .for('update');
+    const row = await lockAccessSwitches(tx, member.id);
     if (!row || row.mediaAccessDisabled || row.inactivityExempt) return false;
-    await tx
-      .update(users)
-      .set({ mediaAccessDisabled: true, updatedAt: now })
-      .where(eq(users.id, member.id));
-    await tx
-      .update(inactivityWatch)
-      .set({ disabledAt: now })
-      .where(eq(inactivityWatch.userId, member.id));
+    await switchOffForInactivity(tx, member.id, now);
     await recordAudit(tx, {
       actor: ACTOR,
       action: 'user.inactivity_disabled',
@@ -238,28 +195,18 @@ export async function setInactivityExempt(
   meta: RequestMeta,
 ): Promise<{ userId: string; exempt: boolean }> {
   return withTransaction(ctx, async (tx) => {
-    const [admin] = await tx
-      .select({ username: users.username })
-      .from(users)
-      .where(eq(users.id, adminId));
-    const [row] = await tx
-      .select({ role: users.role, exempt: users.inactivityExempt })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
+    const adminName = await usernameOf(tx, adminId);
+    const row = await lockAccessSwitches(tx, userId);
     if (!row || row.role !== 'user') throw new AppError('NOT_FOUND', 'No such member');
-    await tx
-      .update(users)
-      .set({ inactivityExempt: exempt, updatedAt: ctx.now() })
-      .where(eq(users.id, userId));
+    await setExempt(tx, userId, exempt, ctx.now());
     // An open warning ends with the exemption.
-    if (exempt) await tx.delete(inactivityWatch).where(eq(inactivityWatch.userId, userId));
-    if (row.exempt !== exempt) {
+    if (exempt) await endWatch(tx, userId);
+    if (row.inactivityExempt !== exempt) {
       await recordAudit(tx, {
-        actor: { type: 'admin', id: adminId, label: admin?.username ?? 'admin' },
+        actor: { type: 'admin', id: adminId, label: adminName ?? 'admin' },
         action: 'user.inactivity_exempt',
         target: { type: 'user', id: userId },
-        details: { before: row.exempt, after: exempt },
+        details: { before: row.inactivityExempt, after: exempt },
         ip: meta.ip,
         requestId: meta.requestId,
       });

@@ -1,10 +1,26 @@
 // The lifecycle's reads for the admin pages (docs/lifecycle.md): the notices log and the
 // reminders coming up.
 import type { NoticesQuery } from '@usher/contracts';
-import { and, asc, count, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
 import {
+  inactivityWatch,
+  mediaAccountDeletions,
+  mediaServerRetryQueue,
   memberNotices,
   NOTICE_MAX_ATTEMPTS,
   users,
@@ -391,4 +407,267 @@ export async function turnOffMail(
     .set({ notifyEmail: false, updatedAt: now })
     .where(sql`${users.id} = ${userId} and ${users.notifyEmail}`)
     .returning({ username: users.username });
+}
+
+// --- inactivity_watch (inactivity.ts) ------------------------------------------------------------
+
+type Tx = Pick<Database, 'select' | 'insert' | 'update' | 'delete'>;
+
+/**
+ * One page of members the inactivity watch looks at, by id after `after`: role user, web login
+ * on, not exempt, access on, linked, older than `idleSince`, membership not ended at `now`; with
+ * their open watch row, if any.
+ */
+export function watchedMembers(
+  db: Database,
+  at: { now: Date; idleSince: Date },
+  after: string | null,
+  limit: number,
+) {
+  return db
+    .select({
+      ...MEMBER_FIELDS,
+      expiresAt: users.expiresAt,
+      mediaUserId: users.mediaUserId,
+      warnedAt: inactivityWatch.warnedAt,
+      disabledAt: inactivityWatch.disabledAt,
+    })
+    .from(users)
+    .leftJoin(inactivityWatch, eq(inactivityWatch.userId, users.id))
+    .where(
+      and(
+        eq(users.role, 'user'),
+        eq(users.isActive, true),
+        eq(users.inactivityExempt, false),
+        eq(users.mediaAccessDisabled, false),
+        isNotNull(users.mediaUserId),
+        // Members in their first D days have had no chance to be idle that long.
+        lte(users.createdAt, at.idleSince),
+        // Expired members are switched off by the expiry already.
+        or(isNull(users.expiresAt), gt(users.expiresAt, at.now)),
+        after ? gt(users.id, after) : undefined,
+      ),
+    )
+    .orderBy(asc(users.id))
+    .limit(limit);
+}
+
+/** Ends the member's watch (a new one starts with the next warning). */
+export async function endWatch(db: Tx, userId: string): Promise<void> {
+  await db.delete(inactivityWatch).where(eq(inactivityWatch.userId, userId));
+}
+
+/** Opens the member's watch with a warning now; false when another run opened it first. */
+export async function startWatch(db: Tx, userId: string, now: Date): Promise<boolean> {
+  const claimed = await db
+    .insert(inactivityWatch)
+    .values({ userId, warnedAt: now })
+    .onConflictDoNothing()
+    .returning({ userId: inactivityWatch.userId });
+  return claimed.length > 0;
+}
+
+/** The member's switches, locked for the switch-off. */
+export async function lockAccessSwitches(tx: Tx, userId: string) {
+  const [row] = await tx
+    .select({
+      role: users.role,
+      mediaAccessDisabled: users.mediaAccessDisabled,
+      inactivityExempt: users.inactivityExempt,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row;
+}
+
+/** Switches the member's media access off for inactivity and marks the watch. */
+export async function switchOffForInactivity(tx: Tx, userId: string, now: Date): Promise<void> {
+  await tx
+    .update(users)
+    .set({ mediaAccessDisabled: true, updatedAt: now })
+    .where(eq(users.id, userId));
+  await tx
+    .update(inactivityWatch)
+    .set({ disabledAt: now })
+    .where(eq(inactivityWatch.userId, userId));
+}
+
+export async function setExempt(tx: Tx, userId: string, exempt: boolean, now: Date): Promise<void> {
+  await tx
+    .update(users)
+    .set({ inactivityExempt: exempt, updatedAt: now })
+    .where(eq(users.id, userId));
+}
+
+export async function usernameOf(db: Tx, userId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.username;
+}
+
+// --- media_account_deletions (grace.ts) ----------------------------------------------------------
+
+/**
+ * One page of ended, still linked members not yet warned for this end, whose end is at least
+ * `endedBy` ago; keyset on (expires_at, id).
+ */
+export function membersToWarn(
+  db: Database,
+  at: { now: Date; endedBy: Date },
+  after: { expiresAt: Date; id: string } | null,
+  limit: number,
+) {
+  return db
+    .select({
+      ...MEMBER_FIELDS,
+      expiresAt: users.expiresAt,
+      isActive: users.isActive,
+      mediaUserId: users.mediaUserId,
+    })
+    .from(users)
+    .leftJoin(
+      mediaAccountDeletions,
+      and(
+        eq(mediaAccountDeletions.userId, users.id),
+        eq(mediaAccountDeletions.expiresAt, users.expiresAt),
+      ),
+    )
+    .where(
+      and(
+        eq(users.role, 'user'),
+        isNotNull(users.mediaUserId),
+        lte(users.expiresAt, at.now),
+        lte(users.expiresAt, at.endedBy),
+        isNull(mediaAccountDeletions.userId),
+        after
+          ? or(
+              gt(users.expiresAt, after.expiresAt),
+              and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(users.expiresAt), asc(users.id))
+    .limit(limit);
+}
+
+/** Records the deletion warning for this end; false when another run or replica did. */
+export async function claimDeletionWarning(
+  db: Database,
+  member: { id: string; expiresAt: Date; mediaUserId: string },
+  now: Date,
+): Promise<boolean> {
+  const claimed = await db
+    .insert(mediaAccountDeletions)
+    .values({
+      userId: member.id,
+      expiresAt: member.expiresAt,
+      mediaUserId: member.mediaUserId,
+      warnedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ userId: mediaAccountDeletions.userId });
+  return claimed.length > 0;
+}
+
+/** Warned deletions now due (warned by `warnedBy`, ended by `endedBy`, end and link unchanged). */
+export function deletionsDue(
+  db: Database,
+  at: { warnedBy: Date; endedBy: Date },
+  after: { expiresAt: Date; userId: string } | null,
+  limit: number,
+): Promise<{ userId: string; expiresAt: Date }[]> {
+  return db
+    .select({ userId: mediaAccountDeletions.userId, expiresAt: mediaAccountDeletions.expiresAt })
+    .from(mediaAccountDeletions)
+    .innerJoin(users, eq(users.id, mediaAccountDeletions.userId))
+    .where(
+      and(
+        isNull(mediaAccountDeletions.deletedAt),
+        lte(mediaAccountDeletions.warnedAt, at.warnedBy),
+        lte(mediaAccountDeletions.expiresAt, at.endedBy),
+        eq(users.expiresAt, mediaAccountDeletions.expiresAt),
+        eq(users.mediaUserId, mediaAccountDeletions.mediaUserId),
+        eq(users.role, 'user'),
+        after
+          ? or(
+              gt(mediaAccountDeletions.expiresAt, after.expiresAt),
+              and(
+                eq(mediaAccountDeletions.expiresAt, after.expiresAt),
+                gt(mediaAccountDeletions.userId, after.userId),
+              ),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(mediaAccountDeletions.expiresAt), asc(mediaAccountDeletions.userId))
+    .limit(limit);
+}
+
+/** The member's name, end and media link, locked (a renewal waits for the deletion). */
+export async function lockMediaLink(tx: Tx, userId: string) {
+  const [member] = await tx
+    .select({
+      username: users.username,
+      expiresAt: users.expiresAt,
+      mediaUserId: users.mediaUserId,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return member;
+}
+
+/**
+ * In one transaction: a pending `delete` row for the media account (origin `grace_delete`), the
+ * member unlinked, and the deletion marked done for this end.
+ */
+export async function unlinkForDeletion(
+  tx: Tx,
+  row: { userId: string; expiresAt: Date; mediaUserId: string; retryId: string },
+  now: Date,
+): Promise<void> {
+  await tx.insert(mediaServerRetryQueue).values({
+    id: row.retryId,
+    operation: 'delete',
+    mediaUserId: row.mediaUserId,
+    userId: row.userId,
+    origin: 'grace_delete',
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: new Date(now.getTime() + 30_000),
+  });
+  await tx
+    .update(users)
+    .set({ mediaUserId: null, mediaDisabled: false, updatedAt: now })
+    .where(eq(users.id, row.userId));
+  await tx
+    .update(mediaAccountDeletions)
+    .set({ deletedAt: now })
+    .where(
+      and(
+        eq(mediaAccountDeletions.userId, row.userId),
+        eq(mediaAccountDeletions.expiresAt, row.expiresAt),
+      ),
+    );
+}
+
+/** What the immediate delete call came to: `done`, or the error for the retry worker. */
+export async function settleDeleteRetry(
+  db: Database,
+  id: string,
+  outcome: { done: true } | { error: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(mediaServerRetryQueue)
+    .set(
+      'done' in outcome
+        ? { status: 'done', updatedAt: now }
+        : { lastError: outcome.error.slice(0, 500), updatedAt: now },
+    )
+    .where(eq(mediaServerRetryQueue.id, id));
 }
