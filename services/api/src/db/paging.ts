@@ -1,5 +1,5 @@
-// Offset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
-import { count, gte, lt, sql, type SQL, type Subquery } from 'drizzle-orm';
+// Offset and keyset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
+import { and, count, eq, gt, gte, lt, or, sql, type SQL, type Subquery } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { nextDay, startOfZonedDay } from '../time/zoned-day.js';
 import type { Database } from './client.js';
@@ -125,4 +125,17 @@ export function dayRange(
   if (range.from) filters.push(gte(column, startOfZonedDay(range.from, timeZone)));
   if (range.to) filters.push(lt(column, startOfZonedDay(nextDay(range.to), timeZone)));
   return filters;
+}
+
+/**
+ * Keyset paging on the ordered pair of columns (`first`, `second`): the rows after `after`'s
+ * pair in that order; no condition for the first page (`after` null).
+ */
+export function afterPair<A, B>(
+  first: PgColumn,
+  second: PgColumn,
+  after: readonly [A, B] | null,
+): SQL | undefined {
+  if (!after) return undefined;
+  return or(gt(first, after[0]), and(eq(first, after[0]), gt(second, after[1])));
 }

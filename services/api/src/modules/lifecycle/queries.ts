@@ -20,7 +20,6 @@ import type { Database } from '../../db/client.js';
 import {
   inactivityWatch,
   mediaAccountDeletions,
-  mediaServerRetryQueue,
   memberNotices,
   NOTICE_MAX_ATTEMPTS,
   users,
@@ -28,6 +27,8 @@ import {
   type NoticeChannel,
   type NoticeKind,
 } from '../../db/schema/index.js';
+import { afterPair } from '../../db/paging.js';
+import { queueMediaDelete } from '../../db/retry-queue.js';
 import { queryRows } from '../../db/sql.js';
 
 export type NoticeWithName = MemberNoticeRow & { username: string };
@@ -332,12 +333,7 @@ export function reminderCandidates(
         eq(users.mediaAccessDisabled, false),
         gt(users.expiresAt, now),
         lte(users.expiresAt, horizon),
-        after
-          ? or(
-              gt(users.expiresAt, after.expiresAt),
-              and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
-            )
-          : undefined,
+        afterPair(users.expiresAt, users.id, after && [after.expiresAt, after.id]),
       ),
     )
     .orderBy(asc(users.expiresAt), asc(users.id))
@@ -542,12 +538,7 @@ export function membersToWarn(
         lte(users.expiresAt, at.now),
         lte(users.expiresAt, at.endedBy),
         isNull(mediaAccountDeletions.userId),
-        after
-          ? or(
-              gt(users.expiresAt, after.expiresAt),
-              and(eq(users.expiresAt, after.expiresAt), gt(users.id, after.id)),
-            )
-          : undefined,
+        afterPair(users.expiresAt, users.id, after && [after.expiresAt, after.id]),
       ),
     )
     .orderBy(asc(users.expiresAt), asc(users.id))
@@ -592,15 +583,11 @@ export function deletionsDue(
         eq(users.expiresAt, mediaAccountDeletions.expiresAt),
         eq(users.mediaUserId, mediaAccountDeletions.mediaUserId),
         eq(users.role, 'user'),
-        after
-          ? or(
-              gt(mediaAccountDeletions.expiresAt, after.expiresAt),
-              and(
-                eq(mediaAccountDeletions.expiresAt, after.expiresAt),
-                gt(mediaAccountDeletions.userId, after.userId),
-              ),
-            )
-          : undefined,
+        afterPair(
+          mediaAccountDeletions.expiresAt,
+          mediaAccountDeletions.userId,
+          after && [after.expiresAt, after.userId],
+        ),
       ),
     )
     .orderBy(asc(mediaAccountDeletions.expiresAt), asc(mediaAccountDeletions.userId))
@@ -630,15 +617,12 @@ export async function unlinkForDeletion(
   row: { userId: string; expiresAt: Date; mediaUserId: string; retryId: string },
   now: Date,
 ): Promise<void> {
-  await tx.insert(mediaServerRetryQueue).values({
+  await queueMediaDelete(tx, {
     id: row.retryId,
-    operation: 'delete',
     mediaUserId: row.mediaUserId,
     userId: row.userId,
     origin: 'grace_delete',
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: new Date(now.getTime() + 30_000),
+    now,
   });
   await tx
     .update(users)
@@ -655,19 +639,4 @@ export async function unlinkForDeletion(
     );
 }
 
-/** What the immediate delete call came to: `done`, or the error for the retry worker. */
-export async function settleDeleteRetry(
-  db: Database,
-  id: string,
-  outcome: { done: true } | { error: string },
-  now: Date,
-): Promise<void> {
-  await db
-    .update(mediaServerRetryQueue)
-    .set(
-      'done' in outcome
-        ? { status: 'done', updatedAt: now }
-        : { lastError: outcome.error.slice(0, 500), updatedAt: now },
-    )
-    .where(eq(mediaServerRetryQueue.id, id));
-}
+export { settleMediaDelete as settleDeleteRetry } from '../../db/retry-queue.js';

@@ -248,40 +248,6 @@ export async function expirePendingPayments(tx: Writer, userId: string): Promise
   return result.rowCount ?? result.affectedRows ?? 0;
 }
 
-/** A pending `delete` row (origin `user_delete`) for a deleted member's media account. */
-export async function queueMediaUserDelete(
-  tx: Writer,
-  row: { id: string; mediaUserId: string; now: Date },
-): Promise<void> {
-  await tx.insert(mediaServerRetryQueue).values({
-    id: row.id,
-    operation: 'delete',
-    mediaUserId: row.mediaUserId,
-    userId: null,
-    origin: 'user_delete',
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: new Date(row.now.getTime() + 30_000),
-  });
-}
-
-/** Writes what the retry queue row's call answered: `done`, or the error for the worker. */
-export async function settleRetryRow(
-  db: Writer,
-  id: string,
-  outcome: { done: true } | { error: string },
-  now: Date,
-): Promise<void> {
-  await db
-    .update(mediaServerRetryQueue)
-    .set(
-      'done' in outcome
-        ? { status: 'done', attempts: 0, updatedAt: now }
-        : { lastError: outcome.error.slice(0, 500), updatedAt: now },
-    )
-    .where(eq(mediaServerRetryQueue.id, id));
-}
-
 /** Completes the media user's pending access rows (and template rows with `policy`). */
 export async function supersedeMediaRetries(
   tx: Writer,
@@ -307,3 +273,4 @@ export async function supersedeMediaRetries(
 
 /** The account's row by id without the not-found check, or undefined. */
 export { userRow } from '../../db/users.js';
+export { queueMediaDelete, settleMediaDelete } from '../../db/retry-queue.js';

@@ -26,8 +26,8 @@ import {
   lockAdminSet,
   lockUser,
   otherActiveAdmins,
-  queueMediaUserDelete,
-  settleRetryRow,
+  queueMediaDelete,
+  settleMediaDelete,
   tableExists,
   updateUserRow,
   userCounts,
@@ -271,7 +271,7 @@ export async function deleteUser(
     let queued: { id: string; mediaUserId: string } | null = null;
     if (row.role === 'user' && row.mediaUserId) {
       queued = { id: uuidv7(), mediaUserId: row.mediaUserId };
-      await queueMediaUserDelete(tx, { ...queued, now });
+      await queueMediaDelete(tx, { ...queued, userId: null, origin: 'user_delete', now });
     }
     await deleteUserRow(tx, id);
     await audit(tx, caller, 'user.delete', id, {
@@ -287,13 +287,18 @@ export async function deleteUser(
     await (await ctx.integrations.mediaServer.get()).deleteUser(cleanup.mediaUserId);
   } catch (err) {
     // Any failure (down, not configured, refused) leaves the committed row to the retry worker.
-    await settleRetryRow(ctx.db, cleanup.id, { error: String((err as Error).message) }, ctx.now());
+    await settleMediaDelete(
+      ctx.db,
+      cleanup.id,
+      { error: String((err as Error).message) },
+      ctx.now(),
+    );
     ctx.logger.warn(
       { userId: id, err: (err as Error).message },
       'media-server user delete failed; queued for retry',
     );
     return { mediaCleanup: 'queued' };
   }
-  await settleRetryRow(ctx.db, cleanup.id, { done: true }, ctx.now());
+  await settleMediaDelete(ctx.db, cleanup.id, { done: true, attempts: 0 }, ctx.now());
   return { mediaCleanup: 'deleted' };
 }
