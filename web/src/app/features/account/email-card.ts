@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
-import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
@@ -14,6 +13,7 @@ import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
 const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMAIN_NOT_ALLOWED']);
@@ -25,12 +25,9 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
 @Component({
   selector: 'app-email-card',
   imports: [
+    CARD_PARTS,
     ReactiveFormsModule,
     MatButton,
-    MatCard,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
     TranslocoDirective,
     FormError,
     SubmitButton,

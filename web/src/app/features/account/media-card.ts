@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -15,6 +14,7 @@ import { MEDIA_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
 import { AccountApi } from './account-api';
 import { MediaLinkDialog } from './media-link-dialog';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /**
  * Media-server link (60-web.md §4.2, §2.4): the state, and in plain words why access is off and
@@ -23,11 +23,8 @@ import { MediaLinkDialog } from './media-link-dialog';
 @Component({
   selector: 'app-media-card',
   imports: [
+    CARD_PARTS,
     MatButton,
-    MatCard,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
     RouterLink,
     TranslocoDirective,
     LocalDatePipe,

@@ -8,13 +8,6 @@ import {
   signal,
 } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MatCard,
-  MatCardActions,
-  MatCardContent,
-  MatCardHeader,
-  MatCardTitle,
-} from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -30,6 +23,7 @@ import { SubmitButton } from '../../shared/submit-button';
 import { LocalDatePipe } from '../../shared/local-date';
 import { StatusChip } from '../../shared/status-chip';
 import { AccountApi, type BindCode } from './account-api';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /**
  * Messenger (60-web.md §4.2): bound → "Linked" + Unlink; not bound → a 6-digit code with a live
@@ -38,12 +32,8 @@ import { AccountApi, type BindCode } from './account-api';
 @Component({
   selector: 'app-messenger-card',
   imports: [
+    CARD_PARTS,
     MatButton,
-    MatCard,
-    MatCardActions,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
     MatIcon,
     TranslocoDirective,
     LocalDatePipe,

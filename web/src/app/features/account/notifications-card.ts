@@ -1,5 +1,4 @@
 import { ChangeDetectionStrategy, Component, inject, linkedSignal } from '@angular/core';
-import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { NotificationPreferences } from '@usher/contracts';
@@ -9,6 +8,7 @@ import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { ErrorState } from '../../shared/page-state';
 import { AccountApi } from './account-api';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /**
  * Notifications (issue 29, `GET/PUT /me/notifications`): whether membership reminders and
@@ -17,16 +17,7 @@ import { AccountApi } from './account-api';
  */
 @Component({
   selector: 'app-notifications-card',
-  imports: [
-    MatCard,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
-    MatSlideToggle,
-    TranslocoDirective,
-    FormError,
-    ErrorState,
-  ],
+  imports: [CARD_PARTS, MatSlideToggle, TranslocoDirective, FormError, ErrorState],
   template: `
     <mat-card appearance="outlined" *transloco="let t" data-testid="notifications-card">
       <mat-card-header>

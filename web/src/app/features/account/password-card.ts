@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatSuffix } from '@angular/material/form-field';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
@@ -17,6 +16,7 @@ import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /**
  * "Change password" / "Set a new password" (60-web.md §2.3, §4.2). The API answers with a new
@@ -25,11 +25,8 @@ import { TEXT_FIELD } from '../../shared/form-field';
 @Component({
   selector: 'app-password-card',
   imports: [
+    CARD_PARTS,
     ReactiveFormsModule,
-    MatCard,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
     MatSuffix,
     TranslocoDirective,
     FormError,

@@ -1,33 +1,17 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MatCard,
-  MatCardActions,
-  MatCardContent,
-  MatCardHeader,
-  MatCardTitle,
-} from '@angular/material/card';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /** Profile summary: username, role, member since, membership, last login (60-web.md §4.2). */
 @Component({
   selector: 'app-profile-card',
-  imports: [
-    MatButton,
-    MatCard,
-    MatCardActions,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
-    TranslocoDirective,
-    LocalDatePipe,
-    StatusChip,
-  ],
+  imports: [CARD_PARTS, MatButton, TranslocoDirective, LocalDatePipe, StatusChip],
   template: `
     @if (me(); as me) {
       <mat-card appearance="outlined" *transloco="let t" data-testid="profile-card">

@@ -8,13 +8,6 @@ import {
   signal,
 } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import {
-  MatCard,
-  MatCardActions,
-  MatCardContent,
-  MatCardHeader,
-  MatCardTitle,
-} from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { Router } from '@angular/router';
@@ -30,6 +23,7 @@ import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
+import { CARD_PARTS } from '../../shared/card-parts';
 
 /**
  * Linked sign-ins (docs/sso.md): the identity-provider accounts that open this account, with
@@ -39,12 +33,8 @@ import { AccountApi } from './account-api';
 @Component({
   selector: 'app-sso-card',
   imports: [
+    CARD_PARTS,
     MatButton,
-    MatCard,
-    MatCardActions,
-    MatCardContent,
-    MatCardHeader,
-    MatCardTitle,
     MatIcon,
     TranslocoDirective,
     FormError,
