@@ -41,6 +41,7 @@ import {
 import { noticeMail, readReminderTexts, type Notice } from './messages.js';
 import { localeOf, MEMBER_FIELDS, openChannels, skipReason } from './reminders.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
+import type { MemberFields } from './queries.js';
 
 export const ANNOUNCEMENTS_JOB = 'announcements';
 /** Every minute: picks up what a run could not start at once, and retries failures. */
@@ -152,15 +153,8 @@ class Pacer {
   }
 }
 
-interface Recipient {
-  id: string;
-  username: string;
-  email: string | null;
-  messengerId: number | null;
-  locale: string | null;
-  notifyEmail: boolean;
-  notifyMessenger: boolean;
-}
+/** What a notice needs of a member (the columns of `MEMBER_FIELDS`). */
+type Recipient = MemberFields;
 
 export interface AnnouncementSummary {
   [key: string]: number;

@@ -302,6 +302,7 @@ export const MEMBER_FIELDS = {
   notifyMessenger: users.notifyMessenger,
 };
 
+/** A member's `MEMBER_FIELDS`, as a notice's recipient. */
 export type MemberFields = {
   id: string;
   username: string;
