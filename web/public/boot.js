@@ -51,13 +51,13 @@
       document.head.appendChild(link);
     }
   }
-  // 3. The service worker (Angular's ngsw: the offline shell of the installed app, ngsw-config.json;
-  //    it never answers /api), for a signed-in visitor of a production build, once the page has
+  // 3. The service worker (sw.js: Angular's ngsw, the offline shell of the installed app, behind a
+  //    rule that keeps other origins and /api away from it), for a signed-in visitor of a production build, once the page has
   //    loaded and settled: a first visit to /login downloads nothing for it (issue 36's budget).
   if (config.i18n && token !== null && 'serviceWorker' in navigator) {
     window.addEventListener('load', function () {
       window.setTimeout(function () {
-        navigator.serviceWorker.register('/ngsw-worker.js', { scope: '/' }).catch(function () {
+        navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(function () {
           // No service worker (private mode, policy): the app works online as before.
         });
       }, 4000);

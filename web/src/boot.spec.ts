@@ -259,7 +259,7 @@ describe('boot.js', () => {
       jest.advanceTimersByTime(3999);
       expect(register).not.toHaveBeenCalled();
       jest.advanceTimersByTime(1);
-      expect(register).toHaveBeenCalledWith('/ngsw-worker.js', { scope: '/' });
+      expect(register).toHaveBeenCalledWith('/sw.js', { scope: '/' });
     });
 
     it('should register nothing on a signed-out visit (the first visit budget) or a dev build', () => {

@@ -107,3 +107,42 @@ describe('manifest.webmanifest', () => {
     }
   });
 });
+
+describe('sw.js (the registered worker: Angular behind a rule)', () => {
+  /** Runs public/sw.js in a fake worker scope; returns its fetch listener and what it imported. */
+  function load() {
+    const source = readFileSync(join(__dirname, '../public/sw.js'), 'utf8');
+    const order: string[] = [];
+    let listener: ((event: unknown) => void) | undefined;
+    const self = {
+      location: new URL('https://usher.example.org/sw.js'),
+      addEventListener: (type: string, fn: (event: unknown) => void) => {
+        order.push(`listen ${type}`);
+        listener = fn;
+      },
+    };
+    const importScripts = (url: string) => order.push(`import ${url}`);
+    new Function('self', 'importScripts', source)(self, importScripts);
+    const passes = (url: string) => {
+      let stopped = false;
+      listener!({ request: { url }, stopImmediatePropagation: () => (stopped = true) });
+      return !stopped;
+    };
+    return { order, passes };
+  }
+
+  it("should listen before Angular's worker loads, so its rule runs first", () => {
+    expect(load().order).toEqual(['listen fetch', 'import ./ngsw-worker.js']);
+  });
+
+  it('should keep other origins and the API away from Angular, and pass the app through', () => {
+    const { passes } = load();
+    expect(passes('https://image.tmdb.org/t/p/w342/poster.jpg')).toBe(false);
+    expect(passes('https://usher.example.org/api/v1/me')).toBe(false);
+    expect(passes('https://usher.example.org/health')).toBe(false);
+    expect(passes('https://usher.example.org/metrics')).toBe(false);
+    expect(passes('https://usher.example.org/main-ABC.js')).toBe(true);
+    expect(passes('https://usher.example.org/console/overview')).toBe(true);
+    expect(passes('https://usher.example.org/apiary')).toBe(true);
+  });
+});
