@@ -88,11 +88,21 @@
   var preloadFirstPoster = function (reply) {
     var items = reply && reply.status === 200 && reply.body && reply.body.items;
     var poster = items && items[0] && items[0].posterUrl;
-    if (typeof poster !== 'string' || poster.charAt(0) !== '/' || poster.charAt(1) === '/') return;
+    if (typeof poster !== 'string' || !/^\/api\/v1\/media\/posters\/[^?]+\?/.test(poster)) return;
+    if (/[?&]width=/.test(poster)) return;
     var image = document.createElement('link');
     image.rel = 'preload';
     image.setAttribute('as', 'image');
-    image.href = poster;
+    // The same candidates and sizes as the rail's <img> (PosterImage's POSTER_WIDTHS, PosterRail's
+    // RAIL_POSTER_SIZES), so the browser picks the same width and the image reuses this fetch.
+    var widths = [160, 240, 320];
+    var srcset = [];
+    for (var w = 0; w < widths.length; w++) {
+      srcset.push(poster + '&width=' + widths[w] + ' ' + widths[w] + 'w');
+    }
+    image.setAttribute('imagesrcset', srcset.join(', '));
+    image.setAttribute('imagesizes', '(min-width: 600px) 160px, 140px');
+    image.href = poster + '&width=' + widths[widths.length - 1];
     image.setAttribute('fetchpriority', 'high');
     document.head.appendChild(image);
   };

@@ -8,7 +8,7 @@ import { apiResource } from '../../core/api/api-resource';
 import { MediaLinks } from '../../shared/media-link';
 import { ErrorState } from '../../shared/page-state';
 import { PosterCard } from '../../shared/poster-card/poster-card';
-import { PosterRail } from '../../shared/poster-card/poster-rail';
+import { PosterRail, RAIL_POSTER_SIZES } from '../../shared/poster-card/poster-rail';
 import { type LatestType, MediaHomeApi } from './media-home-api';
 
 /** How each non-ok state of `GET /media/latest` is told, instead of an empty rail. */
@@ -127,10 +127,12 @@ export class MediaLibrary {
   });
   protected readonly cardLines = cardLines;
   /**
-   * Posters per rail a phone's first screen can show (140 px cards, issue 14): fetched at once,
-   * as the overview's largest paint, rather than lazily after layout.
+   * Issue 36: the first "recently added" movie is the overview's largest paint — fetched at once,
+   * at high priority (public/boot.js preloads the same URL before Angular starts). Every other
+   * poster is put in the page only near the screen (a rail's hidden cards included), and each is
+   * asked for at the width its card shows.
    */
-  protected readonly firstScreen = 3;
+  protected readonly railSizes = RAIL_POSTER_SIZES;
 
   private latest(type: LatestType) {
     return apiResource({

@@ -28,6 +28,8 @@ export type { PosterBadge } from './poster-badge';
           [alt]="alt()"
           [fallbackIcon]="fallbackIcon()"
           [priority]="priority()"
+          [sizes]="sizes()"
+          [deferUntilNear]="deferUntilNear()"
         />
         @if (badge(); as shown) {
           <app-poster-badge [badge]="shown" />
@@ -58,8 +60,12 @@ export class PosterCard {
   readonly fallbackIcon = input('movie');
   readonly badge = input<PosterBadge | null>(null);
   readonly loading = input(false);
-  /** The poster is in the first screenful: fetched at once (see `PosterImage`). */
+  /** The poster is the page's largest paint: fetched at once, first (see `PosterImage`). */
   readonly priority = input(false);
+  /** The poster's displayed width, as `<img sizes>`: the API's poster proxy is asked for it. */
+  readonly sizes = input<string | null>(null);
+  /** Put the poster in the page only near the screen (in a rail; see `PosterImage`). */
+  readonly deferUntilNear = input(false);
   /** 0–100: a bar along the poster's foot, how far the viewer got ("continue watching"). */
   readonly progress = input<number | null>(null);
 }

@@ -13,6 +13,12 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import { PosterCard } from './poster-card';
 
 /**
+ * A rail card's displayed width as `<img sizes>`, for `PosterCard`'s `sizes`: keep in step with
+ * poster-rail.scss (`--poster-rail-card`) and public/boot.js (the overview's first poster).
+ */
+export const RAIL_POSTER_SIZES = '(min-width: 600px) 160px, 140px';
+
+/**
  * A horizontal, scrollable row of poster cards (60-web.md §4.2 "Recent additions"): the cards are
  * projected; `loading` shows skeleton cards of the same size instead. The track is a labelled,
  * focusable region, so the keyboard scrolls it (arrows natively, Home/End here), and the arrow
