@@ -29,6 +29,7 @@ import { UsersApi } from '../admin-users';
 import { BlacklistDialog } from './blacklist-dialog';
 import { DeviceTable } from '../../shared/devices/device-table';
 import { DevicesApi } from '../../shared/devices/devices-api';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 const TABS = ['list', 'blacklist', 'actions'] as const;
 /** Every filter of the list tab: "Clear filters" removes them all. */
@@ -68,6 +69,7 @@ export function ranking<T extends { count: number }>(rows: readonly T[]): RankRo
     MatIcon,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     RouterLink,
     TranslocoDirective,
     DeviceTable,
@@ -97,9 +99,12 @@ export default class DevicesPage {
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
 
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'list') as (typeof TABS)[number])),
-  );
+  protected readonly tabs = routedTabs(TABS, this.tab, {
+    go: (name, i) => {
+      this.clearErrors();
+      this.navigate({ tab: i === 0 ? null : name });
+    },
+  });
   private readonly paging = computed(() => ({
     page: pageParam(this.page()),
     pageSize: pageSizeParam(this.pageSize()),
@@ -136,21 +141,21 @@ export default class DevicesPage {
     },
     filters: FILTERS,
     filtered: (q) => !!(q.user || q.client || q.blacklisted),
-    active: () => this.tabIndex() === 0,
+    active: () => this.tabs.index() === 0,
   });
   protected readonly blacklist = listPage({
     query: () => this.paging(),
     load: (q) => this.api.blacklist(q.page, q.pageSize),
     filters: FILTERS,
     filtered: () => false,
-    active: () => this.tabIndex() === 1,
+    active: () => this.tabs.index() === 1,
   });
   protected readonly actions = listPage({
     query: () => this.paging(),
     load: (q) => this.api.actions(q.page, q.pageSize),
     filters: FILTERS,
     filtered: () => false,
-    active: () => this.tabIndex() === 2,
+    active: () => this.tabs.index() === 2,
   });
 
   /** The client filter offers the clients the stats counted, and keeps a typed-in one. */
@@ -231,11 +236,6 @@ export default class DevicesPage {
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.devices.navigate(params);
-  }
-
-  protected selectTab(index: number): void {
-    this.clearErrors();
-    this.navigate({ tab: index === 0 ? null : TABS[index]! });
   }
 
   /** After a sign-out: the counts change too. */

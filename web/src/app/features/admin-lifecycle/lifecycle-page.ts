@@ -1,9 +1,9 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatIcon } from '@angular/material/icon';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
-import { Router, RouterLink } from '@angular/router';
+import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { Announcement, AnnouncementCreated } from '@usher/contracts';
 import { LIFECYCLE_CHANNELS, NOTICE_KINDS, NOTICE_STATUSES } from '@usher/contracts/values';
@@ -23,6 +23,7 @@ import { AnnouncementDialog } from './announcement-dialog';
 import { LifecycleApi } from './lifecycle-api';
 import { TemplateEditor } from './template-editor';
 import { UpcomingTimeline } from './upcoming-timeline';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 export const TABS = ['upcoming', 'log', 'templates', 'announcements'] as const;
 const FILTERS = ['userId', 'kind', 'channel', 'status'];
@@ -41,6 +42,7 @@ const ANNOUNCEMENTS_PAGE_SIZE = 10;
     MatIcon,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     RouterLink,
     TranslocoDirective,
     DATA_TABLE,
@@ -58,7 +60,6 @@ export default class LifecyclePage {
   private readonly noticesApi = inject(NoticesApi);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly router = inject(Router);
 
   readonly tab = input<string | undefined>();
   readonly userId = input<string | undefined>();
@@ -68,10 +69,7 @@ export default class LifecyclePage {
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
 
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'upcoming') as (typeof TABS)[number])),
-  );
-  protected readonly tabName = computed(() => TABS[this.tabIndex()]);
+  protected readonly tabs = routedTabs(TABS, this.tab);
 
   protected readonly notices = listPage({
     query: (): NoticeQuery => ({
@@ -85,7 +83,7 @@ export default class LifecyclePage {
     load: (query, abort) => this.noticesApi.list(query, abort),
     filters: FILTERS,
     filtered: (q) => !!(q.userId || q.kind || q.channel || q.status),
-    active: () => this.tabName() === 'log',
+    active: () => this.tabs.name() === 'log',
   });
   protected readonly filters: FilterSpec[] = [
     {
@@ -114,7 +112,7 @@ export default class LifecyclePage {
   /** The announcement just posted and how many members it went to. */
   protected readonly posted = signal<AnnouncementCreated | null>(null);
   protected readonly announcements = localListPage({
-    params: () => (this.tabName() === 'announcements' ? true : undefined),
+    params: () => (this.tabs.name() === 'announcements' ? true : undefined),
     load: (_all, page, pageSize, abort) => this.api.announcements(page, pageSize, abort),
     pageSize: ANNOUNCEMENTS_PAGE_SIZE,
   });
@@ -152,14 +150,6 @@ export default class LifecyclePage {
     },
   ];
   protected readonly announcementAttrs = (a: Announcement) => ({ 'data-announcement': a.id });
-
-  protected selectTab(index: number): void {
-    void this.router.navigate([], {
-      queryParams: { tab: TABS[index] },
-      queryParamsHandling: 'merge',
-      replaceUrl: true,
-    });
-  }
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.notices.navigate(params);

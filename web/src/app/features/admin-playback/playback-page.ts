@@ -25,6 +25,7 @@ import {
   playbackProblem,
   rangeProblem,
 } from '../../shared/playback/playback-format';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 const TABS = ['history', 'profiles'] as const;
 const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
@@ -47,6 +48,7 @@ type ProfileRow = PlaybackProfilesPage['data'][number];
     DATA_TABLE,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     PluginNotice,
     PosterImage,
     RouterLink,
@@ -75,9 +77,10 @@ export default class PlaybackPage {
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
 
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'history') as (typeof TABS)[number])),
-  );
+  protected readonly tabs = routedTabs(TABS, this.tab, {
+    // Each tab has its own filters: switching starts clean.
+    go: (name) => void this.router.navigate([], { queryParams: { tab: name }, replaceUrl: true }),
+  });
   protected readonly maxDays = HISTORY_MAX_DAYS;
   protected readonly duration = (seconds: number) => formatDuration(seconds, this.lang());
 
@@ -98,7 +101,7 @@ export default class PlaybackPage {
     load: (query, abort) => this.api.history(query, abort),
     filters: HISTORY_FILTERS,
     filtered: (q) => !!(q.userId || q.username || q.keyword || q.from || q.to),
-    active: () => this.tabIndex() === 0 && this.historyProblem() === null,
+    active: () => this.tabs.index() === 0 && this.historyProblem() === null,
   });
   /**
    * Charts above the history (issue 36): everyone's plays per day, how they played and in which
@@ -106,7 +109,7 @@ export default class PlaybackPage {
    */
   protected readonly everyone = apiResource({
     params: () =>
-      this.tabIndex() === 0 && this.historyProblem() === null
+      this.tabs.index() === 0 && this.historyProblem() === null
         ? { from: dayParam(this.from()), to: dayParam(this.to()) }
         : undefined,
     load: (range, abort) => this.api.summary(range, abort),
@@ -150,7 +153,7 @@ export default class PlaybackPage {
     },
     filters: PROFILE_FILTERS,
     filtered: (q) => !!q.keyword,
-    active: () => this.tabIndex() === 1,
+    active: () => this.tabs.index() === 1,
   });
   protected readonly profileSummary = this.summary.asReadonly();
   protected readonly profileFilters: FilterSpec[] = [
@@ -237,20 +240,12 @@ export default class PlaybackPage {
 
   /** The plugin is missing: said once for the page instead of a failed list. */
   protected readonly pluginMissing = computed(() => {
-    const list = this.tabIndex() === 0 ? this.history : this.profiles;
+    const list = this.tabs.index() === 0 ? this.history : this.profiles;
     return playbackProblem(list.failure()) === 'plugin';
   });
 
-  protected selectTab(index: number): void {
-    void this.router.navigate([], {
-      // Each tab has its own filters: switching starts clean.
-      queryParams: { tab: TABS[index] },
-      replaceUrl: true,
-    });
-  }
-
   protected filter(params: Record<string, string | null>): void {
-    (this.tabIndex() === 0 ? this.history : this.profiles).navigate(params);
+    (this.tabs.index() === 0 ? this.history : this.profiles).navigate(params);
   }
 
   protected sortBy(sort: TableSort): void {

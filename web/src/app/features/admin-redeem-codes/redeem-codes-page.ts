@@ -19,6 +19,7 @@ import { type RowAction } from '../../shared/row-menu';
 import { type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 const TABS = ['codes', 'redemptions'] as const;
 /** Every filter of both tabs: "Clear filters" removes them all, as it always has. */
@@ -43,6 +44,7 @@ export const CODE_CHIPS: Record<RedeemCode['status'], { tone: Tone; icon: string
     MatIcon,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     TranslocoDirective,
     FormError,
     DATA_TABLE,
@@ -71,9 +73,9 @@ export default class RedeemCodesPage {
   readonly page = input<unknown>();
   readonly pageSize = input<unknown>();
 
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'codes') as (typeof TABS)[number])),
-  );
+  protected readonly tabs = routedTabs(TABS, this.tab, {
+    go: (name) => this.navigate({ tab: name }),
+  });
   private readonly paging = computed(() => ({
     page: pageParam(this.page()),
     pageSize: pageSizeParam(this.pageSize()),
@@ -87,7 +89,7 @@ export default class RedeemCodesPage {
     load: (query, abort) => this.api.list(query, abort),
     filters: FILTERS,
     filtered: (q) => !!q.search || q.status !== 'active',
-    active: () => this.tabIndex() === 0,
+    active: () => this.tabs.index() === 0,
   });
   protected readonly redemptions = listPage({
     query: () => ({
@@ -101,7 +103,7 @@ export default class RedeemCodesPage {
     load: (query, abort) => this.api.redemptions(query, abort),
     filters: FILTERS,
     filtered: (q) => !!(q.username || q.code || q.kind || q.from || q.to),
-    active: () => this.tabIndex() === 1,
+    active: () => this.tabs.index() === 1,
   });
   protected readonly codeFilters: FilterSpec[] = [
     {
@@ -180,10 +182,6 @@ export default class RedeemCodesPage {
   /** Changes query params; a filter change returns to page 1. */
   protected navigate(params: Record<string, string | number | null>): void {
     this.codes.navigate(params);
-  }
-
-  protected selectTab(index: number): void {
-    this.navigate({ tab: TABS[index]! });
   }
 
   protected async create(): Promise<void> {

@@ -26,6 +26,7 @@ import { NoticeTable } from '../../shared/notices/notice-table';
 import { NoticesApi } from '../../shared/notices/notices-api';
 import { UserActions } from './user-actions';
 import { type AdminUserDetail, UsersApi } from './users-api';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 /** Redemptions a page on the Redemptions tab. */
 const REDEMPTIONS_PAGE_SIZE = 10;
@@ -51,6 +52,7 @@ const TABS = ['profile', 'playback', 'redemptions', 'devices', 'notices', 'shari
     MatIcon,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     RouterLink,
     TranslocoDirective,
     LocalDatePipe,
@@ -79,9 +81,7 @@ export default class UserDetail {
   readonly id = input.required<string>();
   /** Query param `tab`. */
   readonly tab = input<string | undefined>();
-  protected readonly tabIndex = computed(() =>
-    Math.max(0, TABS.indexOf((this.tab() ?? 'profile') as (typeof TABS)[number])),
-  );
+  protected readonly tabs = routedTabs(TABS, this.tab);
 
   private readonly detail = apiResource({
     params: () => this.id(),
@@ -115,14 +115,14 @@ export default class UserDetail {
 
   /** The devices the user's media account used last; read only while the tab is open. */
   protected readonly devices = localListPage({
-    params: () => (this.user() && TABS[this.tabIndex()] === 'devices' ? this.id() : undefined),
+    params: () => (this.user() && TABS[this.tabs.index()] === 'devices' ? this.id() : undefined),
     load: (userId, page, pageSize) => this.devicesApi.list({ userId, page, pageSize }),
     pageSize: DEVICES_PAGE_SIZE,
   });
 
   /** What the lifecycle sent the member, skipped or failed; read only while the tab is open. */
   protected readonly notices = localListPage({
-    params: () => (this.user() && TABS[this.tabIndex()] === 'notices' ? this.id() : undefined),
+    params: () => (this.user() && TABS[this.tabs.index()] === 'notices' ? this.id() : undefined),
     load: (userId, page, pageSize, abort) =>
       this.noticesApi.list({ userId, page, pageSize }, abort),
     pageSize: NOTICES_PAGE_SIZE,
@@ -132,14 +132,6 @@ export default class UserDetail {
   protected load(): void {
     this.detail.reload();
     this.redemptions.reload();
-  }
-
-  protected selectTab(index: number): void {
-    void this.router.navigate([], {
-      queryParams: { tab: TABS[index] },
-      queryParamsHandling: 'merge',
-      replaceUrl: true,
-    });
   }
 
   protected readonly edit = () => this.run((a, u) => a.edit(u));

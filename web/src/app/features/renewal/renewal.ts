@@ -20,7 +20,6 @@ import {
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatIcon } from '@angular/material/icon';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
-import { Router } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import { ApiError, retryAfterSeconds } from '../../core/api/api-error';
 import { ErrorTexts } from '../../core/api/error-text';
@@ -39,10 +38,9 @@ import { PaymentHistory } from './payment-history';
 import { PlansTab } from './plans-tab';
 import { RenewalApi, maskedCode, type RedeemPreview, type RedeemResult } from './renewal-api';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 
 const TABS = ['renew', 'history'] as const;
-/** `?tab=` values, old links' `redeem` and `plans` included: both open the plans and the code. */
-const TAB_INDEX: Record<string, number> = { renew: 0, redeem: 0, plans: 0, history: 1 };
 
 /** Refusals of a code that the page words itself (20-api.md §5 `POST /me/redeem`). */
 export function redeemErrorKey(error: unknown): string | null {
@@ -71,6 +69,7 @@ export function redeemErrorKey(error: unknown): string | null {
     MatIcon,
     MatTab,
     MatTabGroup,
+    RoutedTabGroup,
     TranslocoDirective,
     LocalDatePipe,
     StatusChip,
@@ -91,7 +90,6 @@ export default class Renewal {
   private readonly session = inject(SessionStore);
   private readonly errors = inject(ErrorTexts);
   private readonly transloco = inject(TranslocoService);
-  private readonly router = inject(Router);
   private readonly injector = inject(Injector);
   private readonly codeInput = viewChild<ElementRef<HTMLInputElement>>('codeInput');
   private readonly formDirective = viewChild(FormGroupDirective);
@@ -100,7 +98,10 @@ export default class Renewal {
   readonly tab = input<string | undefined>();
   /** Query param `checkout`: Stripe's return (`success` or `cancelled`). */
   readonly checkout = input<string | undefined>();
-  protected readonly tabIndex = computed(() => TAB_INDEX[this.tab() ?? 'renew'] ?? 0);
+  protected readonly tabs = routedTabs(TABS, this.tab, {
+    // Old links' `redeem` and `plans`: both open the plans and the code.
+    aliases: { redeem: 'renew', plans: 'renew' },
+  });
 
   protected readonly me = this.session.me;
   protected readonly membership = computed(() => {
@@ -150,18 +151,11 @@ export default class Renewal {
     // Expired members come here to renew: the code field takes focus (60-web.md §2.4).
     afterNextRender(
       () => {
-        if (this.me()?.isExpired && this.tabIndex() === 0) this.codeInput()?.nativeElement.focus();
+        if (this.me()?.isExpired && this.tabs.index() === 0)
+          this.codeInput()?.nativeElement.focus();
       },
       { injector: this.injector },
     );
-  }
-
-  protected selectTab(index: number): void {
-    void this.router.navigate([], {
-      queryParams: { tab: TABS[index] },
-      queryParamsHandling: 'merge',
-      replaceUrl: true,
-    });
   }
 
   protected async check(): Promise<void> {
