@@ -1,12 +1,11 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
-import { MatIconButton } from '@angular/material/button';
-import { MatIcon } from '@angular/material/icon';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, emptyPage, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { ShortId } from '../../shared/short-id';
 import { AuditApi } from './audit-api';
 import { auditDetails } from './audit-details';
@@ -24,7 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Component({
   selector: 'app-audit-page',
-  imports: [MatIcon, MatIconButton, RouterLink, TranslocoDirective, FilterBar, DATA_TABLE, ShortId],
+  imports: [RouterLink, TranslocoDirective, FilterBar, DATA_TABLE, ShortId, ExpandToggle],
   templateUrl: './audit-page.html',
   styleUrl: './audit-page.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -97,19 +96,14 @@ export default class AuditPage {
   ];
   protected readonly attrs = (entry: AuditEntry) => ({ 'data-action': entry.action });
   /** The entry whose details are open. */
-  protected readonly open = signal<string | null>(null);
-  protected readonly isOpen = (entry: AuditEntry) => this.open() === entry.id;
+  protected readonly expansion = new RowExpansion<AuditEntry>();
   protected readonly openDetails = computed(() => {
-    const entry = this.entries.rows()?.find((e) => e.id === this.open());
+    const entry = this.expansion.openIn(this.entries.rows());
     return entry ? auditDetails(entry.details) : null;
   });
 
   protected navigate(params: Record<string, string | null>): void {
     this.entries.navigate(params);
-  }
-
-  protected toggle(entry: AuditEntry): void {
-    this.open.update((id) => (id === entry.id ? null : entry.id));
   }
 
   /** A short line for the row: a sentence when the action has one, else the changed fields or the first facts. */

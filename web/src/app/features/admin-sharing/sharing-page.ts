@@ -1,7 +1,5 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
-import { MatIconButton } from '@angular/material/button';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatDialog } from '@angular/material/dialog';
-import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { SharingEvent } from '@usher/contracts';
@@ -17,6 +15,7 @@ import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { SharingEvidenceView } from '../../shared/sharing/sharing-evidence';
 import { SharingApi } from '../../shared/sharing/sharing-api';
+import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { SharingActDialog } from './act-dialog';
 import { SharingDismissDialog } from './dismiss-dialog';
 
@@ -42,12 +41,11 @@ export function statusChip(status: SharingEventStatusName): ChipSpec {
 @Component({
   selector: 'app-sharing-page',
   imports: [
-    MatIcon,
-    MatIconButton,
     RouterLink,
     TranslocoDirective,
     FilterBar,
     DATA_TABLE,
+    ExpandToggle,
     SharingEvidenceView,
   ],
   templateUrl: './sharing-page.html',
@@ -149,18 +147,13 @@ export default class SharingPage {
   });
 
   /** The event whose evidence is open. */
-  protected readonly open = signal<string | null>(null);
-  protected readonly isOpen = (e: SharingEvent) => this.open() === e.id;
+  protected readonly expansion = new RowExpansion<SharingEvent>();
   protected readonly openCount = computed(
     () => (this.events.rows() ?? []).filter((e) => e.status === 'open').length,
   );
 
   protected navigate(params: Record<string, string | null>): void {
     this.events.navigate(params);
-  }
-
-  protected toggle(e: SharingEvent): void {
-    this.open.update((id) => (id === e.id ? null : e.id));
   }
 
   /** "3 streams, limit 2", "4 networks, limit 3", "16 100 km in 0 min". */
