@@ -1,3 +1,4 @@
+/* global self, importScripts */
 // The service worker boot.js registers (issue 36): Angular's (ngsw-worker.js, the installed app's
 // offline shell, ngsw-config.json) behind one rule. Requests to other origins (TMDB's images) and
 // to the API never reach it: a worker's fetch is bound by the page's `connect-src 'self'`
