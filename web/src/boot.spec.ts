@@ -211,7 +211,12 @@ describe('boot.js', () => {
         l.getAttribute('href'),
         l.getAttribute('fetchpriority'),
       ]);
-    expect(preloads()).toEqual([['image', '/api/v1/media/posters/1?u=u&exp=1&sig=s', 'high']]);
+    // The rail's own candidates (PosterImage's widths), so the <img> reuses this fetch.
+    const poster = '/api/v1/media/posters/1?u=u&exp=1&sig=s';
+    expect(preloads()).toEqual([['image', `${poster}&width=320`, 'high']]);
+    expect(document.head.querySelector('link[rel="preload"]')!.getAttribute('imagesrcset')).toBe(
+      `${poster}&width=160 160w, ${poster}&width=240 240w, ${poster}&width=320 320w`,
+    );
     const real = latestItems;
     try {
       for (const posterUrl of ['//evil.example/x.jpg', 'https://evil.example/x.jpg']) {
