@@ -54,11 +54,10 @@ describe('deferred top-bar menus', () => {
     expect(document.querySelector('[data-testid="theme-dark"]')).not.toBeNull();
   });
 
-  const lazyMenus: [string, Type<unknown>, string][] = [
+  for (const [name, component, testId] of [
     ['language', LanguageMenu, 'language-menu'],
     ['theme', ThemeMenu, 'theme-menu'],
-  ];
-  for (const [name, component, testId] of lazyMenus) {
+  ] as const) {
     it(`should load the ${name} menu's code only when the pointer or focus comes to it`, async () => {
       // Issue 36: not once the page is idle, so a first visit to /login (which shows both
       // menus) does not download the Material menu and CDK overlay (~31 KB) it may never use.
