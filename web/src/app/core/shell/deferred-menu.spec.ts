@@ -54,33 +54,6 @@ describe('deferred top-bar menus', () => {
     expect(document.querySelector('[data-testid="theme-dark"]')).not.toBeNull();
   });
 
-  for (const [name, component, testId] of [
-    ['language', LanguageMenu, 'language-menu'],
-    ['theme', ThemeMenu, 'theme-menu'],
-  ] as const) {
-    it(`should load the ${name} menu's code only when the pointer or focus comes to it`, async () => {
-      // Issue 36: not once the page is idle, so a first visit to /login (which shows both
-      // menus) does not download the Material menu and CDK overlay (~31 KB) it may never use.
-      TestBed.configureTestingModule({
-        providers: provideTestApp(),
-        deferBlockBehavior: DeferBlockBehavior.Playthrough,
-      });
-      const fixture = TestBed.createComponent(component);
-      await fixture.whenStable();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await fixture.whenStable();
-      const [block] = await fixture.getDeferBlocks();
-      const root = fixture.nativeElement as HTMLElement;
-      const button = () => root.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`)!;
-      expect(button().getAttribute('aria-haspopup')).toBeNull();
-      button().dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await fixture.whenStable();
-      expect(block).toBeDefined();
-      expect(button().getAttribute('aria-haspopup')).toBe('menu');
-    });
-  }
-
   it('should show the stand-in as the same button the trigger then is (no layout shift)', async () => {
     const { fixture, block, root } = await render(ThemeMenu);
     const look = () => {

@@ -14,10 +14,8 @@ export interface MenuButton {
 
 /**
  * The top-bar menus (language, theme, user) render this stand-in until their code (Material
- * menu, CDK overlay) is in: not before the first render (issue 14: the first page's bytes). The
- * user menu's loads once the console is idle; the language and theme menus', which the signed-out
- * pages show too, only when the pointer or focus comes to them (`on hover`) — ~31 KB that a
- * first visit to /login no longer downloads (issue 36: its 350 KB). Each call site writes
+ * menu, CDK overlay) is in: it loads once the page is idle, not before the first render (issue
+ * 14: the first page's bytes). Each call site writes
  *
  * ```html
  * @let button = { label: …, icon: …, testId: … };

@@ -14,11 +14,11 @@ import { DeferredMenuTrigger } from './deferred-menu-trigger';
   imports: [MatIcon, MatMenu, MatMenuItem, TranslocoDirective, MenuStandIn, DeferredMenuTrigger],
   template: `
     <ng-container *transloco="let t">
-      <!-- The menu's code (Material menu, CDK overlay) loads when the pointer comes to it or on
-           a click, not with the page (issues 14 and 36: a first visit to /login); until then the
-           same button stands in (deferred-menu.ts). -->
+      <!-- The menu's code (Material menu, CDK overlay) loads once the first page is up, not
+           before it (issue 14: Lighthouse); until then the same button stands in
+           (deferred-menu.ts). -->
       @let button = { label: t('shell.language'), icon: 'translate', testId: 'language-menu' };
-      @defer (on hover; on interaction) {
+      @defer (on idle; on interaction) {
         <app-deferred-menu-trigger [button]="button" [menu]="menu" [(openOnLoad)]="openOnLoad" />
         <mat-menu #menu="matMenu">
           @for (lang of language.languages; track lang) {

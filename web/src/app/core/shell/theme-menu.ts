@@ -18,9 +18,9 @@ const ICONS: Record<ThemeMode, string> = {
   imports: [MatIcon, MatMenu, MatMenuItem, TranslocoDirective, MenuStandIn, DeferredMenuTrigger],
   template: `
     <ng-container *transloco="let t">
-      <!-- The menu's code loads when the pointer comes near it or on a click (deferred-menu.ts). -->
+      <!-- The menu's code loads once the first page is up (deferred-menu.ts). -->
       @let button = { label: t('shell.theme'), icon: icon(), testId: 'theme-menu' };
-      @defer (on hover; on interaction) {
+      @defer (on idle; on interaction) {
         <app-deferred-menu-trigger [button]="button" [menu]="menu" [(openOnLoad)]="openOnLoad" />
         <mat-menu #menu="matMenu">
           @for (mode of theme.modes; track mode) {
