@@ -70,6 +70,7 @@ export async function startProcess(
   const logFile = join(apiRoot, '.cache', `bench-${process.pid}-${port}.log`);
   const log = openSync(logFile, 'w');
   // Every process traces its GCs (one short line each): the /me section reports the scavenges.
+  // BENCH_KEEP_LOG=1 keeps the file (in services/api/.cache) to read them after the run.
   const child = spawn(process.execPath, ['--trace-gc', ...args], {
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
@@ -105,7 +106,7 @@ export async function startProcess(
     stop: async () => {
       if (!gone) child.kill('SIGTERM');
       await exited;
-      rmSync(logFile, { force: true });
+      if (!process.env.BENCH_KEEP_LOG) rmSync(logFile, { force: true });
     },
   };
 }

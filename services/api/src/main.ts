@@ -21,6 +21,7 @@ import { createMetrics } from './metrics/registry.js';
 import { InFlight } from './http/in-flight.js';
 import { listenFailure, probePort } from './listen.js';
 import { createLogger } from './logger.js';
+import { tuneHeap } from './runtime/heap.js';
 import { finishWork } from './shutdown.js';
 import { VERSION } from './version.js';
 
@@ -123,6 +124,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const config = result.config;
+  tuneHeap();
   const logger = createLogger(config.LOG_LEVEL);
   const replicaId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
