@@ -1,8 +1,9 @@
 // Offset and keyset pagination and LIKE search, shared by every paginated list (20-api.md §1.4).
-import { and, count, eq, gt, gte, lt, or, sql, type SQL, type Subquery } from 'drizzle-orm';
+import { and, count, eq, gt, gte, is, lt, or, SQL, sql, type Subquery } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { nextDay, startOfZonedDay } from '../time/zoned-day.js';
 import type { Database } from './client.js';
+import { queryRows } from './sql.js';
 
 export interface PageQuery {
   page: number;
@@ -47,16 +48,22 @@ export interface CappedTotal {
 }
 
 /**
- * Counts the rows of `rows` (a select of the list's table with its filters, no order) up to
- * `cap`: `select count(*) from (… limit cap + 1)`, which stops reading at the first row past it.
+ * Counts the rows of `rows` (a select of the list's table with its filters, no order, or a SQL
+ * row source) up to `cap`: `select count(*) from (… limit cap + 1)`, which stops reading at the
+ * first row past it.
  */
 export async function countUpTo(
   db: Database,
-  rows: { limit(n: number): { as(alias: string): Subquery } },
+  rows: SQL | { limit(n: number): { as(alias: string): Subquery } },
   cap = COUNT_CAP,
 ): Promise<CappedTotal> {
-  const [row] = await db.select({ n: count() }).from(rows.limit(cap + 1).as('counted'));
-  const n = row?.n ?? 0;
+  const [row] = is(rows, SQL)
+    ? await queryRows<{ n: number | string }>(
+        db,
+        sql`select count(*)::int as n from (${rows} limit ${cap + 1}) counted`,
+      )
+    : await db.select({ n: count() }).from(rows.limit(cap + 1).as('counted'));
+  const n = Number(row?.n ?? 0);
   return n > cap ? { n: cap, capped: true } : { n, capped: false };
 }
 
@@ -66,12 +73,9 @@ export async function paginateCapped<T>(
   total: Promise<CappedTotal>,
   rows: (limit: number, offset: number) => Promise<T[]>,
 ): Promise<PageResult<T> & { totalCapped: boolean }> {
-  const [data, counted] = await Promise.all([
-    rows(query.pageSize, (query.page - 1) * query.pageSize),
-    total,
-  ]);
-  const { page, pageSize } = query;
-  return { data, total: counted.n, page, pageSize, totalCapped: counted.capped };
+  let totalCapped = false;
+  const counted = total.then(({ n, capped }) => ((totalCapped = capped), n));
+  return { ...(await paginate(query, counted, rows)), totalCapped };
 }
 
 /** A select of nothing but a constant, the row source `countUpTo` counts. */

@@ -12,19 +12,11 @@ import type {
   PaginationQuery,
 } from '@usher/contracts';
 import { BULK_MESSAGES_PER_SECOND } from '@usher/contracts';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as uuidv7 } from 'uuid';
 import { recordAudit } from '../../audit-log/audit.js';
-import {
-  announcementRecipients,
-  announcements,
-  users,
-  type AnnouncementAudience,
-  type AnnouncementChannel,
-} from '../../db/schema/index.js';
+import type { AnnouncementChannel } from '../../db/schema/index.js';
 import { paginate } from '../../db/paging.js';
-import { queryRows } from '../../db/sql.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -39,39 +31,34 @@ import {
   type DeliveryResult,
 } from './claims.js';
 import { noticeMail, readReminderTexts, type Notice } from './messages.js';
-import { localeOf, MEMBER_FIELDS, openChannels, skipReason } from './reminders.js';
+import { localeOf, openChannels, skipReason } from './reminders.js';
 import { UNSUBSCRIBE_PAGE, UNSUBSCRIBE_ROUTE, unsubscribeSigner } from './unsubscribe.js';
-import type { MemberFields } from './queries.js';
+import {
+  accountName,
+  addAnnouncementRecipients,
+  announcementRecipientPage,
+  announcementRows,
+  countAnnouncements,
+  finishAnnouncement,
+  insertAnnouncement,
+  markAnnouncementReadRow,
+  memberAnnouncementRows,
+  nextSendingAnnouncement,
+  setAnnouncementRecipients,
+  unreadAnnouncements,
+  type MemberFields,
+} from './queries.js';
 
 export const ANNOUNCEMENTS_JOB = 'announcements';
 /** Every minute: picks up what a run could not start at once, and retries failures. */
 export const ANNOUNCEMENTS_CRON = '* * * * *';
 /** Recipients read per query. */
 const BATCH = 200;
-/** "Expiring": the membership ends within this many days (the overview's Renew window). */
-export const EXPIRING_DAYS = 14;
 
 type AnnouncementsContext = Pick<
   ModuleContext,
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config' | 'scheduler' | 'logger'
 >;
-
-/** The members an audience means, as a condition on `users u` at `now`. */
-function audienceWhere(audience: AnnouncementAudience, now: Date) {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const base = sql`u.role = 'user' and u.is_active`;
-  switch (audience) {
-    case 'all':
-      return base;
-    case 'active':
-      return sql`${base} and not u.media_access_disabled and (u.expires_at is null or u.expires_at > ${at})`;
-    case 'expiring':
-      return sql`${base} and u.expires_at > ${at}
-        and u.expires_at <= ${at} + ${EXPIRING_DAYS} * interval '1 day'`;
-    case 'expired':
-      return sql`${base} and u.expires_at <= ${at}`;
-  }
-}
 
 /**
  * Posts an announcement: the row and its recipients in one transaction (audited
@@ -86,12 +73,9 @@ export async function createAnnouncement(
   const id = uuidv7();
   const now = ctx.now();
   const recipients = await withTransaction(ctx, async (tx) => {
-    const [admin] = await tx
-      .select({ username: users.username })
-      .from(users)
-      .where(eq(users.id, adminId));
-    if (!admin) throw new AppError('NOT_FOUND', 'The calling account no longer exists');
-    await tx.insert(announcements).values({
+    const adminName = await accountName(tx, adminId);
+    if (adminName === null) throw new AppError('NOT_FOUND', 'The calling account no longer exists');
+    await insertAnnouncement(tx, {
       id,
       title: input.title,
       body: input.body,
@@ -100,23 +84,12 @@ export async function createAnnouncement(
       createdBy: adminId,
       createdAt: now,
     });
-    const [counted] = await queryRows<{ n: number | string }>(
-      tx,
-      sql`with added as (
-            insert into announcement_recipients (announcement_id, user_id)
-            select ${id}::uuid, u.id from users u where ${audienceWhere(input.audience, now)}
-            returning 1)
-          select count(*)::int as n from added`,
-    );
-    const n = Number(counted?.n ?? 0);
+    const n = await addAnnouncementRecipients(tx, id, input.audience, now);
     // Nothing to send on any channel: done at once.
     const done = n === 0 || input.channels.length === 0;
-    await tx
-      .update(announcements)
-      .set({ recipients: n, ...(done ? { status: 'done', finishedAt: now } : {}) })
-      .where(eq(announcements.id, id));
+    await setAnnouncementRecipients(tx, id, n, done ? now : null);
     await recordAudit(tx, {
-      actor: { type: 'admin', id: adminId, label: admin.username },
+      actor: { type: 'admin', id: adminId, label: adminName },
       action: 'announcement.create',
       target: { type: 'announcement', id },
       details: {
@@ -179,18 +152,7 @@ async function deliverOne(
   let failed = 0;
   let after: string | null = null;
   for (;;) {
-    const page: Recipient[] = await ctx.db
-      .select(MEMBER_FIELDS)
-      .from(announcementRecipients)
-      .innerJoin(users, eq(users.id, announcementRecipients.userId))
-      .where(
-        and(
-          eq(announcementRecipients.announcementId, a.id),
-          after ? gt(announcementRecipients.userId, after) : undefined,
-        ),
-      )
-      .orderBy(announcementRecipients.userId)
-      .limit(BATCH);
+    const page: Recipient[] = await announcementRecipientPage(ctx.db, a.id, after, BATCH);
     for (const member of page) {
       if (run.signal.aborted) return failed;
       const notice: Notice = { locale: localeOf(member.locale), subject: a.title, text: a.body };
@@ -279,36 +241,13 @@ export async function runAnnouncements(
   const seen = new Set<string>();
   for (;;) {
     if (run.signal.aborted) break;
-    const [next] = await ctx.db
-      .select({
-        id: announcements.id,
-        title: announcements.title,
-        body: announcements.body,
-        channels: announcements.channels,
-      })
-      .from(announcements)
-      .where(
-        and(
-          eq(announcements.status, 'sending'),
-          seen.size
-            ? sql`${announcements.id} not in (${sql.join(
-                [...seen].map((id) => sql`${id}::uuid`),
-                sql`, `,
-              )})`
-            : undefined,
-        ),
-      )
-      .orderBy(announcements.createdAt, announcements.id)
-      .limit(1);
+    const next = await nextSendingAnnouncement(ctx.db, seen);
     if (!next) break;
     seen.add(next.id);
     summary.announcements += 1;
     const failed = await deliverOne(ctx, run, next, summary, pacer);
     if (failed === 0 && !run.signal.aborted) {
-      await ctx.db
-        .update(announcements)
-        .set({ status: 'done', finishedAt: ctx.now() })
-        .where(and(eq(announcements.id, next.id), eq(announcements.status, 'sending')));
+      await finishAnnouncement(ctx.db, next.id, ctx.now());
     }
   }
   if (summary.announcements === 0) return { status: 'skipped', summary };
@@ -332,38 +271,8 @@ export async function listAnnouncements(
   ctx: Pick<ModuleContext, 'db'>,
   q: PaginationQuery,
 ): Promise<AnnouncementsPage> {
-  const [total] = await queryRows<{ n: number | string }>(
-    ctx.db,
-    sql`select count(*)::int as n from announcements`,
-  );
-  return paginate(q, Promise.resolve(Number(total?.n ?? 0)), async (limit, offset) => {
-    const rows = await queryRows<{
-      id: string;
-      title: string;
-      body: string;
-      audience: AnnouncementAudience;
-      channels: AnnouncementChannel[];
-      recipients: number;
-      status: 'sending' | 'done';
-      created_by: string | null;
-      created_at: Date | string;
-      finished_at: Date | string | null;
-      read: number | string;
-      counts: Record<string, number> | null;
-    }>(
-      ctx.db,
-      sql`select a.id, a.title, a.body, a.audience, a.channels, a.recipients, a.status,
-            u.username as created_by, a.created_at, a.finished_at,
-            (select count(*) from announcement_recipients r
-              where r.announcement_id = a.id and r.read_at is not null) as read,
-            (select jsonb_object_agg(k, n) from (
-              select n.channel || '.' || n.status as k, count(*)::int as n from member_notices n
-              where n.kind = 'announcement' and n.ref = a.id::text
-              group by n.channel, n.status) c) as counts
-          from announcements a left join users u on u.id = a.created_by
-          order by a.created_at desc, a.id desc
-          limit ${limit} offset ${offset}`,
-    );
+  return paginate(q, countAnnouncements(ctx.db), async (limit, offset) => {
+    const rows = await announcementRows(ctx.db, limit, offset);
     return rows.map((r): Announcement => {
       const count = (channel: string) => ({
         sent: r.counts?.[`${channel}.sent`] ?? 0,
@@ -394,26 +303,8 @@ export async function memberAnnouncements(
   ctx: Pick<ModuleContext, 'db'>,
   userId: string,
 ): Promise<MemberAnnouncements> {
-  const rows = await ctx.db
-    .select({
-      id: announcements.id,
-      title: announcements.title,
-      body: announcements.body,
-      createdAt: announcements.createdAt,
-      readAt: announcementRecipients.readAt,
-    })
-    .from(announcementRecipients)
-    .innerJoin(announcements, eq(announcements.id, announcementRecipients.announcementId))
-    .where(eq(announcementRecipients.userId, userId))
-    .orderBy(
-      sql`(${announcementRecipients.readAt} is null) desc`,
-      sql`${announcements.createdAt} desc`,
-    )
-    .limit(20);
-  const [unread] = await ctx.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(announcementRecipients)
-    .where(and(eq(announcementRecipients.userId, userId), isNull(announcementRecipients.readAt)));
+  const rows = await memberAnnouncementRows(ctx.db, userId, 20);
+  const unread = await unreadAnnouncements(ctx.db, userId);
   return {
     data: rows.map((r) => ({
       id: r.id,
@@ -422,7 +313,7 @@ export async function memberAnnouncements(
       createdAt: r.createdAt.toISOString(),
       read: r.readAt !== null,
     })),
-    unread: Number(unread?.n ?? 0),
+    unread,
   };
 }
 
@@ -432,21 +323,7 @@ export async function markAnnouncementRead(
   userId: string,
   id: string,
 ): Promise<void> {
-  const rows = await ctx.db
-    .select({ readAt: announcementRecipients.readAt })
-    .from(announcementRecipients)
-    .where(
-      and(eq(announcementRecipients.userId, userId), eq(announcementRecipients.announcementId, id)),
-    );
-  if (rows.length === 0) throw new AppError('NOT_FOUND', 'No such announcement');
-  await ctx.db
-    .update(announcementRecipients)
-    .set({ readAt: ctx.now() })
-    .where(
-      and(
-        eq(announcementRecipients.userId, userId),
-        eq(announcementRecipients.announcementId, id),
-        isNull(announcementRecipients.readAt),
-      ),
-    );
+  if (!(await markAnnouncementReadRow(ctx.db, userId, id, ctx.now()))) {
+    throw new AppError('NOT_FOUND', 'No such announcement');
+  }
 }

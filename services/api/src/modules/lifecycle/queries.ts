@@ -18,16 +18,20 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
 import {
+  announcementRecipients,
+  announcements,
   inactivityWatch,
   mediaAccountDeletions,
   memberNotices,
   NOTICE_MAX_ATTEMPTS,
   users,
+  type AnnouncementAudience,
+  type AnnouncementChannel,
   type MemberNoticeRow,
   type NoticeChannel,
   type NoticeKind,
 } from '../../db/schema/index.js';
-import { afterPair } from '../../db/paging.js';
+import { afterPair, countUpTo, type CappedTotal } from '../../db/paging.js';
 import { queueMediaDelete } from '../../db/retry-queue.js';
 import { queryRows } from '../../db/sql.js';
 
@@ -112,24 +116,18 @@ function upcomingOf(
 
 /**
  * How many reminders are coming up, counted up to `cap` (issue 33: a community where ten thousand
- * memberships end this week still answers at once): `{n, capped}` as `countUpTo` gives.
+ * memberships end this week still answers at once).
  */
-export async function countUpcoming(
+export function countUpcoming(
   db: Database,
   now: Date,
   until: Date,
   thresholds: number[],
   cap: number,
-): Promise<{ n: number; capped: boolean }> {
+): Promise<CappedTotal> {
   const w = { now, until, thresholds: [...new Set(thresholds)] };
   const parts = w.thresholds.map((d) => upcomingOf(sql`1`, d, w, cap + 1));
-  const [row] = await queryRows<{ n: number | string }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from (${sql.join(parts, sql` union all `)}) a
-      limit ${cap + 1}) c`,
-  );
-  const n = Number(row?.n ?? 0);
-  return n > cap ? { n: cap, capped: true } : { n, capped: false };
+  return countUpTo(db, sql`select 1 from (${sql.join(parts, sql` union all `)}) a`, cap);
 }
 
 /**
@@ -641,3 +639,223 @@ export async function unlinkForDeletion(
 }
 
 export { settleMediaDelete as settleDeleteRetry } from '../../db/retry-queue.js';
+
+// ---------------------------------------------------------------------------------------------
+// Announcements (announcements.ts): posting, the job's fan-out and the read marks.
+
+/** "Expiring": the membership ends within this many days (the overview's Renew window). */
+export const EXPIRING_DAYS = 14;
+
+/** The members an audience means, as a condition on `users u` at `now`. */
+function audienceWhere(audience: AnnouncementAudience, now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const base = sql`u.role = 'user' and u.is_active`;
+  switch (audience) {
+    case 'all':
+      return base;
+    case 'active':
+      return sql`${base} and not u.media_access_disabled and (u.expires_at is null or u.expires_at > ${at})`;
+    case 'expiring':
+      return sql`${base} and u.expires_at > ${at}
+        and u.expires_at <= ${at} + ${EXPIRING_DAYS} * interval '1 day'`;
+    case 'expired':
+      return sql`${base} and u.expires_at <= ${at}`;
+  }
+}
+
+/** The username of an account, or null when it is gone. */
+export async function accountName(db: Tx, id: string): Promise<string | null> {
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, id));
+  return row?.username ?? null;
+}
+
+export async function insertAnnouncement(
+  db: Tx,
+  row: typeof announcements.$inferInsert,
+): Promise<void> {
+  await db.insert(announcements).values(row);
+}
+
+/** Fixes the recipients of an announcement: the members of `audience` at `now`; their count. */
+export async function addAnnouncementRecipients(
+  db: Database,
+  id: string,
+  audience: AnnouncementAudience,
+  now: Date,
+): Promise<number> {
+  const [counted] = await queryRows<{ n: number | string }>(
+    db,
+    sql`with added as (
+          insert into announcement_recipients (announcement_id, user_id)
+          select ${id}::uuid, u.id from users u where ${audienceWhere(audience, now)}
+          returning 1)
+        select count(*)::int as n from added`,
+  );
+  return Number(counted?.n ?? 0);
+}
+
+/** Records the recipient count; `doneAt` marks it done at once (nothing to send). */
+export async function setAnnouncementRecipients(
+  db: Tx,
+  id: string,
+  recipients: number,
+  doneAt: Date | null,
+): Promise<void> {
+  await db
+    .update(announcements)
+    .set({ recipients, ...(doneAt ? { status: 'done', finishedAt: doneAt } : {}) })
+    .where(eq(announcements.id, id));
+}
+
+/** Up to `limit` recipients of an announcement after the member `after`, by member id. */
+export function announcementRecipientPage(
+  db: Database,
+  id: string,
+  after: string | null,
+  limit: number,
+): Promise<MemberFields[]> {
+  return db
+    .select(MEMBER_FIELDS)
+    .from(announcementRecipients)
+    .innerJoin(users, eq(users.id, announcementRecipients.userId))
+    .where(
+      and(
+        eq(announcementRecipients.announcementId, id),
+        after ? gt(announcementRecipients.userId, after) : undefined,
+      ),
+    )
+    .orderBy(announcementRecipients.userId)
+    .limit(limit);
+}
+
+/** The oldest announcement still `sending` that is not in `seen`. */
+export async function nextSendingAnnouncement(
+  db: Database,
+  seen: ReadonlySet<string>,
+): Promise<
+  { id: string; title: string; body: string; channels: AnnouncementChannel[] } | undefined
+> {
+  const [next] = await db
+    .select({
+      id: announcements.id,
+      title: announcements.title,
+      body: announcements.body,
+      channels: announcements.channels,
+    })
+    .from(announcements)
+    .where(
+      and(
+        eq(announcements.status, 'sending'),
+        seen.size
+          ? sql`${announcements.id} not in (${sql.join(
+              [...seen].map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )})`
+          : undefined,
+      ),
+    )
+    .orderBy(announcements.createdAt, announcements.id)
+    .limit(1);
+  return next;
+}
+
+/** Marks a `sending` announcement done. */
+export async function finishAnnouncement(db: Database, id: string, now: Date): Promise<void> {
+  await db
+    .update(announcements)
+    .set({ status: 'done', finishedAt: now })
+    .where(and(eq(announcements.id, id), eq(announcements.status, 'sending')));
+}
+
+export async function countAnnouncements(db: Database): Promise<number> {
+  const [total] = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from announcements`,
+  );
+  return Number(total?.n ?? 0);
+}
+
+/** A page of announcements, newest first, with read marks and delivery counts per channel. */
+export function announcementRows(db: Database, limit: number, offset: number) {
+  return queryRows<{
+    id: string;
+    title: string;
+    body: string;
+    audience: AnnouncementAudience;
+    channels: AnnouncementChannel[];
+    recipients: number;
+    status: 'sending' | 'done';
+    created_by: string | null;
+    created_at: Date | string;
+    finished_at: Date | string | null;
+    read: number | string;
+    counts: Record<string, number> | null;
+  }>(
+    db,
+    sql`select a.id, a.title, a.body, a.audience, a.channels, a.recipients, a.status,
+          u.username as created_by, a.created_at, a.finished_at,
+          (select count(*) from announcement_recipients r
+            where r.announcement_id = a.id and r.read_at is not null) as read,
+          (select jsonb_object_agg(k, n) from (
+            select n.channel || '.' || n.status as k, count(*)::int as n from member_notices n
+            where n.kind = 'announcement' and n.ref = a.id::text
+            group by n.channel, n.status) c) as counts
+        from announcements a left join users u on u.id = a.created_by
+        order by a.created_at desc, a.id desc
+        limit ${limit} offset ${offset}`,
+  );
+}
+
+/** A member's latest `limit` announcements, unread first. */
+export function memberAnnouncementRows(db: Database, userId: string, limit: number) {
+  return db
+    .select({
+      id: announcements.id,
+      title: announcements.title,
+      body: announcements.body,
+      createdAt: announcements.createdAt,
+      readAt: announcementRecipients.readAt,
+    })
+    .from(announcementRecipients)
+    .innerJoin(announcements, eq(announcements.id, announcementRecipients.announcementId))
+    .where(eq(announcementRecipients.userId, userId))
+    .orderBy(
+      sql`(${announcementRecipients.readAt} is null) desc`,
+      sql`${announcements.createdAt} desc`,
+    )
+    .limit(limit);
+}
+
+export async function unreadAnnouncements(db: Database, userId: string): Promise<number> {
+  const [unread] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(announcementRecipients)
+    .where(and(eq(announcementRecipients.userId, userId), isNull(announcementRecipients.readAt)));
+  return Number(unread?.n ?? 0);
+}
+
+/**
+ * Marks an announcement read for a member (once: a later read changes nothing); false when it
+ * was not for this member.
+ */
+export async function markAnnouncementReadRow(
+  db: Database,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const mine = and(
+    eq(announcementRecipients.userId, userId),
+    eq(announcementRecipients.announcementId, id),
+  );
+  const rows = await db
+    .select({ readAt: announcementRecipients.readAt })
+    .from(announcementRecipients)
+    .where(mine);
+  if (rows.length === 0) return false;
+  await db
+    .update(announcementRecipients)
+    .set({ readAt: now })
+    .where(and(mine, isNull(announcementRecipients.readAt)));
+  return true;
+}
