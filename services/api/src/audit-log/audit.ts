@@ -10,6 +10,11 @@ export interface AuditActor {
   label: string;
 }
 
+/** A scheduled job as the actor of what it does: `job:<name>`. */
+export function jobActor(job: string): AuditActor {
+  return { type: 'system', id: null, label: `job:${job}` };
+}
+
 /** An account as the actor of what it does: `admin` or `user` by its role, by id and name. */
 export function accountActor(account: { id: string; role: string; username: string }): AuditActor {
   return {

@@ -1,6 +1,7 @@
 // Emailed 6-digit codes (10-data.md `email_codes`, 20-api.md §1.6): issuing under the per-address
 // and per-IP limits, checking with the 5-wrong-guesses rule, consuming in the caller's transaction.
 // The limits are counted from the table itself so that a settings change applies at once.
+import { DAY_MS } from '../../time/units.js';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { EmailCodeSent, Locale } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
@@ -21,7 +22,6 @@ import {
 import { readEmailCodeSettings } from './settings.js';
 import { withTransaction } from '../../db/transaction.js';
 
-const DAY_MS = 86_400_000;
 /** A code is dead after this many wrong guesses. */
 export const MAX_CODE_ATTEMPTS = 5;
 /**

@@ -1,4 +1,5 @@
 // Self-registration (20-api.md §4, §8.1): all or nothing across Usher and the media server.
+import { DAY_MS } from '../../time/units.js';
 import {
   USERNAME_PATTERN,
   type EmailCodeSent,
@@ -39,8 +40,6 @@ import { withTransaction } from '../../db/transaction.js';
 import type { Tx } from '../../db/client.js';
 import { readSsoSettings } from '../../integrations/oidc/index.js';
 import { emailInUse, insertRedemption, insertUser } from './queries.js';
-
-const DAY_MS = 86_400_000;
 
 /** `GET /auth/register/mode`. */
 export async function registrationMode(ctx: ModuleContext): Promise<RegisterMode> {

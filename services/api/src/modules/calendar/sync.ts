@@ -4,9 +4,10 @@
 // and then reconciles APPROVED media requests older than an hour (50-integrations.md §2.3 step 6),
 // so a missed or deferred webhook still ends INGESTED. Progress is written to the run's summary
 // after every series, like the media-quality scan.
+import { HOUR_MS } from '../../time/units.js';
 import { calendarSyncRequestSchema, type CalendarSyncRequest } from '@usher/contracts';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuditActor } from '../../audit-log/audit.js';
+import { type AuditActor, jobActor } from '../../audit-log/audit.js';
 import type { CalendarSeriesRow, NewCalendarEpisodeRow } from '../../db/schema/index.js';
 import { zonedDay } from '../../time/zoned-day.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -29,7 +30,6 @@ import { weekOf, type WeekRange } from './week.js';
 
 export const CALENDAR_SYNC_JOB = 'calendar_sync';
 
-const HOUR_MS = 3_600_000;
 /** A series TMDB calls ended is looked at again weekly (a forced run: at once). */
 const ENDED_RECHECK_MS = 7 * 24 * HOUR_MS;
 /** APPROVED requests younger than this are left to the webhook. */
@@ -40,7 +40,7 @@ const CONTINUING = new Set(['Returning Series', 'In Production', 'Planned', 'Pil
 /** The poster paths `calendar_series` accepts (its check constraint). */
 const POSTER_PATH = /^\/[A-Za-z0-9._-]+$/;
 
-const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${CALENDAR_SYNC_JOB}` };
+const ACTOR: AuditActor = jobActor(CALENDAR_SYNC_JOB);
 
 interface SyncProgress {
   phase: 'series' | 'reconcile' | 'done';

@@ -1,6 +1,7 @@
 // Devices signed in to the media server (20-api.md §6 "Devices"): the live list joined to Usher
 // users, its statistics, and signing one device out. The list is read from the media server on
 // every call (it is the truth about tokens); paging happens here, after the filters.
+import { DAY_MS } from '../../time/units.js';
 import type { Device, DeviceList, DeviceListQuery, DeviceStats } from '@usher/contracts';
 import { auditCaller } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -15,8 +16,6 @@ import {
   mediaUserIdOf,
   recordDeviceAction,
 } from './queries.js';
-
-const DAY_MS = 86_400_000;
 
 /** Client names as the blacklist stores and matches them: trimmed, lower-cased, spaces collapsed. */
 export function normalizeClient(name: string): string {

@@ -1,6 +1,6 @@
 // `devices_enforce_blacklist` (30-settings.md §9): every 15 minutes, devices of blacklisted
 // clients are signed out — including devices that signed in after the entry was added.
-import { recordAudit } from '../../audit-log/audit.js';
+import { recordAudit, jobActor } from '../../audit-log/audit.js';
 import type { JobDefinition } from '../../scheduler/scheduler.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { ModuleContext } from '../context.js';
@@ -23,7 +23,7 @@ export function devicesJobs(ctx: ModuleContext): JobDefinition[] {
           // Sign-outs by the job are audited like the admin's sweep (the actor is the job).
           if (r.loggedOut + r.failed > 0) {
             await recordAudit(ctx.db, {
-              actor: { type: 'system', id: null, label: `job:${ENFORCE_JOB}` },
+              actor: jobActor(ENFORCE_JOB),
               action: 'device.blacklist_enforce',
               target: { type: 'client_blacklist', id: null },
               details: { loggedOut: r.loggedOut, failed: r.failed },

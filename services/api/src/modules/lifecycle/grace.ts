@@ -4,8 +4,9 @@
 // the Usher account or its history — through the retry queue like every media-server write. A
 // renewal in between moves the membership end, so the warning no longer matches and the account
 // stays (the renewal has re-enabled it already).
+import { DAY_MS } from '../../time/units.js';
 import { v7 as uuidv7 } from 'uuid';
-import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
+import { recordAudit, type AuditActor, jobActor } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
 import type { ModuleContext } from '../context.js';
@@ -27,8 +28,7 @@ export const GRACE_CRON = '45 * * * *';
 export const WARNING_DAYS = 3;
 /** Members read per query. */
 const BATCH = 200;
-const DAY_MS = 86_400_000;
-const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${GRACE_JOB}` };
+const ACTOR: AuditActor = jobActor(GRACE_JOB);
 
 type GraceContext = Pick<
   ModuleContext,

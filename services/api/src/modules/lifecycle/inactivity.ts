@@ -3,7 +3,8 @@
 // later unless they played in between or an admin exempted them. Playback comes from the
 // Playback Reporting plugin: without it the job does nothing — a missing plugin is never taken
 // for a community that stopped watching.
-import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
+import { DAY_MS } from '../../time/units.js';
+import { recordAudit, type AuditActor, jobActor } from '../../audit-log/audit.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors/app-error.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -29,8 +30,7 @@ export const INACTIVITY_CRON = '15 4 * * *';
 /** Days between the warning and the switch-off. */
 export const INACTIVITY_NOTICE_DAYS = 7;
 const BATCH = 500;
-const DAY_MS = 86_400_000;
-const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${INACTIVITY_JOB}` };
+const ACTOR: AuditActor = jobActor(INACTIVITY_JOB);
 
 type InactivityContext = Pick<
   ModuleContext,

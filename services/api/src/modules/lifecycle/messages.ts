@@ -1,6 +1,7 @@
 // The texts of the membership lifecycle (docs/lifecycle.md): the operator's templates from the
 // `lifecycle` settings group, filled in per member and language, then shaped per channel (mail,
 // messenger, webhook). Pure functions: the job and the admin preview share them.
+import { DAY_MS } from '../../time/units.js';
 import { formatWallClock, wallClock } from '@usher/contracts/time';
 import type { Locale } from '@usher/contracts';
 import { noticeTemplateKeys, type TemplateNoticeKind } from '@usher/contracts/values';
@@ -13,8 +14,6 @@ import { fillPlaceholders } from '../../settings-store/placeholders.js';
  * reminder's link says where the member came from.
  */
 export const RENEW_PATH = '/console/renewal?from=reminder';
-
-const DAY_MS = 86_400_000;
 
 /** One rendered notice: `subject` is the mail subject and the webhook title. */
 export interface Notice {

@@ -1,5 +1,6 @@
 // What the admin sees of the lifecycle (docs/lifecycle.md): the notices log — sent, skipped,
 // failed — and the reminders coming up, per member, threshold and channel.
+import { DAY_MS } from '../../time/units.js';
 import type {
   LifecycleUpcomingPage,
   LifecycleUpcomingQuery,
@@ -23,7 +24,6 @@ type NoticesContext = Pick<
   'db' | 'now' | 'settings' | 'integrations' | 'notify' | 'config'
 >;
 
-const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function listNotices(ctx: NoticesContext, q: NoticesQuery): Promise<NoticesPage> {

@@ -1,6 +1,7 @@
 // The `expiry_reminders` job (docs/lifecycle.md): reminds members before their membership ends,
 // once per (member, membership end, threshold, channel), over every channel switched on, in the
 // member's language; `member_notices` holds the claims, results and retries.
+import { DAY_MS } from '../../time/units.js';
 import { LOCALES, type Locale } from '@usher/contracts';
 import { type NoticeChannel } from '../../db/schema/index.js';
 import { IntegrationError } from '../../integrations/errors.js';
@@ -32,8 +33,6 @@ export const REMINDERS_JOB = 'expiry_reminders';
 export const REMINDERS_DEFAULT_CRON = '15 * * * *';
 /** Members read per query: the users table is paged, never loaded whole. */
 export const REMINDER_BATCH = 100;
-
-const DAY_MS = 86_400_000;
 
 export type ReminderChannel = NoticeChannel;
 

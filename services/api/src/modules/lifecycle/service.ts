@@ -1,5 +1,6 @@
 // Admin tools of the lifecycle (docs/lifecycle.md): preview a notice kind with a draft template,
 // and send its saved texts to oneself on one channel. The calling admin is the sample member.
+import { DAY_MS } from '../../time/units.js';
 import type {
   LifecyclePreview,
   LifecyclePreviewRequest,
@@ -37,7 +38,6 @@ const SAMPLE_DAYS = 3;
 /** Sample grace and idle days while the feature is off (0), so its texts still read naturally. */
 const SAMPLE_GRACE_DAYS = 30;
 const SAMPLE_IDLE_DAYS = 60;
-const DAY_MS = 86_400_000;
 
 /**
  * Checks a draft like a save would (`SETTING_INVALID` with `details: [{key, message}]`), so the

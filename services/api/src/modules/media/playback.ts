@@ -2,6 +2,7 @@
 // the Playback Reporting plugin. The plugin writes the server's local time; every row is turned
 // into UTC first (server zone), and only then bucketed by day, hour and weekday in the business
 // zone (SCHEDULE_TIMEZONE), so a portrait means the same hours as the rest of Usher.
+import { DAY_MS } from '../../time/units.js';
 import {
   HISTORY_MAX_DAYS,
   type PlaybackHistoryQuery,
@@ -34,7 +35,6 @@ import type { ModuleContext } from '../context.js';
 import { findUserByName, usersByMediaId, type LinkedUser } from './queries.js';
 import { requireUser } from './users.js';
 
-const DAY_MS = 86_400_000;
 /** How many of a user's most-watched items are looked up for genres. */
 const GENRE_ITEMS_PER_USER = 30;
 

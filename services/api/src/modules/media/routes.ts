@@ -19,220 +19,148 @@ import {
   posterWallParamsSchema,
   posterWallQuerySchema,
   posterWallSchema,
-  type PlaybackRangeQuery,
   sessionListSchema,
   sessionsQuerySchema,
   uuidSchema,
 } from '@usher/contracts';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AuthContext } from '../../http/context.js';
-import { defineRoute, type RouteDef, UPSTREAM_ERRORS } from '../../http/route.js';
+import type { ItemImage } from '../../integrations/media-server/index.js';
+import { type RouteDef, routeGroup, UPSTREAM_ERRORS } from '../../http/route.js';
 import type { ModuleContext } from '../context.js';
-import { latestForUser, MediaHomeCache, mediaServerPublic, resumeForUser } from './home.js';
-import { playbackHistory, playbackProfiles, userPortrait } from './playback.js';
-import { PosterSigner } from './poster-signer.js';
-import { PosterWallCache } from './poster-wall.js';
-import { posterForRequest, posterUrlsFor, withPosters } from './posters.js';
-import { listSessions } from './sessions.js';
-import { playbackSummary } from './summary.js';
+import { mediaService } from './service.js';
 
+const api = routeGroup('media');
+const playback = routeGroup('playback');
 const PLAYBACK_ERRORS = ['MEDIA_ACCOUNT_UNLINKED', ...UPSTREAM_ERRORS];
+const IMAGE_ERRORS = ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'];
 const idParams = z.strictObject({ id: uuidSchema });
+const stats = { 200: { description: 'Counts', schema: mediaStatsSchema } };
+const image = { 200: { description: 'Image bytes', contentType: 'image/*' } };
+const portrait = { 200: { description: 'Portrait', schema: playbackProfileSchema } };
+
+/** An image reply, cached as `cacheControl` says. */
+const imageReply = (c: Context, img: ItemImage, cacheControl: string) =>
+  c.body(new Uint8Array(img.bytes), 200, {
+    'Content-Type': img.contentType,
+    'Cache-Control': cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+  });
 
 /** 20-api.md "Media", `/me/playback`, "Playback, sessions" and `/internal/media/stats`. */
 export function mediaRoutes(ctx: ModuleContext): RouteDef[] {
-  // Per replica, as 20-api.md allows: stats 5 min, poster access 10 min, poster bytes 1 h.
-  const cache = new MediaHomeCache();
-  const signer = new PosterSigner(ctx.config.JWT_SECRET);
-  const home = { cache, signer };
-  const wall = new PosterWallCache(cache);
-  /** The library counts, for members and for the bot: one cache, one reply. */
-  const stats = (path: string, auth: 'user' | 'internal', tags: string[], summary: string) =>
-    defineRoute({
-      method: 'get',
-      path,
-      auth,
-      summary,
-      tags,
-      responses: { 200: { description: 'Counts', schema: mediaStatsSchema } },
-      errors: UPSTREAM_ERRORS,
-      handler: async (c) => c.json(await cache.stats(ctx)),
-    });
-  /** A member's viewing portrait with its posters signed for the caller. */
-  const portrait = async (userId: string, query: PlaybackRangeQuery, auth: AuthContext) =>
-    withPosters(ctx, home, await userPortrait(ctx, userId, query), auth);
+  const media = mediaService(ctx);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media/server',
-      auth: 'user',
+    api.user.get('/api/v1/media/server', {
       summary: 'Where apps connect to the media server (the public URL, else the internal one)',
-      tags: ['media'],
       responses: { 200: { description: 'Server', schema: mediaServerPublicSchema } },
-      handler: async (c) => c.json(await mediaServerPublic(ctx)),
+      json: () => media.server(),
     }),
-    stats('/api/v1/media/stats', 'user', ['media'], 'Library counts (cached 5 min per replica)'),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media/latest',
-      auth: 'user',
+    api.user.get('/api/v1/media/stats', {
+      summary: 'Library counts (cached 5 min per replica)',
+      responses: stats,
+      errors: UPSTREAM_ERRORS,
+      json: () => media.stats(),
+    }),
+    api.user.get('/api/v1/media/latest', {
       summary: "Recently added items for the caller's own media account, with signed poster URLs",
-      tags: ['media'],
       request: { query: mediaLatestQuerySchema },
       responses: { 200: { description: 'Latest', schema: mediaLatestSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query, auth }) =>
-        c.json(await latestForUser(ctx, signer, auth.userId, query)),
+      json: ({ query, auth }) => media.latest(auth, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media/resume',
-      auth: 'user',
+    api.user.get('/api/v1/media/resume', {
       summary: "Continue watching: the caller's own resume points, newest first, signed posters",
-      tags: ['media'],
       request: { query: mediaResumeQuerySchema },
       responses: { 200: { description: 'Resume points', schema: mediaResumeSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query, auth }) =>
-        c.json(await resumeForUser(ctx, signer, auth.userId, query)),
+      json: ({ query, auth }) => media.resume(auth, query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/media/posters/:itemId',
-      // A signed URL (for `<img src>`) or a bearer token; checked here, so the level is public.
-      auth: 'public',
+    // A signed URL (for `<img src>`) or a bearer token; checked by the service, so the level is public.
+    api.public.get('/api/v1/media/posters/:itemId', {
       summary: 'Poster image of an item the caller (or the URL signer) may see',
-      tags: ['media'],
       request: { params: posterParamsSchema, query: posterQuerySchema },
-      responses: { 200: { description: 'Image bytes', contentType: 'image/*' } },
-      errors: ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'],
-      handler: async (c, { params, query }) => {
-        const { u, exp, sig, width } = query;
-        const image = await posterForRequest(ctx, home, {
+      responses: image,
+      errors: IMAGE_ERRORS,
+      handler: async (c, { params, query: { u, exp, sig, width } }) => {
+        const img = await media.poster({
           itemId: params.itemId,
           width,
           signed: { u, exp, sig },
           authorization: c.req.header('authorization'),
         });
-        return c.body(new Uint8Array(image.bytes), 200, {
-          'Content-Type': image.contentType,
-          'Cache-Control': 'private, max-age=86400',
-          'X-Content-Type-Options': 'nosniff',
-        });
+        return imageReply(c, img, 'private, max-age=86400');
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/public/poster-wall',
-      auth: 'public',
+    api.public.get('/api/v1/public/poster-wall', {
       summary: 'Slots of the poster wall behind sign-in (pictures only, chosen hourly)',
       tags: ['public'],
       responses: { 200: { description: 'Wall', schema: posterWallSchema } },
       handler: async (c) =>
-        c.json(await wall.list(ctx), 200, { 'Cache-Control': 'public, max-age=600' }),
+        c.json(await media.wall(), 200, { 'Cache-Control': 'public, max-age=600' }),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/public/poster-wall/:slot',
-      auth: 'public',
+    api.public.get('/api/v1/public/poster-wall/:slot', {
       summary: "A poster wall slot's image, small",
       tags: ['public'],
       request: { params: posterWallParamsSchema, query: posterWallQuerySchema },
-      responses: { 200: { description: 'Image bytes', contentType: 'image/*' } },
-      errors: ['POSTER_NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'],
-      handler: async (c, { params }) => {
-        const image = await wall.tile(ctx, params.slot);
-        // Versioned URLs (`?v=`): a slot's new poster gets a new URL, so a day is safe.
-        return c.body(new Uint8Array(image.bytes), 200, {
-          'Content-Type': image.contentType,
-          'Cache-Control': 'public, max-age=86400',
-          'X-Content-Type-Options': 'nosniff',
-        });
-      },
+      responses: image,
+      errors: IMAGE_ERRORS,
+      // Versioned URLs (`?v=`): a slot's new poster gets a new URL, so a day is safe.
+      handler: async (c, { params }) =>
+        imageReply(c, await media.wallTile(params.slot), 'public, max-age=86400'),
     }),
-    stats(
-      '/api/v1/internal/media/stats',
-      'internal',
-      ['internal'],
-      'Library counts for the bot (same cache as /media/stats)',
-    ),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/me/playback',
-      auth: 'user',
+    api.internal.get('/api/v1/internal/media/stats', {
+      summary: 'Library counts for the bot (same cache as /media/stats)',
+      tags: ['internal'],
+      responses: stats,
+      errors: UPSTREAM_ERRORS,
+      json: () => media.stats(),
+    }),
+    api.user.get('/api/v1/me/playback', {
       summary: "The caller's viewing portrait from the Playback Reporting plugin",
       tags: ['me'],
       request: { query: playbackRangeQuerySchema },
-      responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
+      responses: portrait,
       errors: PLAYBACK_ERRORS,
-      handler: async (c, { query, auth }) => c.json(await portrait(auth.userId, query, auth)),
+      json: ({ query, auth }) => media.portrait(auth.userId, query, auth),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/users/:id/playback',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/users/:id/playback', {
       summary: "A user's viewing portrait",
       tags: ['users'],
       request: { params: idParams, query: playbackRangeQuerySchema },
-      responses: { 200: { description: 'Portrait', schema: playbackProfileSchema } },
+      responses: portrait,
       errors: ['USER_NOT_FOUND', ...PLAYBACK_ERRORS],
-      handler: async (c, { params, query, auth }) => c.json(await portrait(params.id, query, auth)),
+      json: ({ params, query, auth }) => media.portrait(params.id, query, auth),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/playback/history',
-      auth: 'admin',
+    playback.admin.get('/api/v1/admin/playback/history', {
       summary: 'Plays, newest first (≤ 366 days, default the last 30)',
-      tags: ['playback'],
       request: { query: playbackHistoryQuerySchema },
       responses: { 200: { description: 'Plays', schema: pageOf(playbackRecordSchema) } },
       errors: ['USER_NOT_FOUND', ...UPSTREAM_ERRORS],
-      handler: async (c, { query, auth }) =>
-        c.json(await withPosters(ctx, home, await playbackHistory(ctx, query), auth)),
+      json: ({ query, auth }) => media.history(query, auth),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/playback/profiles',
-      auth: 'admin',
+    playback.admin.get('/api/v1/admin/playback/profiles', {
       summary: 'One summary row per member who played in the range, with totals of all',
-      tags: ['playback'],
       request: { query: playbackProfilesQuerySchema },
       responses: { 200: { description: 'Profiles', schema: playbackProfilesPageSchema } },
       errors: UPSTREAM_ERRORS,
-      handler: async (c, { query }) => c.json(await playbackProfiles(ctx, query)),
+      json: ({ query }) => media.profiles(query),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/playback/summary',
-      auth: 'admin',
+    playback.admin.get('/api/v1/admin/playback/summary', {
       summary:
         'Plays of everyone per day, hour and method, top clients and titles (≤ 366 days, default 30)',
-      tags: ['playback'],
       request: { query: playbackSummaryQuerySchema },
       responses: { 200: { description: 'Summary', schema: playbackSummarySchema } },
       errors: UPSTREAM_ERRORS,
-      // Posters signed for the admin, as the live sessions' are.
-      handler: async (c, { query, auth }) =>
-        c.json(await playbackSummary(ctx, query, posterUrlsFor(signer, auth, ctx.now()))),
+      json: ({ query, auth }) => media.summary(query, auth),
     }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/admin/sessions',
-      auth: 'admin',
+    api.admin.get('/api/v1/admin/sessions', {
       summary: 'Live sessions on the media server (not paginated)',
       tags: ['sessions'],
       request: { query: sessionsQuerySchema },
       responses: { 200: { description: 'Sessions', schema: sessionListSchema } },
       errors: UPSTREAM_ERRORS,
-      // Posters signed for the admin, so the live page can put them in a plain <img src>.
-      handler: async (c, { query, auth }) =>
-        c.json(
-          await listSessions(
-            ctx,
-            query.activeWithinSeconds,
-            posterUrlsFor(signer, auth, ctx.now()),
-          ),
-        ),
+      json: ({ query, auth }) => media.sessions(query, auth),
     }),
   ];
 }

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../../time/units.js';
 import { createHash } from 'node:crypto';
 import {
   DISCOVER_RAILS,
@@ -22,7 +23,6 @@ import type { ModuleContext } from '../context.js';
 import { readCache, writeCache } from './queries.js';
 import { isNotFound } from '../../integrations/errors.js';
 
-const HOUR_MS = 3_600_000;
 /** Show and season details live 24 h, empty answers 1 h (10-data.md `tmdb_cache`). */
 const DETAILS_TTL_MS = 24 * HOUR_MS;
 const EMPTY_TTL_MS = HOUR_MS;

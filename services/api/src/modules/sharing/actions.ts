@@ -4,6 +4,7 @@
 // afterwards. A failed call leaves the event open with the upstream's words in `action_error`
 // (audited as `sharing.action_failed`), so nothing claims an action that did not happen; a
 // suspension whose media-server write fails is finished by the retry queue (access sync).
+import { HOUR_MS } from '../../time/units.js';
 import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
 import type { SharingAction, SharingEventRow } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -25,8 +26,6 @@ export interface ActionBy {
   userId: string | null;
   meta?: RequestMeta;
 }
-
-const HOUR_MS = 3_600_000;
 
 const MESSAGES: Record<'en' | 'zh-CN', (limit: number) => SessionMessage> = {
   en: (limit) => ({

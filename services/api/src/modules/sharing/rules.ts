@@ -2,6 +2,7 @@
 // in the window, which rules fire and on which sessions. Home (private) streams are never judged;
 // a rule fires only while a live stream takes part in it, so an old burst in the window does not
 // keep firing after it is over.
+import { HOUR_MS } from '../../time/units.js';
 import type { SharingRule } from '../../db/schema/index.js';
 import { distanceKm } from './network.js';
 
@@ -76,7 +77,6 @@ export interface Finding {
  * different districts, and a phone switching to mobile data may land in the next town.
  */
 export const SAME_PLACE_KM = 100;
-const HOUR_MS = 3_600_000;
 /** The speed shown for streams in two places at once (no time between them). */
 export const MAX_SPEED_KMH = 1_000_000;
 

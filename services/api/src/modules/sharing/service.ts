@@ -1,5 +1,6 @@
 // What the sharing routes do (docs/sharing.md): the event list, dismissing and acting on an
 // event, a member's timeline and trust score, the exempt switch, and the member's own streams.
+import { DAY_MS } from '../../time/units.js';
 import type {
   MyStreams,
   SharingEvent,
@@ -34,7 +35,6 @@ import type { Evidence } from './rules.js';
 import { TRUST_HORIZON_DAYS, trustScore } from './trust.js';
 import { TIMELINE_DAYS } from './watch.js';
 
-const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function toSharingEvent(row: SharingEventRow, username: string): SharingEvent {

@@ -4,7 +4,8 @@
 // event (one per member, rule and hour: the unique index decides, so replicas record it once)
 // gets its action unless `SHARING_CONFIRM` leaves it to an admin. The scheduler's slot claim
 // runs one replica per tick; the event index keeps even overlapping runs to one event.
-import { recordAudit, type AuditActor } from '../../audit-log/audit.js';
+import { HOUR_MS, DAY_MS } from '../../time/units.js';
+import { recordAudit, type AuditActor, jobActor } from '../../audit-log/audit.js';
 import { IntegrationError } from '../../integrations/errors.js';
 import type { MediaSession } from '../../integrations/media-server/port.js';
 import type { JobDefinition, JobOutcome, JobRunContext } from '../../scheduler/scheduler.js';
@@ -30,13 +31,11 @@ export const SHARING_JOB = 'sharing_watch';
 export const SHARING_SCHEDULE = '*/30 * * * * *';
 /** How long the timeline keeps an ended stream. */
 export const TIMELINE_DAYS = 30;
-const HOUR_MS = 3_600_000;
 /** The schedule's step. */
 const TICK_MS = 30_000;
 /** Ticks in an hour: the slots a member's hourly re-judging is spread over. */
 export const HOUR_SLOTS = HOUR_MS / TICK_MS;
-const DAY_MS = 86_400_000;
-const ACTOR: AuditActor = { type: 'system', id: null, label: `job:${SHARING_JOB}` };
+const ACTOR: AuditActor = jobActor(SHARING_JOB);
 
 export interface WatchSummary {
   [key: string]: number;
