@@ -7,6 +7,7 @@ import type { MediaDevice, MediaItem, MediaUser, SessionMessage } from './port.j
 import { normaliseId } from './port.js';
 import {
   defined,
+  devicesSchema,
   isoUtc,
   ItemPageSchema,
   ItemSchema,
@@ -17,20 +18,10 @@ import {
   UserListSchema,
 } from './wire.js';
 
-const EmbyDevicesSchema = z.object({
-  Items: z.array(
-    z.object({
-      Id: z.union([z.string(), z.number()]),
-      ReportedDeviceId: z.string().nullish(),
-      Name: z.string().nullish(),
-      AppName: z.string().nullish(),
-      AppVersion: z.string().nullish(),
-      LastUserId: z.string().nullish(),
-      LastUserName: z.string().nullish(),
-      DateLastActivity: z.string().nullish(),
-      IpAddress: z.string().nullish(),
-    }),
-  ),
+const EmbyDevicesSchema = devicesSchema({
+  Id: z.union([z.string(), z.number()]),
+  ReportedDeviceId: z.string().nullish(),
+  IpAddress: z.string().nullish(),
 });
 
 export class EmbyMediaServer extends BaseMediaServer {

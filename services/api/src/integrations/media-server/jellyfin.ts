@@ -8,6 +8,7 @@ import type { MediaDevice, MediaItem, MediaUser, SessionMessage } from './port.j
 import { isGuid, normaliseId } from './port.js';
 import {
   defined,
+  devicesSchema,
   isoUtc,
   ItemPageSchema,
   ItemSchema,
@@ -18,19 +19,9 @@ import {
   toMediaUser,
 } from './wire.js';
 
-const JellyfinDevicesSchema = z.object({
-  Items: z.array(
-    z.object({
-      Id: z.string(),
-      Name: z.string().nullish(),
-      CustomName: z.string().nullish(),
-      AppName: z.string().nullish(),
-      AppVersion: z.string().nullish(),
-      LastUserId: z.string().nullish(),
-      LastUserName: z.string().nullish(),
-      DateLastActivity: z.string().nullish(),
-    }),
-  ),
+const JellyfinDevicesSchema = devicesSchema({
+  Id: z.string(),
+  CustomName: z.string().nullish(),
 });
 
 /** Sessions idle longer than this are not listed (§1.4). */

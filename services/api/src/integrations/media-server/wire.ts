@@ -47,6 +47,22 @@ const imageFields = {
   SeriesPrimaryImageTag: str,
 };
 
+/** `/Devices`: the fields both servers send, and each server's own (`Id` and the rest). */
+export const devicesSchema = <T extends z.ZodRawShape>(own: T) =>
+  z.object({
+    Items: z.array(
+      z.object({
+        ...own,
+        Name: str,
+        AppName: str,
+        AppVersion: str,
+        LastUserId: str,
+        LastUserName: str,
+        DateLastActivity: str,
+      }),
+    ),
+  });
+
 const NowPlayingSchema = z.object({
   ...imageFields,
   Id: z.string(),

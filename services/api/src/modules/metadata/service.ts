@@ -218,15 +218,20 @@ function sheetOfTv(s: TmdbTv): TitleSheet {
     genres: s.genres ?? [],
     status: s.status,
     cast: castOf(s),
-    seasons: s.seasons
-      .filter((season) => season.seasonNumber > 0)
-      .map((season) => ({
-        seasonNumber: season.seasonNumber,
-        name: season.name,
-        episodeCount: season.episodeCount,
-        airDate: season.airDate,
-      })),
+    seasons: seasonsOf(s),
   };
+}
+
+/** A series' seasons without specials (season 0). */
+function seasonsOf(tv: TmdbTv) {
+  return tv.seasons
+    .filter((season) => season.seasonNumber > 0)
+    .map((season) => ({
+      seasonNumber: season.seasonNumber,
+      name: season.name,
+      episodeCount: season.episodeCount,
+      airDate: season.airDate,
+    }));
 }
 
 /**
@@ -269,13 +274,6 @@ export async function tvSeasons(ctx: Ctx, tmdbId: number): Promise<TvSeasons> {
     tmdbId: tv.id,
     name: tv.name,
     status: tv.status,
-    seasons: tv.seasons
-      .filter((s) => s.seasonNumber > 0)
-      .map((s) => ({
-        seasonNumber: s.seasonNumber,
-        name: s.name,
-        episodeCount: s.episodeCount,
-        airDate: s.airDate,
-      })),
+    seasons: seasonsOf(tv),
   };
 }

@@ -30,6 +30,14 @@ import {
 } from './admin.js';
 
 const api = routeGroup('redeem-codes');
+/** Why a code cannot be redeemed (the preview answers the same). */
+const REDEEM_ERRORS = [
+  'REDEEM_CODE_INVALID',
+  'REDEEM_CODE_ALREADY_USED',
+  'ACCOUNT_NEVER_EXPIRES',
+  'ACCOUNT_NOT_RENEWABLE',
+  'RATE_LIMITED',
+];
 
 const idParams = z.strictObject({ id: safeString() });
 
@@ -48,13 +56,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       request: { body: redeemRequestSchema },
       responses: { 200: { description: 'Renewed', schema: redeemResponseSchema } },
-      errors: [
-        'REDEEM_CODE_INVALID',
-        'REDEEM_CODE_ALREADY_USED',
-        'ACCOUNT_NEVER_EXPIRES',
-        'ACCOUNT_NOT_RENEWABLE',
-        'RATE_LIMITED',
-      ],
+      errors: REDEEM_ERRORS,
       handler: async (c, { body, auth, meta }) =>
         c.json(
           await redeem(ctx, auth.userId, body.code, {
@@ -69,13 +71,7 @@ export function redeemRoutes(ctx: ModuleContext): RouteDef[] {
       tags: ['me'],
       request: { body: redeemRequestSchema },
       responses: { 200: { description: 'What redeeming would do', schema: redeemPreviewSchema } },
-      errors: [
-        'REDEEM_CODE_INVALID',
-        'REDEEM_CODE_ALREADY_USED',
-        'ACCOUNT_NEVER_EXPIRES',
-        'ACCOUNT_NOT_RENEWABLE',
-        'RATE_LIMITED',
-      ],
+      errors: REDEEM_ERRORS,
       json: ({ body, auth }) => previewRedeem(ctx, auth.userId, body.code),
     }),
     api.user.get('/api/v1/me/redemptions', {
