@@ -1,5 +1,6 @@
 // The lifecycle's reads for the admin pages (docs/lifecycle.md): the notices log and the
 // reminders coming up.
+import { userFields } from '../../db/users.js';
 import type { NoticesQuery } from '@usher/contracts';
 import {
   and,
@@ -340,26 +341,18 @@ export function reminderCandidates(
 }
 
 /** One member with their membership end, for a notice. */
-export async function noticeMember(db: Database, userId: string) {
-  const [row] = await db
-    .select({ ...MEMBER_FIELDS, expiresAt: users.expiresAt })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row;
+export function noticeMember(db: Database, userId: string) {
+  return userFields(db, userId, { ...MEMBER_FIELDS, expiresAt: users.expiresAt });
 }
 
 /** The calling admin as the sample member of a preview or test. */
-export async function sampleMemberRow(db: Database, userId: string) {
-  const [row] = await db
-    .select({
-      username: users.username,
-      email: users.email,
-      messengerId: users.messengerId,
-      locale: users.locale,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row;
+export function sampleMemberRow(db: Database, userId: string) {
+  return userFields(db, userId, {
+    username: users.username,
+    email: users.email,
+    messengerId: users.messengerId,
+    locale: users.locale,
+  });
 }
 
 type Handle = Pick<Database, 'select' | 'update'>;

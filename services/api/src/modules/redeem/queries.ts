@@ -14,13 +14,7 @@ import {
   paginate,
   paginateCapped,
 } from '../../db/paging.js';
-import {
-  redeemCodes,
-  redemptions,
-  users,
-  type RedeemCodeRow,
-  type UserRow,
-} from '../../db/schema/index.js';
+import { redeemCodes, redemptions, users, type RedeemCodeRow } from '../../db/schema/index.js';
 import { generateCode, toRedeemCode } from './codes.js';
 
 type Reader = Pick<Database, 'select'>;
@@ -54,10 +48,7 @@ export async function takeCodeUse(tx: Tx, codeId: string, now: Date): Promise<bo
   return taken !== undefined;
 }
 
-export async function findMember(db: Reader, userId: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId));
-  return row;
-}
+export { userRow as findMember } from '../../db/users.js';
 
 /** Whether the member has redeemed this code before (each code once per member). */
 export async function hasRedeemed(db: Reader, userId: string, code: string): Promise<boolean> {

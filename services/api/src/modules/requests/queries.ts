@@ -1,4 +1,5 @@
 import type { IngestProgress } from '@usher/contracts';
+import { userFields } from '../../db/users.js';
 import {
   and,
   count,
@@ -346,17 +347,13 @@ export async function lockRequester(tx: Handle, userId: string): Promise<void> {
 export { userRow as findUser } from '../../db/users.js';
 
 /** What an event needs of a person: the name, the Telegram id and the language. */
-export async function notifyUser(db: Handle, id: string) {
-  const [user] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      messengerId: users.messengerId,
-      locale: users.locale,
-    })
-    .from(users)
-    .where(eq(users.id, id));
-  return user;
+export function notifyUser(db: Handle, id: string) {
+  return userFields(db, id, {
+    id: users.id,
+    username: users.username,
+    messengerId: users.messengerId,
+    locale: users.locale,
+  });
 }
 
 /** The member bound to a Telegram id, if any. */

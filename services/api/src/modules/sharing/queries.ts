@@ -1,4 +1,5 @@
 // SQL of the sharing module (database handle first).
+import { userFields } from '../../db/users.js';
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../../db/client.js';
@@ -260,19 +261,15 @@ export function liveObservationsOf(db: Reader, userId: string) {
   );
 }
 
-export async function findMember(db: Reader, userId: string) {
-  const [row] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      role: users.role,
-      locale: users.locale,
-      sharingExempt: users.sharingExempt,
-      sharingSuspendedUntil: users.sharingSuspendedUntil,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row;
+export function findMember(db: Reader, userId: string) {
+  return userFields(db, userId, {
+    id: users.id,
+    username: users.username,
+    role: users.role,
+    locale: users.locale,
+    sharingExempt: users.sharingExempt,
+    sharingSuspendedUntil: users.sharingSuspendedUntil,
+  });
 }
 
 export async function setExempt(tx: Database, userId: string, exempt: boolean, now: Date) {
