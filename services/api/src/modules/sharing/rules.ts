@@ -46,18 +46,9 @@ export interface Evidence {
   travel?: { distanceKm: number; hours: number; speedKmh: number };
 }
 
-export interface EvidenceSession {
-  sessionId: string;
-  deviceId: string;
-  deviceName: string | null;
-  client: string | null;
-  address: string;
-  network: string;
-  city: string | null;
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  itemName: string | null;
+/** A session in a violation's evidence: the observation's facts, its times as ISO text. */
+export interface EvidenceSession
+  extends Omit<Seen, 'id' | 'home' | 'startedAt' | 'lastSeenAt' | 'endedAt'> {
   startedAt: string;
   lastSeenAt: string;
   live: boolean;
