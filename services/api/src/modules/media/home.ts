@@ -182,19 +182,30 @@ export function homeState(row: UserRow, now: Date, configured: boolean): MediaHo
   return 'ok';
 }
 
+/**
+ * A member's home state, and (only when it is `ok`) their server and media account: the rails
+ * show nothing to an expired, disabled or unlinked member.
+ */
+async function memberHome(ctx: ModuleContext, userId: string) {
+  const row = await requireUser(ctx.db, userId);
+  const server = await serverOrNull(ctx);
+  const state = homeState(row, ctx.now(), server !== null);
+  const ready =
+    state === 'ok' && server && row.mediaUserId ? { server, mediaUserId: row.mediaUserId } : null;
+  return { row, state, ready };
+}
+
 export async function latestForUser(
   ctx: ModuleContext,
   signer: PosterSigner,
   userId: string,
   query: MediaLatestQuery,
 ): Promise<MediaLatest> {
-  const row = await requireUser(ctx.db, userId);
-  const server = await serverOrNull(ctx);
-  const state = homeState(row, ctx.now(), server !== null);
-  if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };
+  const { row, state, ready } = await memberHome(ctx, userId);
+  if (!ready) return { state, items: [] };
   // Series: new episodes grouped by show (GroupItems=true), as the servers' own home rails do.
   const types: ('Movie' | 'Episode')[] = query.type === 'movie' ? ['Movie'] : ['Episode'];
-  const items = await server.latestItems(row.mediaUserId, { types, limit: query.limit });
+  const items = await ready.server.latestItems(ready.mediaUserId, { types, limit: query.limit });
   const now = ctx.now();
   return {
     state,
@@ -223,11 +234,9 @@ export async function resumeForUser(
   userId: string,
   query: MediaResumeQuery,
 ): Promise<MediaResume> {
-  const row = await requireUser(ctx.db, userId);
-  const server = await serverOrNull(ctx);
-  const state = homeState(row, ctx.now(), server !== null);
-  if (state !== 'ok' || !server || !row.mediaUserId) return { state, items: [] };
-  const items = await server.resumeItems(row.mediaUserId, query.limit);
+  const { row, state, ready } = await memberHome(ctx, userId);
+  if (!ready) return { state, items: [] };
+  const items = await ready.server.resumeItems(ready.mediaUserId, query.limit);
   const now = ctx.now();
   return {
     state,
