@@ -4,16 +4,16 @@ import { MatButton } from '@angular/material/button';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
 import { apiResource } from '../../core/api/api-resource';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
-import { Notifier } from '../../core/notifier';
+import { ErrorTexts } from '../../core/api/error-text';
 import { SessionStore } from '../../core/session/session-store';
+import { action } from '../../shared/action';
 import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
 import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
 import { TEXT_FIELD } from '../../shared/form-field';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
 const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMAIN_NOT_ALLOWED']);
@@ -25,7 +25,7 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
 @Component({
   selector: 'app-email-card',
   imports: [
-    CARD_PARTS,
+    TitledCard,
     ReactiveFormsModule,
     MatButton,
     TranslocoDirective,
@@ -36,81 +36,72 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     ...TEXT_FIELD,
   ],
   template: `
-    <mat-card appearance="outlined" *transloco="let t" data-testid="email-card">
-      <mat-card-header>
-        <mat-card-title
-          ><h2>{{ t('accountCenter.email.title') }}</h2></mat-card-title
-        >
-      </mat-card-header>
-      <mat-card-content>
-        <p data-testid="email-current">
-          {{ me()?.email ?? t('account.profile.noEmail') }}
-        </p>
-        @if (!editing()) {
-          <button mat-stroked-button type="button" (click)="start()" data-testid="email-change">
-            {{ t('accountCenter.email.change') }}
-          </button>
-        } @else {
-          <form [formGroup]="form" (ngSubmit)="confirm()" novalidate class="stack">
+    <app-titled-card
+      *transloco="let t"
+      data-testid="email-card"
+      [title]="t('accountCenter.email.title')"
+    >
+      <p data-testid="email-current">
+        {{ me()?.email ?? t('account.profile.noEmail') }}
+      </p>
+      @if (!editing()) {
+        <button mat-stroked-button type="button" (click)="start()" data-testid="email-change">
+          {{ t('accountCenter.email.change') }}
+        </button>
+      } @else {
+        <form [formGroup]="form" (ngSubmit)="confirm()" novalidate class="stack">
+          <mat-form-field appearance="outline">
+            <mat-label>{{ t('accountCenter.email.new') }}</mat-label>
+            <input
+              matInput
+              type="email"
+              formControlName="newEmail"
+              autocomplete="email"
+              data-testid="email-new"
+            />
+            @if (domains().length) {
+              <mat-hint>{{ t('register.domainHint', { domains: domains().join(', ') }) }}</mat-hint>
+            }
+            <mat-error data-testid="email-new-error">{{
+              form.controls.newEmail | fieldError
+            }}</mat-error>
+          </mat-form-field>
+          <div class="row">
+            <app-email-code-button [flow]="emailCode" (pressed)="send()" testId="email-send-code" />
+          </div>
+          @if (emailCode.sentTo(); as sentTo) {
+            <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
             <mat-form-field appearance="outline">
-              <mat-label>{{ t('accountCenter.email.new') }}</mat-label>
+              <mat-label>{{ t('register.emailCode') }}</mat-label>
               <input
                 matInput
-                type="email"
-                formControlName="newEmail"
-                autocomplete="email"
-                data-testid="email-new"
+                formControlName="code"
+                inputmode="numeric"
+                autocomplete="one-time-code"
+                maxlength="6"
+                data-testid="email-code"
               />
-              @if (domains().length) {
-                <mat-hint>{{
-                  t('register.domainHint', { domains: domains().join(', ') })
-                }}</mat-hint>
-              }
-              <mat-error data-testid="email-new-error">{{
-                form.controls.newEmail | fieldError
+              <mat-error data-testid="email-code-error">{{
+                form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
               }}</mat-error>
             </mat-form-field>
-            <div class="row">
-              <app-email-code-button
-                [flow]="emailCode"
-                (pressed)="send()"
-                testId="email-send-code"
-              />
-            </div>
-            @if (emailCode.sentTo(); as sentTo) {
-              <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
-              <mat-form-field appearance="outline">
-                <mat-label>{{ t('register.emailCode') }}</mat-label>
-                <input
-                  matInput
-                  formControlName="code"
-                  inputmode="numeric"
-                  autocomplete="one-time-code"
-                  maxlength="6"
-                  data-testid="email-code"
-                />
-                <mat-error data-testid="email-code-error">{{
-                  form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
-                }}</mat-error>
-              </mat-form-field>
-            }
-            <app-form-error [error]="error()" />
-            <div class="row end">
-              <button mat-button type="button" (click)="cancel()">
-                {{ t('dialogs.cancel') }}
-              </button>
-              <app-submit-button
-                [busy]="saving()"
-                [disabled]="!emailCode.sentTo()"
-                testId="email-confirm"
-              >
-                {{ t('accountCenter.email.confirm') }}
-              </app-submit-button>
-            </div>
-          </form>
-        }
-      </mat-card-content>
-    </mat-card>
+          }
+          <app-form-error [error]="act.error()" />
+          <div class="row end">
+            <button mat-button type="button" (click)="cancel()">
+              {{ t('dialogs.cancel') }}
+            </button>
+            <app-submit-button
+              [busy]="act.busy()"
+              [disabled]="!emailCode.sentTo()"
+              testId="email-confirm"
+            >
+              {{ t('accountCenter.email.confirm') }}
+            </app-submit-button>
+          </div>
+        </form>
+      }
+    </app-titled-card>
   `,
   styleUrl: './cards.scss',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -118,7 +109,6 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
 export class EmailCard {
   private readonly api = inject(AccountApi);
   private readonly session = inject(SessionStore);
-  private readonly notifier = inject(Notifier);
   private readonly errors = inject(ErrorTexts);
   protected readonly me = this.session.me;
   protected readonly editing = signal(false);
@@ -128,8 +118,7 @@ export class EmailCard {
     load: () => this.api.rules(),
   });
   protected readonly domains = computed(() => this.rules.value()?.allowedEmailDomains ?? []);
-  protected readonly saving = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
   protected readonly emailCode = emailCodeFlow((email) => this.api.sendEmailCode(email));
   protected readonly form = inject(NonNullableFormBuilder).group({
     newEmail: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
@@ -143,7 +132,7 @@ export class EmailCard {
   protected cancel(): void {
     this.editing.set(false);
     this.emailCode.reset();
-    this.error.set(null);
+    this.act.clear();
     this.form.reset();
   }
 
@@ -151,41 +140,41 @@ export class EmailCard {
     const control = this.form.controls.newEmail;
     control.markAsTouched();
     if (control.invalid) return;
-    this.error.set(null);
-    await this.emailCode.send(control.value.trim(), (error) => this.showError(error));
+    this.act.clear();
+    await this.emailCode.send(control.value.trim(), (error) => {
+      if (!this.showError(error)) this.act.fail(error);
+    });
   }
 
   protected async confirm(): Promise<void> {
     const email = this.emailCode.sentTo();
-    if (!email || this.saving()) return;
-    const code = this.form.controls.code;
-    code.markAsTouched();
-    if (code.invalid) return;
-    this.saving.set(true);
-    this.error.set(null);
-    try {
-      this.session.me.set(await this.api.changeEmail(email, code.value.trim()));
-      this.notifier.show('accountCenter.email.changed');
-      this.cancel();
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      this.saving.set(false);
-    }
+    if (!email) return;
+    await this.act.submit(
+      this.form.controls.code,
+      async () => {
+        this.session.me.set(
+          await this.api.changeEmail(email, this.form.controls.code.value.trim()),
+        );
+        this.cancel();
+      },
+      {
+        done: 'accountCenter.email.changed',
+        handle: (error) => this.showError(error),
+      },
+    );
   }
 
-  private showError(error: unknown): void {
-    const message = this.errors.describe(error).message;
-    if (error instanceof ApiError && EMAIL_FIELD_CODES.has(error.code)) {
-      const control = this.form.controls.newEmail;
-      control.setErrors({ api: message });
-      control.markAsTouched();
-    } else if (error instanceof ApiError && error.code === 'EMAIL_CODE_INVALID') {
-      const control = this.form.controls.code;
-      control.setErrors({ api: message });
-      control.markAsTouched();
-    } else {
-      this.error.set(this.errors.describe(error));
-    }
+  /** Puts a refusal on its field; returns false for one the card's error line shows. */
+  private showError(error: unknown): boolean {
+    if (!(error instanceof ApiError)) return false;
+    const field = EMAIL_FIELD_CODES.has(error.code)
+      ? this.form.controls.newEmail
+      : error.code === 'EMAIL_CODE_INVALID'
+        ? this.form.controls.code
+        : null;
+    if (!field) return false;
+    field.setErrors({ api: this.errors.describe(error).message });
+    field.markAsTouched();
+    return true;
   }
 }

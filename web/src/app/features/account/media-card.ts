@@ -14,7 +14,7 @@ import { MEDIA_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
 import { AccountApi } from './account-api';
 import { MediaLinkDialog } from './media-link-dialog';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
 
 /**
  * Media-server link (60-web.md §4.2, §2.4): the state, and in plain words why access is off and
@@ -23,7 +23,7 @@ import { CARD_PARTS } from '../../shared/card-parts';
 @Component({
   selector: 'app-media-card',
   imports: [
-    CARD_PARTS,
+    TitledCard,
     MatButton,
     RouterLink,
     TranslocoDirective,
@@ -33,65 +33,62 @@ import { CARD_PARTS } from '../../shared/card-parts';
   ],
   template: `
     @if (me(); as me) {
-      <mat-card appearance="outlined" *transloco="let t" data-testid="media-card">
-        <mat-card-header>
-          <mat-card-title
-            ><h2>{{ t('accountCenter.media.title') }}</h2></mat-card-title
-          >
-        </mat-card-header>
-        <mat-card-content>
-          <app-status-chip
-            data-testid="media-state"
-            [tone]="chips[me.media.state].tone"
-            [icon]="chips[me.media.state].icon"
-            [label]="t(chips[me.media.state].key)"
-          />
-          @if (me.role === 'admin') {
-            <p class="explain" data-testid="media-explain">
-              {{
-                t(
-                  me.media.linked
-                    ? 'accountCenter.media.adminLinked'
-                    : 'accountCenter.media.adminUnlinked'
-                )
-              }}
-            </p>
-            <div class="row">
-              @if (me.media.linked) {
-                <button
-                  mat-stroked-button
-                  type="button"
-                  [disabled]="act.busy()"
-                  (click)="unlink()"
-                  data-testid="media-unlink"
-                >
-                  {{ t('accountCenter.media.unlink') }}
-                </button>
-              } @else {
-                <button mat-flat-button type="button" (click)="link()" data-testid="media-link">
-                  {{ t('accountCenter.media.link') }}
-                </button>
-              }
-            </div>
-            <app-form-error [error]="act.error()" [showReference]="false" />
-          } @else {
-            <p class="explain" data-testid="media-explain">
-              {{
-                t('accountCenter.media.explain.' + me.media.state, {
-                  date: me.expiresAt | localDate,
-                })
-              }}
-            </p>
-          }
-          @if (renewable()) {
-            <div class="row">
-              <a mat-flat-button routerLink="/console/renewal" data-testid="media-renew">{{
-                t('accountCenter.media.renew')
-              }}</a>
-            </div>
-          }
-        </mat-card-content>
-      </mat-card>
+      <app-titled-card
+        *transloco="let t"
+        data-testid="media-card"
+        [title]="t('accountCenter.media.title')"
+      >
+        <app-status-chip
+          data-testid="media-state"
+          [tone]="chips[me.media.state].tone"
+          [icon]="chips[me.media.state].icon"
+          [label]="t(chips[me.media.state].key)"
+        />
+        @if (me.role === 'admin') {
+          <p class="explain" data-testid="media-explain">
+            {{
+              t(
+                me.media.linked
+                  ? 'accountCenter.media.adminLinked'
+                  : 'accountCenter.media.adminUnlinked'
+              )
+            }}
+          </p>
+          <div class="row">
+            @if (me.media.linked) {
+              <button
+                mat-stroked-button
+                type="button"
+                [disabled]="act.busy()"
+                (click)="unlink()"
+                data-testid="media-unlink"
+              >
+                {{ t('accountCenter.media.unlink') }}
+              </button>
+            } @else {
+              <button mat-flat-button type="button" (click)="link()" data-testid="media-link">
+                {{ t('accountCenter.media.link') }}
+              </button>
+            }
+          </div>
+          <app-form-error [error]="act.error()" [showReference]="false" />
+        } @else {
+          <p class="explain" data-testid="media-explain">
+            {{
+              t('accountCenter.media.explain.' + me.media.state, {
+                date: me.expiresAt | localDate,
+              })
+            }}
+          </p>
+        }
+        @if (renewable()) {
+          <div class="row">
+            <a mat-flat-button routerLink="/console/renewal" data-testid="media-renew">{{
+              t('accountCenter.media.renew')
+            }}</a>
+          </div>
+        }
+      </app-titled-card>
     }
   `,
   styleUrl: './cards.scss',

@@ -144,12 +144,10 @@ export class MediaLinkDialog {
   protected readonly results = signal<MediaServerAccount[] | null>(null);
 
   protected async search(): Promise<void> {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
     const query = this.form.controls.query.value.trim();
-    await this.act.run(async () => this.results.set(await this.api.mediaServerUsers(query)));
+    await this.act.submit(this.form, async () =>
+      this.results.set(await this.api.mediaServerUsers(query)),
+    );
   }
 
   protected async link(account: MediaServerAccount): Promise<void> {

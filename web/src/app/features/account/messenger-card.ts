@@ -23,7 +23,8 @@ import { SubmitButton } from '../../shared/submit-button';
 import { LocalDatePipe } from '../../shared/local-date';
 import { StatusChip } from '../../shared/status-chip';
 import { AccountApi, type BindCode } from './account-api';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
+import { MatCardActions } from '@angular/material/card';
 
 /**
  * Messenger (60-web.md §4.2): bound → "Linked" + Unlink; not bound → a 6-digit code with a live
@@ -32,7 +33,8 @@ import { CARD_PARTS } from '../../shared/card-parts';
 @Component({
   selector: 'app-messenger-card',
   imports: [
-    CARD_PARTS,
+    MatCardActions,
+    TitledCard,
     MatButton,
     MatIcon,
     TranslocoDirective,
@@ -43,48 +45,45 @@ import { CARD_PARTS } from '../../shared/card-parts';
   ],
   template: `
     @if (me(); as me) {
-      <mat-card appearance="outlined" *transloco="let t" data-testid="messenger-card">
-        <mat-card-header>
-          <mat-card-title
-            ><h2>{{ t('accountCenter.messenger.title') }}</h2></mat-card-title
-          >
-        </mat-card-header>
-        <mat-card-content>
-          @if (me.messenger.bound) {
-            <app-status-chip
-              tone="success"
-              icon="link"
-              [label]="t('accountCenter.messenger.linked')"
-            />
-            @if (me.messenger.boundAt) {
-              <p class="hint">
-                {{ t('accountCenter.messenger.since', { date: me.messenger.boundAt | localDate }) }}
-              </p>
-            }
-          } @else if (code(); as code) {
-            @if (expiresIn() > 0) {
-              <p class="bind-code" data-testid="bind-code">{{ code.code }}</p>
-              <p role="timer" aria-live="off" data-testid="bind-code-expiry">
-                {{ t('accountCenter.messenger.expiresIn', { time: clock(expiresIn()) }) }}
-              </p>
-              <p class="explain">
-                {{ t('accountCenter.messenger.instruction', { code: code.code }) }}
-              </p>
-            } @else {
-              <p class="hint" role="status" data-testid="bind-code-expired">
-                {{ t('accountCenter.messenger.codeExpired') }}
-              </p>
-            }
-          } @else {
-            <app-status-chip
-              tone="neutral"
-              icon="link_off"
-              [label]="t('accountCenter.messenger.notLinked')"
-            />
-            <p class="explain">{{ t('accountCenter.messenger.explain') }}</p>
+      <app-titled-card
+        *transloco="let t"
+        data-testid="messenger-card"
+        [title]="t('accountCenter.messenger.title')"
+      >
+        @if (me.messenger.bound) {
+          <app-status-chip
+            tone="success"
+            icon="link"
+            [label]="t('accountCenter.messenger.linked')"
+          />
+          @if (me.messenger.boundAt) {
+            <p class="hint">
+              {{ t('accountCenter.messenger.since', { date: me.messenger.boundAt | localDate }) }}
+            </p>
           }
-          <app-form-error [error]="act.error()" />
-        </mat-card-content>
+        } @else if (code(); as code) {
+          @if (expiresIn() > 0) {
+            <p class="bind-code" data-testid="bind-code">{{ code.code }}</p>
+            <p role="timer" aria-live="off" data-testid="bind-code-expiry">
+              {{ t('accountCenter.messenger.expiresIn', { time: clock(expiresIn()) }) }}
+            </p>
+            <p class="explain">
+              {{ t('accountCenter.messenger.instruction', { code: code.code }) }}
+            </p>
+          } @else {
+            <p class="hint" role="status" data-testid="bind-code-expired">
+              {{ t('accountCenter.messenger.codeExpired') }}
+            </p>
+          }
+        } @else {
+          <app-status-chip
+            tone="neutral"
+            icon="link_off"
+            [label]="t('accountCenter.messenger.notLinked')"
+          />
+          <p class="explain">{{ t('accountCenter.messenger.explain') }}</p>
+        }
+        <app-form-error [error]="act.error()" />
         <mat-card-actions>
           @if (me.messenger.bound) {
             <button
@@ -115,7 +114,7 @@ import { CARD_PARTS } from '../../shared/card-parts';
             </app-submit-button>
           }
         </mat-card-actions>
-      </mat-card>
+      </app-titled-card>
     }
   `,
   styleUrl: './cards.scss',

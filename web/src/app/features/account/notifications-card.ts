@@ -8,7 +8,7 @@ import { action } from '../../shared/action';
 import { FormError } from '../../shared/form-error';
 import { ErrorState } from '../../shared/page-state';
 import { AccountApi } from './account-api';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
 
 /**
  * Notifications (issue 29, `GET/PUT /me/notifications`): whether membership reminders and
@@ -17,57 +17,54 @@ import { CARD_PARTS } from '../../shared/card-parts';
  */
 @Component({
   selector: 'app-notifications-card',
-  imports: [CARD_PARTS, MatSlideToggle, TranslocoDirective, FormError, ErrorState],
+  imports: [TitledCard, MatSlideToggle, TranslocoDirective, FormError, ErrorState],
   template: `
-    <mat-card appearance="outlined" *transloco="let t" data-testid="notifications-card">
-      <mat-card-header>
-        <mat-card-title
-          ><h2>{{ t('accountCenter.notifications.title') }}</h2></mat-card-title
-        >
-      </mat-card-header>
-      <mat-card-content>
-        <p class="explain">{{ t('accountCenter.notifications.explain') }}</p>
-        @if (prefs.error(); as error) {
-          <app-error-state [error]="error" (retry)="prefs.reload()" />
-        } @else if (shown(); as p) {
-          <div class="switches">
-            <mat-slide-toggle
-              [checked]="p.email"
-              [disabled]="saving.busy()"
-              (change)="set('email', $event.checked)"
-              data-testid="notify-email"
-            >
-              {{ t('accountCenter.notifications.email') }}
-            </mat-slide-toggle>
-            <p class="hint">
-              @if (me()?.email; as email) {
-                {{ t('accountCenter.notifications.emailTo', { email }) }}
-              } @else {
-                {{ t('accountCenter.notifications.noEmail') }}
-              }
-            </p>
-            <mat-slide-toggle
-              [checked]="p.messenger"
-              [disabled]="saving.busy()"
-              (change)="set('messenger', $event.checked)"
-              data-testid="notify-messenger"
-            >
-              {{ t('accountCenter.notifications.messenger') }}
-            </mat-slide-toggle>
-            <p class="hint">
-              {{
-                t(
-                  me()?.messenger?.bound
-                    ? 'accountCenter.notifications.messengerLinked'
-                    : 'accountCenter.notifications.messengerUnlinked'
-                )
-              }}
-            </p>
-          </div>
-          <app-form-error [error]="saving.error()" testId="notifications-error" />
-        }
-      </mat-card-content>
-    </mat-card>
+    <app-titled-card
+      *transloco="let t"
+      data-testid="notifications-card"
+      [title]="t('accountCenter.notifications.title')"
+    >
+      <p class="explain">{{ t('accountCenter.notifications.explain') }}</p>
+      @if (prefs.error(); as error) {
+        <app-error-state [error]="error" (retry)="prefs.reload()" />
+      } @else if (shown(); as p) {
+        <div class="switches">
+          <mat-slide-toggle
+            [checked]="p.email"
+            [disabled]="saving.busy()"
+            (change)="set('email', $event.checked)"
+            data-testid="notify-email"
+          >
+            {{ t('accountCenter.notifications.email') }}
+          </mat-slide-toggle>
+          <p class="hint">
+            @if (me()?.email; as email) {
+              {{ t('accountCenter.notifications.emailTo', { email }) }}
+            } @else {
+              {{ t('accountCenter.notifications.noEmail') }}
+            }
+          </p>
+          <mat-slide-toggle
+            [checked]="p.messenger"
+            [disabled]="saving.busy()"
+            (change)="set('messenger', $event.checked)"
+            data-testid="notify-messenger"
+          >
+            {{ t('accountCenter.notifications.messenger') }}
+          </mat-slide-toggle>
+          <p class="hint">
+            {{
+              t(
+                me()?.messenger?.bound
+                  ? 'accountCenter.notifications.messengerLinked'
+                  : 'accountCenter.notifications.messengerUnlinked'
+              )
+            }}
+          </p>
+        </div>
+        <app-form-error [error]="saving.error()" testId="notifications-error" />
+      }
+    </app-titled-card>
   `,
   styleUrl: './cards.scss',
   styles: `

@@ -16,7 +16,7 @@ import { PasswordToggle } from '../../shared/password-toggle';
 import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
 import { TEXT_FIELD } from '../../shared/form-field';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
 
 /**
  * "Change password" / "Set a new password" (60-web.md §2.3, §4.2). The API answers with a new
@@ -25,7 +25,7 @@ import { CARD_PARTS } from '../../shared/card-parts';
 @Component({
   selector: 'app-password-card',
   imports: [
-    CARD_PARTS,
+    TitledCard,
     ReactiveFormsModule,
     MatSuffix,
     TranslocoDirective,
@@ -75,13 +75,10 @@ export class PasswordCard {
   protected readonly visible = signal(false);
 
   protected async submit(): Promise<void> {
-    if (this.form.invalid || this.act.busy()) {
-      this.form.markAllAsTouched();
-      return;
-    }
     const { currentPassword, newPassword } = this.form.getRawValue();
-    this.fieldError.set(null);
-    await this.act.run(
+    if (this.form.valid) this.fieldError.set(null);
+    await this.act.submit(
+      this.form,
       async () => {
         await this.session.changePassword(currentPassword, newPassword);
         this.notifier.show('account.password.changed');

@@ -6,59 +6,57 @@ import { SessionStore } from '../../core/session/session-store';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { StatusChip } from '../../shared/status-chip';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
+import { MatCardActions } from '@angular/material/card';
 
 /** Profile summary: username, role, member since, membership, last login (60-web.md §4.2). */
 @Component({
   selector: 'app-profile-card',
-  imports: [CARD_PARTS, MatButton, TranslocoDirective, LocalDatePipe, StatusChip],
+  imports: [MatCardActions, TitledCard, MatButton, TranslocoDirective, LocalDatePipe, StatusChip],
   template: `
     @if (me(); as me) {
-      <mat-card appearance="outlined" *transloco="let t" data-testid="profile-card">
-        <mat-card-header>
-          <mat-card-title
-            ><h2>{{ t('account.profile.title') }}</h2></mat-card-title
-          >
-        </mat-card-header>
-        <mat-card-content>
-          <dl class="facts">
-            <dt>{{ t('account.profile.username') }}</dt>
-            <dd data-testid="profile-username">{{ me.username }}</dd>
-            <dt>{{ t('account.profile.email') }}</dt>
-            <dd>{{ me.email ?? t('account.profile.noEmail') }}</dd>
-            <dt>{{ t('account.profile.role') }}</dt>
-            <dd>{{ t('roles.' + me.role) }}</dd>
-            <dt>{{ t('account.profile.memberSince') }}</dt>
-            <dd>{{ me.createdAt | localDate }}</dd>
-            <dt>{{ t('account.profile.membership') }}</dt>
-            <dd>
-              @if (membership(); as m) {
-                <app-status-chip
-                  [tone]="membershipChips[m.state].tone"
-                  [icon]="membershipChips[m.state].icon"
-                  [label]="t(membershipChips[m.state].key)"
-                />
-                @if (m.expiresAt) {
-                  <span class="expiry">{{
-                    t('account.profile.until', { date: m.expiresAt | localDate })
-                  }}</span>
-                }
-              }
-            </dd>
-            <dt>{{ t('account.profile.mediaServer') }}</dt>
-            <dd>
+      <app-titled-card
+        *transloco="let t"
+        data-testid="profile-card"
+        [title]="t('account.profile.title')"
+      >
+        <dl class="facts">
+          <dt>{{ t('account.profile.username') }}</dt>
+          <dd data-testid="profile-username">{{ me.username }}</dd>
+          <dt>{{ t('account.profile.email') }}</dt>
+          <dd>{{ me.email ?? t('account.profile.noEmail') }}</dd>
+          <dt>{{ t('account.profile.role') }}</dt>
+          <dd>{{ t('roles.' + me.role) }}</dd>
+          <dt>{{ t('account.profile.memberSince') }}</dt>
+          <dd>{{ me.createdAt | localDate }}</dd>
+          <dt>{{ t('account.profile.membership') }}</dt>
+          <dd>
+            @if (membership(); as m) {
               <app-status-chip
-                [tone]="mediaChips[me.media.state].tone"
-                [icon]="mediaChips[me.media.state].icon"
-                [label]="t(mediaChips[me.media.state].key)"
+                [tone]="membershipChips[m.state].tone"
+                [icon]="membershipChips[m.state].icon"
+                [label]="t(membershipChips[m.state].key)"
               />
-            </dd>
-            <dt>{{ t('account.profile.lastLogin') }}</dt>
-            <dd>
-              {{ me.lastLoginAt ? (me.lastLoginAt | localDate: 'dateTime') : t('overview.never') }}
-            </dd>
-          </dl>
-        </mat-card-content>
+              @if (m.expiresAt) {
+                <span class="expiry">{{
+                  t('account.profile.until', { date: m.expiresAt | localDate })
+                }}</span>
+              }
+            }
+          </dd>
+          <dt>{{ t('account.profile.mediaServer') }}</dt>
+          <dd>
+            <app-status-chip
+              [tone]="mediaChips[me.media.state].tone"
+              [icon]="mediaChips[me.media.state].icon"
+              [label]="t(mediaChips[me.media.state].key)"
+            />
+          </dd>
+          <dt>{{ t('account.profile.lastLogin') }}</dt>
+          <dd>
+            {{ me.lastLoginAt ? (me.lastLoginAt | localDate: 'dateTime') : t('overview.never') }}
+          </dd>
+        </dl>
         <mat-card-actions>
           <button
             mat-stroked-button
@@ -69,7 +67,7 @@ import { CARD_PARTS } from '../../shared/card-parts';
             {{ t('account.profile.signOutEverywhere') }}
           </button>
         </mat-card-actions>
-      </mat-card>
+      </app-titled-card>
     }
   `,
   styles: `

@@ -14,16 +14,17 @@ import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { UserIdentitiesResponse, UserIdentity } from '@usher/contracts';
 import { ApiError } from '../../core/api/api-error';
-import { ErrorTexts, type ErrorText } from '../../core/api/error-text';
 import { Notifier } from '../../core/notifier';
 import { browserLocation } from '../../core/session/sso';
 import { SiteStore } from '../../core/site/site-store';
+import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
-import { CARD_PARTS } from '../../shared/card-parts';
+import { TitledCard } from '../../shared/titled-card';
+import { MatCardActions } from '@angular/material/card';
 
 /**
  * Linked sign-ins (docs/sso.md): the identity-provider accounts that open this account, with
@@ -33,7 +34,8 @@ import { CARD_PARTS } from '../../shared/card-parts';
 @Component({
   selector: 'app-sso-card',
   imports: [
-    CARD_PARTS,
+    MatCardActions,
+    TitledCard,
     MatButton,
     MatIcon,
     TranslocoDirective,
@@ -43,41 +45,38 @@ import { CARD_PARTS } from '../../shared/card-parts';
   ],
   template: `
     @if (shown()) {
-      <mat-card appearance="outlined" *transloco="let t" data-testid="sso-card">
-        <mat-card-header>
-          <mat-card-title
-            ><h2>{{ t('accountCenter.sso.title') }}</h2></mat-card-title
-          >
-        </mat-card-header>
-        <mat-card-content>
-          @for (identity of state()!.data; track identity.id) {
-            <div class="identity" data-testid="sso-identity">
-              <mat-icon aria-hidden="true" svgIcon="link" />
-              <div class="what">
-                <span class="issuer">{{ host(identity) }}</span>
-                <span class="hint">
-                  {{ identity.email ?? '' }}
-                  {{ t('accountCenter.sso.linkedOn', { date: identity.createdAt | localDate }) }}
-                </span>
-              </div>
-              <button
-                mat-stroked-button
-                type="button"
-                [disabled]="busy()"
-                (click)="unlink(identity)"
-                data-testid="sso-unlink"
-              >
-                {{ t('accountCenter.sso.unlink') }}
-              </button>
+      <app-titled-card
+        *transloco="let t"
+        data-testid="sso-card"
+        [title]="t('accountCenter.sso.title')"
+      >
+        @for (identity of state()!.data; track identity.id) {
+          <div class="identity" data-testid="sso-identity">
+            <mat-icon aria-hidden="true" svgIcon="link" />
+            <div class="what">
+              <span class="issuer">{{ host(identity) }}</span>
+              <span class="hint">
+                {{ identity.email ?? '' }}
+                {{ t('accountCenter.sso.linkedOn', { date: identity.createdAt | localDate }) }}
+              </span>
             </div>
-          } @empty {
-            <p class="explain">{{ t('accountCenter.sso.none') }}</p>
-          }
-          @if (!state()!.passwordLogin || !state()!.hasPassword) {
-            <p class="hint">{{ t('accountCenter.sso.noPassword') }}</p>
-          }
-          <app-form-error [error]="error()" testId="sso-card-error" />
-        </mat-card-content>
+            <button
+              mat-stroked-button
+              type="button"
+              [disabled]="busy()"
+              (click)="unlink(identity)"
+              data-testid="sso-unlink"
+            >
+              {{ t('accountCenter.sso.unlink') }}
+            </button>
+          </div>
+        } @empty {
+          <p class="explain">{{ t('accountCenter.sso.none') }}</p>
+        }
+        @if (!state()!.passwordLogin || !state()!.hasPassword) {
+          <p class="hint">{{ t('accountCenter.sso.noPassword') }}</p>
+        }
+        <app-form-error [error]="act.error()" testId="sso-card-error" />
         @if (state()!.canLink) {
           <mat-card-actions>
             <app-submit-button type="button" [busy]="busy()" (click)="link()" testId="sso-link">
@@ -85,7 +84,7 @@ import { CARD_PARTS } from '../../shared/card-parts';
             </app-submit-button>
           </mat-card-actions>
         }
-      </mat-card>
+      </app-titled-card>
     }
   `,
   styleUrl: './cards.scss',
@@ -114,7 +113,6 @@ export class SsoCard implements OnInit {
   private readonly api = inject(AccountApi);
   private readonly dialog = inject(MatDialog);
   private readonly notifier = inject(Notifier);
-  private readonly errors = inject(ErrorTexts);
   private readonly site = inject(SiteStore).site;
   private readonly router = inject(Router);
   /** Query param `sso` (`linked`) after the trip to the provider. */
@@ -123,8 +121,10 @@ export class SsoCard implements OnInit {
   readonly failure = input<string | undefined>();
 
   protected readonly state = signal<UserIdentitiesResponse | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<ErrorText | null>(null);
+  protected readonly act = action();
+  /** On the way to the provider: the buttons stay off until the page is left. */
+  protected readonly leaving = signal(false);
+  protected readonly busy = computed(() => this.act.busy() || this.leaving());
   protected readonly shown = computed(() => {
     const state = this.state();
     return state !== null && (state.canLink || state.data.length > 0);
@@ -134,7 +134,7 @@ export class SsoCard implements OnInit {
     if (!this.site().sso.enabled) return;
     const failure = this.failure();
     if (failure && /^[A-Z_]{3,40}$/.test(failure)) {
-      this.error.set(this.errors.describe(new ApiError(400, failure, '', null, undefined)));
+      this.act.fail(new ApiError(400, failure, '', null, undefined));
     } else if (this.outcome() === 'linked') {
       this.notifier.show('accountCenter.sso.linked');
     }
@@ -159,15 +159,12 @@ export class SsoCard implements OnInit {
   }
 
   protected async link(): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
+    if (this.leaving()) return;
+    await this.act.run(async () => {
       const { authorizationUrl } = await this.api.startLink();
+      this.leaving.set(true);
       browserLocation.assign(authorizationUrl);
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-      this.busy.set(false);
-    }
+    });
   }
 
   protected async unlink(identity: UserIdentity): Promise<void> {
@@ -179,24 +176,21 @@ export class SsoCard implements OnInit {
       destructive: true,
     });
     if (!confirmed) return;
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      await this.api.unlinkIdentity(identity.id);
-      this.notifier.show('accountCenter.sso.unlinked');
-      await this.load();
-    } catch (error) {
-      this.error.set(this.errors.describe(error));
-    } finally {
-      this.busy.set(false);
-    }
+    await this.act.run(
+      async () => {
+        await this.api.unlinkIdentity(identity.id);
+        await this.load();
+      },
+      { done: 'accountCenter.sso.unlinked' },
+    );
   }
 
   private async load(): Promise<void> {
     try {
       this.state.set(await this.api.identities());
     } catch (error) {
-      this.error.set(this.errors.describe(error));
+      // The list could not be read: the card says why on its error line.
+      this.act.fail(error);
     }
   }
 }
