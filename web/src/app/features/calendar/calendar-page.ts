@@ -34,6 +34,7 @@ import { EmptyState, ErrorState } from '../../shared/page-state';
 import { PosterImage } from '../../shared/requests/poster-image';
 import { posterUrl } from '../../shared/requests/request-status';
 import { StatusChip } from '../../shared/status-chip';
+import { PageHeader } from '../../shared/page-header';
 import { CalendarApi } from './calendar-api';
 import {
   CALENDAR_STATUS_VIEW,
@@ -58,6 +59,7 @@ const SCOPES: readonly CalendarScope[] = ['global', 'following'];
 @Component({
   selector: 'app-calendar-page',
   imports: [
+    PageHeader,
     MatButton,
     MatButtonToggle,
     MatButtonToggleGroup,

@@ -2,6 +2,7 @@ import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { PortraitRange } from '../../shared/playback/playback-api';
+import { PageHeader } from '../../shared/page-header';
 import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
 
 /**
@@ -10,13 +11,10 @@ import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
  */
 @Component({
   selector: 'app-portrait-page',
-  imports: [PlaybackPortrait, TranslocoDirective],
+  imports: [PageHeader, PlaybackPortrait, TranslocoDirective],
   template: `
     <ng-container *transloco="let t">
-      <header class="page-header">
-        <h1>{{ t('portrait.title') }}</h1>
-        <p>{{ t('portrait.subtitle') }}</p>
-      </header>
+      <app-page-header [title]="t('portrait.title')" [subtitle]="t('portrait.subtitle')" />
       <app-playback-portrait
         [range]="range()"
         [from]="from()"
@@ -30,14 +28,6 @@ import { PlaybackPortrait } from '../../shared/playback/playback-portrait';
       display: flex;
       flex-direction: column;
       gap: 16px;
-    }
-    h1 {
-      margin: 0;
-      font: var(--mat-sys-headline-medium);
-    }
-    .page-header p {
-      margin: 4px 0 0;
-      color: var(--mat-sys-on-surface-variant);
     }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,

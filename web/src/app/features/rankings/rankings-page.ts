@@ -21,6 +21,7 @@ import { RANKING_PERIODS, RankingsApi } from './rankings-api';
 import { periodLabel } from './rankings-format';
 import { RankingList } from './ranking-list';
 import { MediaLinks } from '../../shared/media-link';
+import { PageHeader } from '../../shared/page-header';
 
 const HISTORY_PAGE_SIZE = 10;
 
@@ -33,6 +34,7 @@ const HISTORY_PAGE_SIZE = 10;
 @Component({
   selector: 'app-rankings-page',
   imports: [
+    PageHeader,
     EmptyState,
     ErrorState,
     FormError,

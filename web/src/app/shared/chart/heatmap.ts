@@ -163,14 +163,6 @@ let nextId = 0;
       width: 14px;
       height: 14px;
     }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
   `,
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
