@@ -31,7 +31,13 @@ export interface RenderedPage<T> {
  */
 export async function renderPage<T>(
   page: Type<T>,
-  options: { user?: Partial<User>; inputs?: Record<string, unknown>; providers?: Provider[] } = {},
+  options: {
+    user?: Partial<User>;
+    inputs?: Record<string, unknown>;
+    providers?: Provider[];
+    /** Runs once the providers are set, before the page is created (state it reads at start). */
+    beforeCreate?: () => void;
+  } = {},
 ): Promise<RenderedPage<T>> {
   const notifier = { show: jest.fn() };
   const dialogAnswers: unknown[] = [];
@@ -52,6 +58,7 @@ export async function renderPage<T>(
   const http = TestBed.inject(HttpTestingController);
   const router = TestBed.inject(Router);
   jest.spyOn(router, 'navigate').mockResolvedValue(true);
+  options.beforeCreate?.();
   const fixture = TestBed.createComponent(page);
   for (const [key, value] of Object.entries(options.inputs ?? {})) {
     fixture.componentRef.setInput(key, value);

@@ -2,8 +2,8 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import { TOKEN_REPLY, aUser, errorBody, settle, storeSession } from '../../../testing/fixtures';
-import { provideTestApp } from '../../../testing/providers';
-import { Notifier } from '../../core/notifier';
+import { byTestId, typeInto } from '../../../testing/dom';
+import { renderPage } from '../../../testing/page';
 import { SessionStore } from '../../core/session/session-store';
 import Account from './account';
 
@@ -19,30 +19,17 @@ describe('Account', () => {
     inputs: { redirect?: string; signInPassword?: string } = {},
   ): Promise<HTMLElement> {
     storeSession('old-token');
-    notifier = { show: jest.fn() };
-    TestBed.configureTestingModule({
-      providers: [...provideTestApp(), { provide: Notifier, useValue: notifier }],
+    const page = await renderPage(Account, {
+      user,
+      inputs: inputs.redirect ? { redirect: inputs.redirect } : {},
+      beforeCreate: () => {
+        session = TestBed.inject(SessionStore);
+        if (inputs.signInPassword) session.signInPassword.set(inputs.signInPassword);
+        jest.spyOn(TestBed.inject(Router), 'navigateByUrl').mockResolvedValue(true);
+      },
     });
-    http = TestBed.inject(HttpTestingController);
-    router = TestBed.inject(Router);
-    jest.spyOn(router, 'navigate').mockResolvedValue(true);
-    jest.spyOn(router, 'navigateByUrl').mockResolvedValue(true);
-    session = TestBed.inject(SessionStore);
-    session.me.set(user);
-    if (inputs.signInPassword) session.signInPassword.set(inputs.signInPassword);
-    fixture = TestBed.createComponent(Account);
-    if (inputs.redirect) fixture.componentRef.setInput('redirect', inputs.redirect);
-    await fixture.whenStable();
-    return fixture.nativeElement as HTMLElement;
-  }
-
-  const byTestId = (root: HTMLElement, id: string) =>
-    root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-
-  function type(root: HTMLElement, id: string, value: string): void {
-    const input = byTestId(root, id) as HTMLInputElement;
-    input.value = value;
-    input.dispatchEvent(new Event('input'));
+    ({ fixture, http, router, notifier } = page);
+    return page.root;
   }
 
   async function submit(root: HTMLElement): Promise<void> {
@@ -81,8 +68,8 @@ describe('Account', () => {
       signInPassword: 'temporary-pw',
       redirect: '/admin',
     });
-    type(root, 'new-password', 'a-new-password');
-    type(root, 'confirm-password', 'a-new-password');
+    typeInto(root, 'new-password', 'a-new-password');
+    typeInto(root, 'confirm-password', 'a-new-password');
     await submit(root);
     const put = http.expectOne('/api/v1/me/password');
     expect(put.request.body).toEqual({
@@ -101,9 +88,9 @@ describe('Account', () => {
 
   it('should stay on the page after a voluntary change', async () => {
     const root = await render();
-    type(root, 'current-password', 'old-password');
-    type(root, 'new-password', 'a-new-password');
-    type(root, 'confirm-password', 'a-new-password');
+    typeInto(root, 'current-password', 'old-password');
+    typeInto(root, 'new-password', 'a-new-password');
+    typeInto(root, 'confirm-password', 'a-new-password');
     await submit(root);
     http.expectOne('/api/v1/me/password').flush(TOKEN_REPLY);
     await settle();
@@ -115,9 +102,9 @@ describe('Account', () => {
 
   it('should show a wrong current password on its field', async () => {
     const root = await render();
-    type(root, 'current-password', 'not-it');
-    type(root, 'new-password', 'a-new-password');
-    type(root, 'confirm-password', 'a-new-password');
+    typeInto(root, 'current-password', 'not-it');
+    typeInto(root, 'new-password', 'a-new-password');
+    typeInto(root, 'confirm-password', 'a-new-password');
     await submit(root);
     http
       .expectOne('/api/v1/me/password')
@@ -133,9 +120,9 @@ describe('Account', () => {
 
   it('should send nothing when the confirmation differs or the password is short', async () => {
     const root = await render();
-    type(root, 'current-password', 'old-password');
-    type(root, 'new-password', 'short');
-    type(root, 'confirm-password', 'other');
+    typeInto(root, 'current-password', 'old-password');
+    typeInto(root, 'new-password', 'short');
+    typeInto(root, 'confirm-password', 'other');
     await submit(root);
     http.expectNone('/api/v1/me/password');
     expect(root.textContent).toContain('At least 8 characters');
@@ -144,9 +131,9 @@ describe('Account', () => {
 
   it('should refuse a new password equal to the current one before asking the API', async () => {
     const root = await render();
-    type(root, 'current-password', 'same-password');
-    type(root, 'new-password', 'same-password');
-    type(root, 'confirm-password', 'same-password');
+    typeInto(root, 'current-password', 'same-password');
+    typeInto(root, 'new-password', 'same-password');
+    typeInto(root, 'confirm-password', 'same-password');
     await submit(root);
     http.expectNone('/api/v1/me/password');
     expect(root.textContent).toContain('The new password must differ from the current one.');

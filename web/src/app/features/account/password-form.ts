@@ -1,17 +1,8 @@
 import { type AbstractControl, type ValidationErrors, type ValidatorFn } from '@angular/forms';
+import { confirmRepeats } from '../../shared/password-rules';
 
 /** Group validator: `confirm` must repeat `newPassword`; the error sits on `confirm`. */
-export const confirmMatches: ValidatorFn = (group: AbstractControl): ValidationErrors | null => {
-  const next = group.get('newPassword');
-  const confirm = group.get('confirm');
-  if (!next || !confirm) return null;
-  const mismatch = confirm.value !== '' && confirm.value !== next.value;
-  const others = { ...confirm.errors };
-  delete others['mismatch'];
-  const rest = Object.keys(others).length ? others : null;
-  confirm.setErrors(mismatch ? { ...rest, mismatch: true } : rest);
-  return null;
-};
+export const confirmMatches: ValidatorFn = confirmRepeats('newPassword');
 
 /** Group validator: the new password must differ from the current one (as the API checks). */
 export const differsFromCurrent: ValidatorFn = (

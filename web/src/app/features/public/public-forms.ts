@@ -1,18 +1,9 @@
-import type { AbstractControl, ValidationErrors, ValidatorFn } from '@angular/forms';
+import type { AbstractControl, ValidatorFn } from '@angular/forms';
 import { ApiError } from '../../core/api/api-error';
+import { confirmRepeats } from '../../shared/password-rules';
 
 /** Group validator: `confirm` must repeat `password`; the error sits on `confirm`. */
-export const passwordsMatch: ValidatorFn = (group: AbstractControl): ValidationErrors | null => {
-  const password = group.get('password');
-  const confirm = group.get('confirm');
-  if (!password || !confirm) return null;
-  const mismatch = confirm.value !== '' && confirm.value !== password.value;
-  const others = { ...confirm.errors };
-  delete others['mismatch'];
-  const rest = Object.keys(others).length ? others : null;
-  confirm.setErrors(mismatch ? { ...rest, mismatch: true } : rest);
-  return null;
-};
+export const passwordsMatch: ValidatorFn = confirmRepeats('password');
 
 /**
  * Puts an API refusal on its field: the control turns invalid with `{api: message}` until the
