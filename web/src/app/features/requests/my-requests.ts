@@ -19,6 +19,7 @@ import { RequestTabs } from '../../shared/requests/request-tabs';
 import { existingOf, summaryMessage } from './request-errors';
 import { RequestsApi } from './requests-api';
 import { rowAction } from '../../shared/action';
+import { ExpiredNote } from '../../shared/requests/expired-note';
 
 const PAGE_SIZE = 20;
 
@@ -26,6 +27,7 @@ const PAGE_SIZE = 20;
 @Component({
   selector: 'app-my-requests',
   imports: [
+    ExpiredNote,
     MatButton,
     MatIcon,
     MatTooltip,

@@ -4,7 +4,7 @@ import type { Router } from '@angular/router';
 import { errorBody, settle, refusal } from '../../../testing/fixtures';
 import { renderPage } from '../../../testing/page';
 import type { DiscoverReply, TitleDetails } from '@usher/contracts';
-import { aRequest, aResult } from '../../shared/requests/request-fixtures';
+import { aPage, aRequest, aResult } from '../../shared/requests/request-fixtures';
 import NewRequest from './new-request';
 
 const SEARCH = '/api/v1/metadata/search';
@@ -16,13 +16,7 @@ const DISCOVER = '/api/v1/metadata/discover';
 const TITLES = '/api/v1/metadata/titles/';
 /** The title sheet of the series the flows pick (`aResult()`). */
 const WINTER: TitleDetails = {
-  tmdbId: 1399,
-  mediaType: 'tv',
-  title: 'Winter Harbour',
-  originalTitle: 'Winter Harbour',
-  year: 2019,
-  overview: 'A fishing town keeps a secret.',
-  posterPath: '/winter.jpg',
+  ...aResult(),
   backdropPath: '/winter-wide.jpg',
   voteAverage: 7.94,
   runtime: 48,
@@ -148,14 +142,14 @@ describe('NewRequest', () => {
     await fixture.whenStable();
   }
 
-  async function pickSeason2(): Promise<void> {
+  /** Searches "winter" and answers with `results`, one page of them. */
+  async function searchWinter(results: object[] = [aResult()]): Promise<void> {
     await search('winter');
-    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
-      data: [aResult()],
-      total: 1,
-      page: 1,
-      pageSize: 20,
-    });
+    await flush(`${SEARCH}?query=winter&type=multi&page=1`, aPage(results));
+  }
+
+  async function pickSeason2(): Promise<void> {
+    await searchWinter();
     byTestId('result-tv-1399')!.click();
     await fixture.whenStable();
     await flush(`${TITLES}tv/1399`, WINTER);
@@ -258,13 +252,7 @@ describe('NewRequest', () => {
 
   it('should put the rails away while results show, and bring them back when the box is cleared', async () => {
     await render('user', false, RAILS);
-    await search('winter');
-    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
-      data: [aResult()],
-      total: 1,
-      page: 1,
-      pageSize: 20,
-    });
+    await searchWinter();
     expect(byTestId('discover')).toBeNull();
     await search('');
     expect(byTestId('discover')).not.toBeNull();
@@ -317,13 +305,7 @@ describe('NewRequest', () => {
 
   it("should send the picked result's backdrop with the request", async () => {
     await render();
-    await search('winter');
-    await flush(`${SEARCH}?query=winter&type=multi&page=1`, {
-      data: [aResult({ tmdbId: 77, mediaType: 'movie', backdropPath: '/wide.jpg' })],
-      total: 1,
-      page: 1,
-      pageSize: 20,
-    });
+    await searchWinter([aResult({ tmdbId: 77, mediaType: 'movie', backdropPath: '/wide.jpg' })]);
     byTestId('result-movie-77')!.click();
     await fixture.whenStable();
     byTestId('submit-request')!.click();

@@ -57,6 +57,7 @@ import { SubmitButton } from '../../shared/submit-button';
 import { existingOf, summaryMessage } from './request-errors';
 import { RequestsApi, type SearchType } from './requests-api';
 import { TEXT_FIELD } from '../../shared/form-field';
+import { ExpiredNote } from '../../shared/requests/expired-note';
 
 /** `?type=` values of the toggle; the API calls "all" `multi`. */
 const TYPES = { all: 'multi', movie: 'movie', tv: 'tv' } as const satisfies Record<
@@ -86,6 +87,7 @@ const FIRST_SCREEN = 6;
 @Component({
   selector: 'app-new-request',
   imports: [
+    ExpiredNote,
     MatButton,
     MatIconButton,
     MatButtonToggle,
