@@ -7,3 +7,10 @@ import { MatInput } from '@angular/material/input';
  * are the same classes, named once).
  */
 export const TEXT_FIELD = [MatFormField, MatLabel, MatHint, MatError, MatInput] as const;
+
+/** A field component's host style: it lays out in its form's column as if written there. */
+export const FIELD_AS_IF_INLINE = `
+  :host {
+    display: contents;
+  }
+`;

@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
-import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { NonNullableFormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ApiError } from '../../core/api/api-error';
@@ -8,11 +8,10 @@ import { ErrorTexts } from '../../core/api/error-text';
 import { SessionStore } from '../../core/session/session-store';
 import { action } from '../../shared/action';
 import { EmailCodeButton, emailCodeFlow } from '../../shared/email-code';
-import { FieldErrorPipe } from '../../shared/field-error';
+import { CodeField, EMAIL_RULES, EmailField, SIX_DIGITS } from '../../shared/email-fields';
 import { FormError } from '../../shared/form-error';
 import { SubmitButton } from '../../shared/submit-button';
 import { AccountApi } from './account-api';
-import { TEXT_FIELD } from '../../shared/form-field';
 import { TitledCard } from '../../shared/titled-card';
 
 /** Codes that belong on the new-address field rather than in the card's error line. */
@@ -32,8 +31,8 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
     FormError,
     SubmitButton,
     EmailCodeButton,
-    FieldErrorPipe,
-    ...TEXT_FIELD,
+    EmailField,
+    CodeField,
   ],
   template: `
     <app-titled-card
@@ -50,41 +49,24 @@ const EMAIL_FIELD_CODES = new Set(['EMAIL_TAKEN', 'EMAIL_UNCHANGED', 'EMAIL_DOMA
         </button>
       } @else {
         <form [formGroup]="form" (ngSubmit)="confirm()" novalidate class="stack">
-          <mat-form-field appearance="outline">
-            <mat-label>{{ t('accountCenter.email.new') }}</mat-label>
-            <input
-              matInput
-              type="email"
-              formControlName="newEmail"
-              autocomplete="email"
-              data-testid="email-new"
-            />
-            @if (domains().length) {
-              <mat-hint>{{ t('register.domainHint', { domains: domains().join(', ') }) }}</mat-hint>
-            }
-            <mat-error data-testid="email-new-error">{{
-              form.controls.newEmail | fieldError
-            }}</mat-error>
-          </mat-form-field>
+          <app-email-field
+            [control]="form.controls.newEmail"
+            labelKey="accountCenter.email.new"
+            testId="email-new"
+            [hint]="
+              domains().length ? t('register.domainHint', { domains: domains().join(', ') }) : null
+            "
+          />
           <div class="row">
             <app-email-code-button [flow]="emailCode" (pressed)="send()" testId="email-send-code" />
           </div>
           @if (emailCode.sentTo(); as sentTo) {
             <p class="hint" role="status">{{ t('register.codeSent', { email: sentTo }) }}</p>
-            <mat-form-field appearance="outline">
-              <mat-label>{{ t('register.emailCode') }}</mat-label>
-              <input
-                matInput
-                formControlName="code"
-                inputmode="numeric"
-                autocomplete="one-time-code"
-                maxlength="6"
-                data-testid="email-code"
-              />
-              <mat-error data-testid="email-code-error">{{
-                form.controls.code | fieldError: { pattern: 'validation.sixDigits' }
-              }}</mat-error>
-            </mat-form-field>
+            <app-code-field
+              [control]="form.controls.code"
+              labelKey="register.emailCode"
+              testId="email-code"
+            />
           }
           <app-form-error [error]="act.error()" />
           <div class="row end">
@@ -121,8 +103,8 @@ export class EmailCard {
   protected readonly act = action();
   protected readonly emailCode = emailCodeFlow((email) => this.api.sendEmailCode(email));
   protected readonly form = inject(NonNullableFormBuilder).group({
-    newEmail: ['', [Validators.required, Validators.email, Validators.maxLength(254)]],
-    code: ['', [Validators.required, Validators.pattern(/^\d{6}$/)]],
+    newEmail: ['', EMAIL_RULES],
+    code: ['', SIX_DIGITS],
   });
 
   protected start(): void {
