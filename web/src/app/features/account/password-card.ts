@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatSuffix } from '@angular/material/form-field';
 import { Router } from '@angular/router';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
@@ -10,12 +9,10 @@ import { action } from '../../shared/action';
 import { Notifier } from '../../core/notifier';
 import { OVERVIEW_URL, safeRedirect } from '../../core/session/redirect';
 import { SessionStore } from '../../core/session/session-store';
-import { FieldErrorPipe } from '../../shared/field-error';
 import { FormError } from '../../shared/form-error';
-import { PasswordToggle } from '../../shared/password-toggle';
+import { PasswordField } from '../../shared/password-field';
 import { SubmitButton } from '../../shared/submit-button';
 import { confirmMatches, differsFromCurrent } from './password-form';
-import { TEXT_FIELD } from '../../shared/form-field';
 import { TitledCard } from '../../shared/titled-card';
 
 /**
@@ -27,13 +24,10 @@ import { TitledCard } from '../../shared/titled-card';
   imports: [
     TitledCard,
     ReactiveFormsModule,
-    MatSuffix,
     TranslocoDirective,
     FormError,
     SubmitButton,
-    FieldErrorPipe,
-    PasswordToggle,
-    ...TEXT_FIELD,
+    PasswordField,
   ],
   templateUrl: './password-card.html',
   styleUrl: './password-card.scss',

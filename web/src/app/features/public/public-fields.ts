@@ -1,11 +1,9 @@
 import { ChangeDetectionStrategy, Component, input, signal } from '@angular/core';
-import { type FormControl, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatSuffix } from '@angular/material/form-field';
+import { type FormControl, Validators } from '@angular/forms';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@usher/contracts/values';
-import { FieldErrorPipe } from '../../shared/field-error';
-import { FIELD_AS_IF_INLINE, TEXT_FIELD } from '../../shared/form-field';
-import { PasswordToggle } from '../../shared/password-toggle';
+import { FIELD_AS_IF_INLINE } from '../../shared/form-field';
+import { PasswordField } from '../../shared/password-field';
 
 /**
  * The fields of the public forms (sign-up, forgot and reset password), each written once; the
@@ -26,41 +24,23 @@ export const newPasswordRules = (min = PASSWORD_MIN_LENGTH) => [
  */
 @Component({
   selector: 'app-new-password-fields',
-  imports: [
-    ReactiveFormsModule,
-    TranslocoDirective,
-    FieldErrorPipe,
-    MatSuffix,
-    PasswordToggle,
-    ...TEXT_FIELD,
-  ],
+  imports: [TranslocoDirective, PasswordField],
   template: `
-    <ng-container *transloco="let t">
-      <mat-form-field appearance="outline">
-        <mat-label>{{ t(passwordLabel()) }}</mat-label>
-        <input
-          matInput
-          [formControl]="password()"
-          autocomplete="new-password"
-          [attr.data-testid]="testId() + '-password'"
-          [type]="visible() ? 'text' : 'password'"
-        />
-        <app-password-toggle matSuffix [(visible)]="visible" />
-        <mat-hint>{{ t('account.password.hint', { min: minLength() }) }}</mat-hint>
-        <mat-error>{{ password() | fieldError }}</mat-error>
-      </mat-form-field>
-      <mat-form-field appearance="outline">
-        <mat-label>{{ t(confirmLabel()) }}</mat-label>
-        <input
-          matInput
-          [formControl]="confirm()"
-          autocomplete="new-password"
-          [attr.data-testid]="testId() + '-confirm'"
-          [type]="visible() ? 'text' : 'password'"
-        />
-        <mat-error>{{ confirm() | fieldError }}</mat-error>
-      </mat-form-field>
-    </ng-container>
+    <app-password-field
+      *transloco="let t"
+      [control]="password()"
+      [labelKey]="passwordLabel()"
+      [testId]="testId() + '-password'"
+      [hint]="t('account.password.hint', { min: minLength() })"
+      [toggle]="true"
+      [(visible)]="visible"
+    />
+    <app-password-field
+      [control]="confirm()"
+      [labelKey]="confirmLabel()"
+      [testId]="testId() + '-confirm'"
+      [visible]="visible()"
+    />
   `,
   styles: FIELD_AS_IF_INLINE,
   changeDetection: ChangeDetectionStrategy.OnPush,
