@@ -1,4 +1,4 @@
-import { HttpTestingController } from '@angular/common/http/testing';
+import type { HttpTestingController } from '@angular/common/http/testing';
 import { type ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 import { TOKEN_REPLY, aUser, errorBody, settle, storeSession } from '../../../testing/fixtures';
