@@ -57,7 +57,7 @@ describe('PasswordField', () => {
 
     const toggles = root.querySelectorAll<HTMLButtonElement>('app-password-toggle button');
     expect(toggles).toHaveLength(1);
-    toggles[0].click();
+    toggles[0]!.click();
     await fixture.whenStable();
 
     expect(fixture.componentInstance.visible()).toBe(true);
