@@ -13,6 +13,7 @@ import { auditSentence } from './audit-summary';
 import { formatMoney } from '../../shared/money';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { UsersApi } from '../admin-users';
+import { whenColumn } from '../../shared/data-table-columns';
 
 const FILTERS = ['actor', 'actorId', 'action', 'targetType', 'targetId', 'from', 'to'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,7 +82,7 @@ export default class AuditPage {
     { param: 'to', label: 'audit.filter.to', type: 'date', testId: 'audit-to' },
   ];
   protected readonly columns: Column<AuditEntry>[] = [
-    { id: 'at', header: 'audit.col.at', width: 'datetime', date: (e) => e.at, time: true },
+    whenColumn('at', 'audit.col.at', (e) => e.at),
     { id: 'actor', header: 'audit.col.actor' },
     { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
     { id: 'target', header: 'audit.col.target', width: '18%' },

@@ -14,6 +14,7 @@ import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
 import { JobsApi } from '../admin-jobs';
 import { BackupsApi } from './backups-api';
+import { whenColumn } from '../../shared/data-table-columns';
 
 const POLL_MS = 1000;
 
@@ -63,13 +64,7 @@ export default class BackupsPage {
   protected readonly columns: Column<BackupFile>[] = [
     { id: 'name', header: 'adminBackups.name', cellClass: 'mono', text: (f) => f.name },
     { id: 'size', header: 'adminBackups.size', width: 'num', text: (f) => formatBytes(f.bytes) },
-    {
-      id: 'created',
-      header: 'adminBackups.created',
-      width: 'datetime',
-      date: (f) => f.createdAt,
-      time: true,
-    },
+    whenColumn('created', 'adminBackups.created', (f) => f.createdAt),
     { id: 'download', header: 'common.actions', hideHeader: true, width: 'actions' },
   ];
   protected readonly byName = (file: BackupFile) => file.name;

@@ -30,6 +30,7 @@ import { BlacklistDialog } from './blacklist-dialog';
 import { DeviceTable } from '../../shared/devices/device-table';
 import { DevicesApi } from '../../shared/devices/devices-api';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
+import { menuColumn, whenColumn } from '../../shared/data-table-columns';
 
 const TABS = ['list', 'blacklist', 'actions'] as const;
 /** Every filter of the list tab: "Clear filters" removes them all. */
@@ -201,27 +202,22 @@ export default class DevicesPage {
     { id: 'client', header: 'devices.blacklist.col.client' },
     { id: 'reason', header: 'devices.blacklist.col.reason', text: (e) => e.reason || '—' },
     { id: 'createdBy', header: 'devices.blacklist.col.createdBy' },
-    {
-      id: 'createdAt',
-      header: 'devices.blacklist.col.createdAt',
-      date: (e) => e.createdAt,
-      time: true,
-    },
-    {
-      id: 'menu',
-      header: 'common.actions',
-      hideHeader: true,
-      menu: (e) => ({
+    whenColumn('createdAt', 'devices.blacklist.col.createdAt', (e) => e.createdAt, {
+      width: undefined,
+    }),
+    menuColumn(
+      (e) => ({
         label: 'devices.blacklist.actionsFor',
         params: { client: e.clientName },
         actions: this.entryActions(e),
         testId: `blacklist-menu-${e.clientName}`,
       }),
-    },
+      { width: undefined },
+    ),
   ];
   protected readonly blacklistAttrs = (e: BlacklistEntry) => ({ 'data-client': e.clientName });
   protected readonly actionColumns: Column<DeviceAction>[] = [
-    { id: 'time', header: 'devices.actions.col.time', date: (a) => a.createdAt, time: true },
+    whenColumn('time', 'devices.actions.col.time', (a) => a.createdAt, { width: undefined }),
     {
       id: 'action',
       header: 'devices.actions.col.action',

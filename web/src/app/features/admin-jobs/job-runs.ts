@@ -6,6 +6,7 @@ import { type Column, DATA_TABLE } from '../../shared/data-table';
 import { summaryInLanguage } from './cron-words';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
+import { chipColumn, whenColumn } from '../../shared/data-table-columns';
 
 /** A job's run history (60-web.md §4 "Row expand"): paged, newest first, summaries and errors. */
 @Component({
@@ -53,20 +54,12 @@ export class JobRuns {
     pageSize: 10,
   });
   protected readonly columns: Column<JobRun>[] = [
-    {
-      id: 'started',
-      header: 'jobs.col.started',
-      width: 'datetime',
-      date: (r) => r.startedAt,
-      time: true,
-    },
+    whenColumn('started', 'jobs.col.started', (r) => r.startedAt),
     { id: 'trigger', header: 'jobs.col.trigger', key: (r) => `jobs.trigger.${r.trigger}` },
-    {
-      id: 'outcome',
-      header: 'jobs.col.outcome',
-      width: 'status',
-      chip: (r) => ({ ...RUN_CHIPS[r.status], label: `jobs.status.${r.status}` }),
-    },
+    chipColumn('outcome', 'jobs.col.outcome', (r) => ({
+      ...RUN_CHIPS[r.status],
+      label: `jobs.status.${r.status}`,
+    })),
     { id: 'duration', header: 'jobs.col.duration', width: 'num' },
     { id: 'message', header: 'jobs.col.message', width: 'wide' },
     { id: 'replica', header: 'jobs.col.replica', cellClass: 'mono', text: (r) => r.replicaId },

@@ -24,6 +24,7 @@ import { LifecycleApi } from './lifecycle-api';
 import { TemplateEditor } from './template-editor';
 import { UpcomingTimeline } from './upcoming-timeline';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
+import { chipColumn, whenColumn } from '../../shared/data-table-columns';
 
 export const TABS = ['upcoming', 'log', 'templates', 'announcements'] as const;
 const FILTERS = ['userId', 'kind', 'channel', 'status'];
@@ -117,13 +118,7 @@ export default class LifecyclePage {
     pageSize: ANNOUNCEMENTS_PAGE_SIZE,
   });
   protected readonly announcementColumns: Column<Announcement>[] = [
-    {
-      id: 'created',
-      header: 'lifecycle.col.created',
-      width: 'datetime',
-      date: (a) => a.createdAt,
-      time: true,
-    },
+    whenColumn('created', 'lifecycle.col.created', (a) => a.createdAt),
     { id: 'title', header: 'lifecycle.col.title', width: 'wide' },
     {
       id: 'audience',
@@ -139,15 +134,11 @@ export default class LifecyclePage {
     },
     { id: 'read', header: 'lifecycle.col.read', width: 'num', text: (a) => a.read },
     { id: 'delivery', header: 'lifecycle.col.delivery', width: '22%' },
-    {
-      id: 'status',
-      header: 'lifecycle.col.status',
-      width: 'status',
-      chip: (a) =>
-        a.status === 'done'
-          ? { tone: 'success', icon: 'check_circle', label: 'lifecycle.announcementStatus.done' }
-          : { tone: 'info', icon: 'schedule', label: 'lifecycle.announcementStatus.sending' },
-    },
+    chipColumn('status', 'lifecycle.col.status', (a) =>
+      a.status === 'done'
+        ? { tone: 'success', icon: 'check_circle', label: 'lifecycle.announcementStatus.done' }
+        : { tone: 'info', icon: 'schedule', label: 'lifecycle.announcementStatus.sending' },
+    ),
   ];
   protected readonly announcementAttrs = (a: Announcement) => ({ 'data-announcement': a.id });
 

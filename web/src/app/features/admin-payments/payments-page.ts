@@ -11,6 +11,7 @@ import { MoneyPipe } from '../../shared/money';
 import { PAYMENT_CHIPS, paymentChip } from '../../shared/payment-chips';
 import { PaymentDetail } from './payment-detail';
 import { AdminPaymentsApi, type PaymentQuery } from './payments-api';
+import { chipColumn, whenColumn } from '../../shared/data-table-columns';
 
 const FILTERS = ['status', 'userId', 'planId', 'from', 'to'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -89,25 +90,13 @@ export default class PaymentsPage {
   ]);
   protected readonly chips = PAYMENT_CHIPS;
   protected readonly columns: Column<Payment>[] = [
-    {
-      id: 'created',
-      header: 'adminPayments.col.created',
-      width: 'datetime',
-      date: (p) => p.createdAt,
-      time: true,
-    },
+    whenColumn('created', 'adminPayments.col.created', (p) => p.createdAt),
     { id: 'user', header: 'adminPayments.col.user', text: (p) => p.user?.username },
     { id: 'plan', header: 'adminPayments.col.plan', text: (p) => p.planName },
     { id: 'amount', header: 'adminPayments.col.amount', width: 'num' },
-    { id: 'status', header: 'adminPayments.col.status', width: 'status', chip: paymentChip },
+    chipColumn('status', 'adminPayments.col.status', paymentChip),
     { id: 'reason', header: 'adminPayments.col.reason', text: (p) => p.statusReason },
-    {
-      id: 'completed',
-      header: 'adminPayments.col.completed',
-      width: 'datetime',
-      date: (p) => p.completedAt,
-      time: true,
-    },
+    whenColumn('completed', 'adminPayments.col.completed', (p) => p.completedAt),
   ];
   protected readonly attrs = (payment: Payment) => ({ 'data-payment': payment.id });
 

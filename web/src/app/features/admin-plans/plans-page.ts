@@ -22,6 +22,7 @@ const WITHDRAWN: ChipSpec = {
   label: 'adminPlans.withdrawnState',
 };
 import { AdminPlansApi } from './plans-api';
+import { menuColumn } from '../../shared/data-table-columns';
 
 /**
  * `/admin/plans` (60-web.md §4.3): what members can buy. Create, edit, move up or down (the
@@ -59,16 +60,14 @@ export default class PlansPage {
     { id: 'price', header: 'adminPlans.price' },
     { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
     { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
-    {
-      id: 'menu',
-      header: 'common.actions',
-      hideHeader: true,
-      menu: (p) => ({
+    menuColumn(
+      (p) => ({
         label: 'adminPlans.actionsFor',
         params: { name: p.name },
         actions: this.rowActions(p),
       }),
-    },
+      { width: undefined },
+    ),
   ];
   protected readonly attrs = (plan: Plan) => ({ 'data-plan': plan.name });
 

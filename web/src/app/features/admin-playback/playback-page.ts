@@ -26,6 +26,7 @@ import {
   rangeProblem,
 } from '../../shared/playback/playback-format';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
+import { whenColumn } from '../../shared/data-table-columns';
 
 const TABS = ['history', 'profiles'] as const;
 const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
@@ -179,7 +180,7 @@ export default class PlaybackPage {
   ];
   // Column widths for the fixed table layout; the title and the user share what is left.
   protected readonly historyColumns: Column<PlaybackRecord>[] = [
-    { id: 'at', header: 'adminPlayback.col.at', width: '9.5rem', date: (p) => p.at, time: true },
+    whenColumn('at', 'adminPlayback.col.at', (p) => p.at, { width: '9.5rem' }),
     { id: 'user', header: 'adminPlayback.col.user', width: '7rem' },
     { id: 'title', header: 'adminPlayback.col.title' },
     { id: 'client', header: 'adminPlayback.col.clientDevice', width: '10rem' },
@@ -210,14 +211,10 @@ export default class PlaybackPage {
       sort: 'activeDays',
       text: (r) => r.totals.activeDays,
     },
-    {
-      id: 'lastPlayed',
-      header: 'adminPlayback.col.lastPlayed',
+    whenColumn('lastPlayed', 'adminPlayback.col.lastPlayed', (r) => r.totals.lastPlayedAt, {
       width: '10rem',
       sort: 'lastPlayed',
-      date: (r) => r.totals.lastPlayedAt,
-      time: true,
-    },
+    }),
     {
       id: 'peak',
       header: 'adminPlayback.col.peakHour',

@@ -20,6 +20,7 @@ import { type Tone } from '../../shared/status-chip';
 import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-dialog';
 import { RedeemCodesApi } from './redeem-codes-api';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
+import { chipColumn, menuColumn, whenColumn } from '../../shared/data-table-columns';
 
 const TABS = ['codes', 'redemptions'] as const;
 /** Every filter of both tabs: "Clear filters" removes them all, as it always has. */
@@ -143,33 +144,19 @@ export default class RedeemCodesPage {
       header: 'redeemCodes.col.createdBy',
       text: (c) => c.createdBy?.username ?? '',
     },
-    {
-      id: 'status',
-      header: 'redeemCodes.col.status',
-      width: 'status',
-      chip: (c) => ({ ...CODE_CHIPS[c.status], label: `redeemCodes.statusFilter.${c.status}` }),
-    },
-    {
-      id: 'menu',
-      header: 'common.actions',
-      hideHeader: true,
-      width: 'menu',
-      menu: (c) => ({
-        label: 'redeemCodes.actionsFor',
-        params: { code: c.code },
-        actions: this.rowActions(c),
-      }),
-    },
+    chipColumn('status', 'redeemCodes.col.status', (c) => ({
+      ...CODE_CHIPS[c.status],
+      label: `redeemCodes.statusFilter.${c.status}`,
+    })),
+    menuColumn((c) => ({
+      label: 'redeemCodes.actionsFor',
+      params: { code: c.code },
+      actions: this.rowActions(c),
+    })),
   ];
   protected readonly codeAttrs = (code: RedeemCode) => ({ 'data-code': code.code });
   protected readonly redemptionColumns: Column<Redemption>[] = [
-    {
-      id: 'date',
-      header: 'redeemCodes.col.date',
-      width: 'datetime',
-      date: (r) => r.createdAt,
-      time: true,
-    },
+    whenColumn('date', 'redeemCodes.col.date', (r) => r.createdAt),
     { id: 'user', header: 'redeemCodes.col.user', text: (r) => r.user.username },
     { id: 'code', header: 'redeemCodes.col.code', cellClass: 'mono', text: (r) => r.code },
     { id: 'kind', header: 'redeemCodes.col.kind', key: (r) => `redeemCodes.kindName.${r.kind}` },

@@ -18,6 +18,7 @@ import { SharingApi } from '../../shared/sharing/sharing-api';
 import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { SharingActDialog } from './act-dialog';
 import { SharingDismissDialog } from './dismiss-dialog';
+import { chipColumn, menuColumn, whenColumn } from '../../shared/data-table-columns';
 
 const FILTERS = ['status', 'rule'];
 
@@ -93,28 +94,13 @@ export default class SharingPage {
   ];
 
   protected readonly columns: Column<SharingEvent>[] = [
-    {
-      id: 'at',
-      header: 'sharing.col.detected',
-      width: 'datetime',
-      date: (e) => e.detectedAt,
-      time: true,
-    },
+    whenColumn('at', 'sharing.col.detected', (e) => e.detectedAt),
     { id: 'member', header: 'sharing.col.member' },
     { id: 'rule', header: 'sharing.col.rule', key: (e) => `sharing.rules.${e.rule}` },
     { id: 'count', header: 'sharing.col.found', key: (e) => this.found(e) },
-    {
-      id: 'status',
-      header: 'sharing.col.status',
-      width: 'status',
-      chip: (e) => statusChip(e.status),
-    },
-    {
-      id: 'menu',
-      header: 'sharing.col.actions',
-      hideHeader: true,
-      width: 'menu',
-      menu: (e) => ({
+    chipColumn('status', 'sharing.col.status', (e) => statusChip(e.status)),
+    menuColumn(
+      (e) => ({
         label: 'sharing.rowMenu',
         params: { user: e.user.username },
         testId: 'sharing-row-menu',
@@ -136,7 +122,8 @@ export default class SharingPage {
               ]
             : [],
       }),
-    },
+      { header: 'sharing.col.actions' },
+    ),
     { id: 'details', header: 'sharing.col.details', hideHeader: true, width: 'menu' },
   ];
 

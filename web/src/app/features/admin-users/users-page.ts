@@ -34,6 +34,7 @@ import { StatusChip } from '../../shared/status-chip';
 import { BulkResultDialog, type BulkResultRow } from './bulk-result-dialog';
 import { UserActions } from './user-actions';
 import { type BulkAction, type UserQuery, UsersApi } from './users-api';
+import { chipColumn, menuColumn, whenColumn } from '../../shared/data-table-columns';
 
 const ACTIVE: ChipSpec = { tone: 'success', icon: 'login', label: 'adminUsers.activeYes' };
 const INACTIVE: ChipSpec = { tone: 'warning', icon: 'block', label: 'adminUsers.activeNo' };
@@ -194,34 +195,17 @@ export default class UsersPage {
     { id: 'check', width: 'check' },
     { id: 'user', header: 'adminUsers.col.user' },
     { id: 'role', header: 'adminUsers.col.role', width: 'status', key: (u) => `roles.${u.role}` },
-    {
-      id: 'active',
-      header: 'adminUsers.col.active',
-      width: 'status',
-      chip: (u) => (u.isActive ? ACTIVE : INACTIVE),
-    },
+    chipColumn('active', 'adminUsers.col.active', (u) => (u.isActive ? ACTIVE : INACTIVE)),
     { id: 'membership', header: 'adminUsers.col.membership', width: 'status' },
     { id: 'media', header: 'adminUsers.col.media', width: 'status' },
     { id: 'messenger', header: 'adminUsers.col.messenger', width: 'icon' },
-    {
-      id: 'lastLogin',
-      header: 'adminUsers.col.lastLogin',
-      width: 'datetime',
-      date: (u) => u.lastLoginAt,
-      time: true,
-    },
-    {
-      id: 'menu',
-      header: 'common.actions',
-      hideHeader: true,
-      width: 'menu',
-      menu: (u) => ({
-        label: 'adminUsers.actionsFor',
-        params: { name: u.username },
-        actions: this.rowActions(u),
-        testId: `user-actions-${u.username}`,
-      }),
-    },
+    whenColumn('lastLogin', 'adminUsers.col.lastLogin', (u) => u.lastLoginAt),
+    menuColumn((u) => ({
+      label: 'adminUsers.actionsFor',
+      params: { name: u.username },
+      actions: this.rowActions(u),
+      testId: `user-actions-${u.username}`,
+    })),
   ];
   protected readonly attrs = (user: AdminUser) => ({ 'data-user': user.username });
   /** The ticked rows; a reload keeps only those still on screen. */

@@ -14,6 +14,7 @@ import { LocalDatePipe } from '../local-date';
 import { type RowAction } from '../row-menu';
 import { StatusChip } from '../status-chip';
 import { DevicesApi } from './devices-api';
+import { menuColumn } from '../data-table-columns';
 
 /**
  * The devices of a list (60-web.md §4.3 "Devices", list tab; the user detail's Devices tab):
@@ -105,17 +106,15 @@ export class DeviceTable {
     { id: 'lastActivity', header: 'devices.col.lastActivity' },
     { id: 'ip', header: 'devices.col.ip', cellClass: 'mono' },
     { id: 'status', header: 'devices.col.status' },
-    {
-      id: 'menu',
-      header: 'common.actions',
-      hideHeader: true,
-      menu: (d) => ({
+    menuColumn<Device>(
+      (d) => ({
         label: 'devices.actionsFor',
         params: { name: d.name },
         actions: this.actionsOf(d),
         testId: `device-menu-${d.id}`,
       }),
-    },
+      { width: undefined },
+    ),
   ]);
   protected readonly attrs = (device: Device) => ({
     'data-device': device.id,

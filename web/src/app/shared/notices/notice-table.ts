@@ -5,6 +5,7 @@ import type { Notice } from '@usher/contracts';
 import type { NoticeStatus } from '@usher/contracts/values';
 import { type ChipSpec, type Column, DATA_TABLE } from '../data-table';
 import type { ListPage } from '../list-page';
+import { chipColumn, whenColumn } from '../data-table-columns';
 
 /** How a notice's state reads (icon + text + tone, never colour alone). */
 export const NOTICE_CHIPS: Record<NoticeStatus, ChipSpec> = {
@@ -85,22 +86,11 @@ export class NoticeTable {
   readonly testId = input('notices');
 
   protected readonly columns = computed<Column<Notice>[]>(() => [
-    {
-      id: 'when',
-      header: 'notices.col.when',
-      width: 'datetime',
-      date: (n) => n.updatedAt,
-      time: true,
-    },
+    whenColumn<Notice>('when', 'notices.col.when', (n) => n.updatedAt),
     ...(this.showMember() ? [{ id: 'member', header: 'notices.col.member' }] : []),
     { id: 'what', header: 'notices.col.what' },
     { id: 'channel', header: 'notices.col.channel', width: '12%' as const },
-    {
-      id: 'status',
-      header: 'notices.col.status',
-      width: 'status' as const,
-      chip: (n: Notice) => NOTICE_CHIPS[n.status],
-    },
+    chipColumn<Notice>('status', 'notices.col.status', (n) => NOTICE_CHIPS[n.status]),
     { id: 'detail', header: 'notices.col.detail', width: 'wide' as const },
   ]);
   protected readonly attrs = (notice: Notice) => ({

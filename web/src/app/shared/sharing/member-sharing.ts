@@ -11,6 +11,7 @@ import { ErrorState } from '../page-state';
 import { placeName, streamTimeColumns } from './places';
 import { WorldMap } from './world-map';
 import { SharingApi } from './sharing-api';
+import { whenColumn } from '../data-table-columns';
 
 type Stream = SharingMember['timeline'][number];
 
@@ -208,13 +209,7 @@ export class MemberSharing {
   ];
 
   protected readonly eventColumns: readonly Column<SharingEvent>[] = [
-    {
-      id: 'at',
-      header: 'sharing.col.detected',
-      date: (e) => e.detectedAt,
-      time: true,
-      width: 'datetime',
-    },
+    whenColumn('at', 'sharing.col.detected', (e) => e.detectedAt),
     { id: 'rule', header: 'sharing.col.rule', key: (e) => `sharing.rules.${e.rule}` },
     { id: 'status', header: 'sharing.col.status', key: (e) => `sharing.status.${e.status}` },
     { id: 'note', header: 'sharing.col.note', text: (e) => e.note ?? '' },

@@ -1,4 +1,5 @@
 import type { Column } from '../data-table';
+import { whenColumn } from '../data-table-columns';
 
 /** A place as the sharing evidence names it: "Berlin, Germany" in the active language. */
 export function placeName(
@@ -27,19 +28,7 @@ interface StreamTimes {
 export function streamTimeColumns<T extends StreamTimes>(): Column<T>[] {
   return [
     { id: 'item', header: 'sharing.evidence.item', text: (s) => s.itemName ?? '' },
-    {
-      id: 'started',
-      header: 'sharing.evidence.started',
-      date: (s) => s.startedAt,
-      time: true,
-      width: 'datetime',
-    },
-    {
-      id: 'seen',
-      header: 'sharing.evidence.lastSeen',
-      date: (s) => s.lastSeenAt,
-      time: true,
-      width: 'datetime',
-    },
+    whenColumn<T>('started', 'sharing.evidence.started', (s) => s.startedAt),
+    whenColumn<T>('seen', 'sharing.evidence.lastSeen', (s) => s.lastSeenAt),
   ];
 }
