@@ -91,6 +91,22 @@ export interface TableSort {
   order: 'asc' | 'desc';
 }
 
+/**
+ * Everything about a list's table except its rows, declared once in the page's class (issue 34)
+ * and given as `[spec]`: the columns, what a `<tr>` carries, what tracks a row, the empty state's
+ * icon and sentence (a translation key) and the test ids. Give it or the separate inputs.
+ */
+export interface TableSpec<T> {
+  columns: readonly Column<T>[];
+  rowAttrs?: (row: T) => Record<string, string | number | null | undefined>;
+  trackBy?: (row: T, index: number) => unknown;
+  emptyIcon?: string;
+  /** Translation key of the sentence of an empty list nobody filtered. */
+  empty?: string;
+  testId?: string;
+  tableTestId?: string;
+}
+
 /** What a cell template's `appCellOf` names, only to type its row: the list, or the rows. */
 type RowsOf<T> = ListPage<T> | readonly T[];
 
@@ -178,10 +194,10 @@ export class AttrsDirective {
       @if (list(); as list) {
         <app-list-view
           [list]="list"
-          [emptyMessage]="emptyMessage()"
-          [emptyIcon]="emptyIcon()"
+          [emptyMessage]="emptyMessage() || (emptyKey() ? t(emptyKey()) : '')"
+          [emptyIcon]="icon()"
           [filteredMessage]="filteredMessage()"
-          [testId]="testId()"
+          [testId]="states()"
         >
           <ng-container ngProjectAs="[emptyAction]">
             <ng-content select="[emptyAction]" />
@@ -210,7 +226,7 @@ export class AttrsDirective {
             }
             <thead>
               <tr>
-                @for (column of columns(); track column.id) {
+                @for (column of shown(); track column.id) {
                   <th
                     scope="col"
                     [style.width]="widthOf(column)"
@@ -246,15 +262,15 @@ export class AttrsDirective {
               </tr>
             </thead>
             <tbody>
-              @for (row of rows; track trackBy()(row, $index)) {
+              @for (row of rows; track track()(row, $index)) {
                 <tr
-                  [appAttrs]="rowAttrs()?.(row)"
+                  [appAttrs]="attrsOf()?.(row)"
                   [class.clickable]="openable()"
                   [attr.tabindex]="openable() ? 0 : null"
                   (click)="openable() && opened.emit(row)"
                   (keydown.enter)="openable() && opened.emit(row)"
                 >
-                  @for (column of columns(); track column.id) {
+                  @for (column of shown(); track column.id) {
                     <td
                       [class]="column.cellClass ?? ''"
                       [attr.data-label]="
@@ -309,7 +325,7 @@ export class AttrsDirective {
                 @if (detail(); as detail) {
                   @if (expanded()?.(row)) {
                     <tr class="details" [attr.data-testid]="detailTestId() ?? null">
-                      <td [attr.colspan]="columns().length">
+                      <td [attr.colspan]="shown().length">
                         <ng-container
                           [ngTemplateOutlet]="detail.template"
                           [ngTemplateOutletContext]="{ $implicit: row }"
@@ -329,7 +345,9 @@ export class AttrsDirective {
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class DataTable<T> {
-  readonly columns = input.required<readonly Column<T>[]>();
+  /** The columns; or a `spec` that has them (and the rest of the table's set-up). */
+  readonly columns = input<readonly Column<T>[]>();
+  readonly spec = input<TableSpec<T>>();
   /** A list with its states and paging; or `rows` for rows the page loaded itself. */
   readonly list = input<ListPage<T>>();
   readonly rows = input<readonly T[]>([]);
@@ -378,9 +396,16 @@ export class DataTable<T> {
   ): string {
     return Array.isArray(key) ? t(key[0], key[1]) : t(key);
   }
-  protected readonly tableId = computed(
-    () => this.tableTestId() ?? (this.testId() ? `${this.testId()}-table` : null),
-  );
+  protected readonly shown = computed(() => this.columns() ?? this.spec()?.columns ?? []);
+  protected readonly track = computed(() => this.spec()?.trackBy ?? this.trackBy());
+  protected readonly attrsOf = computed(() => this.rowAttrs() ?? this.spec()?.rowAttrs);
+  protected readonly icon = computed(() => this.spec()?.emptyIcon ?? this.emptyIcon());
+  protected readonly emptyKey = computed(() => this.spec()?.empty ?? '');
+  protected readonly states = computed(() => this.testId() ?? this.spec()?.testId);
+  protected readonly tableId = computed(() => {
+    const testId = this.states();
+    return this.tableTestId() ?? this.spec()?.tableTestId ?? (testId ? `${testId}-table` : null);
+  });
 
   protected widthOf(column: Column<T>): string | null {
     if (!column.width) return null;

@@ -4,7 +4,7 @@ import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, emptyPage, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { ShortId } from '../../shared/short-id';
 import { AuditApi } from './audit-api';
@@ -81,21 +81,26 @@ export default class AuditPage {
     { param: 'from', label: 'audit.filter.from', type: 'date', testId: 'audit-from' },
     { param: 'to', label: 'audit.filter.to', type: 'date', testId: 'audit-to' },
   ];
-  protected readonly columns: Column<AuditEntry>[] = [
-    whenColumn('at', 'audit.col.at', (e) => e.at),
-    { id: 'actor', header: 'audit.col.actor' },
-    { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
-    { id: 'target', header: 'audit.col.target', width: '18%' },
-    { id: 'summary', header: 'audit.col.summary', width: 'wide' },
-    {
-      id: 'requestId',
-      header: 'audit.col.requestId',
-      width: '15%',
-      shortId: (e) => e.requestId,
-    },
-    { id: 'details', header: 'audit.col.details', hideHeader: true, width: 'menu' },
-  ];
-  protected readonly attrs = (entry: AuditEntry) => ({ 'data-action': entry.action });
+  protected readonly table: TableSpec<AuditEntry> = {
+    columns: [
+      whenColumn('at', 'audit.col.at', (e) => e.at),
+      { id: 'actor', header: 'audit.col.actor' },
+      { id: 'action', header: 'audit.col.action', cellClass: 'mono', text: (e) => e.action },
+      { id: 'target', header: 'audit.col.target', width: '18%' },
+      { id: 'summary', header: 'audit.col.summary', width: 'wide' },
+      {
+        id: 'requestId',
+        header: 'audit.col.requestId',
+        width: '15%',
+        shortId: (e) => e.requestId,
+      },
+      { id: 'details', header: 'audit.col.details', hideHeader: true, width: 'menu' },
+    ],
+    rowAttrs: (entry: AuditEntry) => ({ 'data-action': entry.action }),
+    emptyIcon: 'receipt_long',
+    empty: 'audit.empty',
+    testId: 'audit',
+  };
   /** The entry whose details are open. */
   protected readonly expansion = new RowExpansion<AuditEntry>();
   protected readonly openDetails = computed(() => {

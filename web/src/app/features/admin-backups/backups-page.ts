@@ -8,7 +8,7 @@ import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { action } from '../../shared/action';
 import { downloadBlob } from '../../shared/csv';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { ErrorState } from '../../shared/page-state';
@@ -61,14 +61,17 @@ export default class BackupsPage {
   /** "Back up now", followed until the run ends; a second press meanwhile is ignored. */
   protected readonly running = action();
   protected readonly downloading = action();
-  protected readonly columns: Column<BackupFile>[] = [
-    { id: 'name', header: 'adminBackups.name', cellClass: 'mono', text: (f) => f.name },
-    { id: 'size', header: 'adminBackups.size', width: 'num', text: (f) => formatBytes(f.bytes) },
-    whenColumn('created', 'adminBackups.created', (f) => f.createdAt),
-    { id: 'download', header: 'common.actions', hideHeader: true, width: 'actions' },
-  ];
-  protected readonly byName = (file: BackupFile) => file.name;
-  protected readonly attrs = (file: BackupFile) => ({ 'data-backup': file.name });
+  protected readonly table: TableSpec<BackupFile> = {
+    columns: [
+      { id: 'name', header: 'adminBackups.name', cellClass: 'mono', text: (f) => f.name },
+      { id: 'size', header: 'adminBackups.size', width: 'num', text: (f) => formatBytes(f.bytes) },
+      whenColumn('created', 'adminBackups.created', (f) => f.createdAt),
+      { id: 'download', header: 'common.actions', hideHeader: true, width: 'actions' },
+    ],
+    rowAttrs: (file: BackupFile) => ({ 'data-backup': file.name }),
+    trackBy: (file: BackupFile) => file.name,
+    tableTestId: 'backups-table',
+  };
 
   protected async runNow(): Promise<void> {
     this.downloading.clear();

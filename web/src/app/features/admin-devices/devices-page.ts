@@ -17,7 +17,7 @@ import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { emptyPage, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
@@ -198,37 +198,47 @@ export default class DevicesPage {
   protected readonly actionError = computed(() => this.removing.error() ?? this.sweeping.error());
   /** The counts of the last add-with-logout or sweep: "{loggedOut} logged out, {failed} failed". */
   protected readonly outcome = signal<(LogoutOutcome & { client?: string }) | null>(null);
-  protected readonly blacklistColumns: Column<BlacklistEntry>[] = [
-    { id: 'client', header: 'devices.blacklist.col.client' },
-    { id: 'reason', header: 'devices.blacklist.col.reason', text: (e) => e.reason || '—' },
-    { id: 'createdBy', header: 'devices.blacklist.col.createdBy' },
-    whenColumn('createdAt', 'devices.blacklist.col.createdAt', (e) => e.createdAt, {
-      width: undefined,
-    }),
-    menuColumn(
-      (e) => ({
-        label: 'devices.blacklist.actionsFor',
-        params: { client: e.clientName },
-        actions: this.entryActions(e),
-        testId: `blacklist-menu-${e.clientName}`,
+  protected readonly blacklistTable: TableSpec<BlacklistEntry> = {
+    columns: [
+      { id: 'client', header: 'devices.blacklist.col.client' },
+      { id: 'reason', header: 'devices.blacklist.col.reason', text: (e) => e.reason || '—' },
+      { id: 'createdBy', header: 'devices.blacklist.col.createdBy' },
+      whenColumn('createdAt', 'devices.blacklist.col.createdAt', (e) => e.createdAt, {
+        width: undefined,
       }),
-      { width: undefined },
-    ),
-  ];
-  protected readonly blacklistAttrs = (e: BlacklistEntry) => ({ 'data-client': e.clientName });
-  protected readonly actionColumns: Column<DeviceAction>[] = [
-    whenColumn('time', 'devices.actions.col.time', (a) => a.createdAt, { width: undefined }),
-    {
-      id: 'action',
-      header: 'devices.actions.col.action',
-      key: (a) => `devices.actions.kind.${a.action}`,
-    },
-    { id: 'target', header: 'devices.actions.col.target' },
-    { id: 'user', header: 'devices.actions.col.user' },
-    { id: 'actor', header: 'devices.actions.col.actor' },
-    { id: 'outcome', header: 'devices.actions.col.outcome' },
-  ];
-  protected readonly actionAttrs = (a: DeviceAction) => ({ 'data-action': a.action });
+      menuColumn(
+        (e) => ({
+          label: 'devices.blacklist.actionsFor',
+          params: { client: e.clientName },
+          actions: this.entryActions(e),
+          testId: `blacklist-menu-${e.clientName}`,
+        }),
+        { width: undefined },
+      ),
+    ],
+    rowAttrs: (e: BlacklistEntry) => ({ 'data-client': e.clientName }),
+    emptyIcon: 'block',
+    empty: 'devices.blacklist.empty',
+    testId: 'blacklist',
+  };
+  protected readonly actionTable: TableSpec<DeviceAction> = {
+    columns: [
+      whenColumn('time', 'devices.actions.col.time', (a) => a.createdAt, { width: undefined }),
+      {
+        id: 'action',
+        header: 'devices.actions.col.action',
+        key: (a) => `devices.actions.kind.${a.action}`,
+      },
+      { id: 'target', header: 'devices.actions.col.target' },
+      { id: 'user', header: 'devices.actions.col.user' },
+      { id: 'actor', header: 'devices.actions.col.actor' },
+      { id: 'outcome', header: 'devices.actions.col.outcome' },
+    ],
+    rowAttrs: (a: DeviceAction) => ({ 'data-action': a.action }),
+    emptyIcon: 'history',
+    empty: 'devices.actions.empty',
+    testId: 'device-actions',
+  };
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.devices.navigate(params);

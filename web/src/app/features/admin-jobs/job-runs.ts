@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core
 import { TranslocoDirective } from '@jsverse/transloco';
 import type { JobRun } from '@usher/contracts';
 import { localListPage } from '../../shared/list-page';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { summaryInLanguage } from './cron-words';
 import { JobsApi } from './jobs-api';
 import { RUN_CHIPS, durationOf } from './run-status';
@@ -16,10 +16,7 @@ import { chipColumn, whenColumn } from '../../shared/data-table-columns';
     <ng-container *transloco="let t">
       <app-data-table
         [list]="runs"
-        [columns]="columns"
-        [rowAttrs]="attrs"
-        emptyIcon="history"
-        [emptyMessage]="t('jobs.noRuns')"
+        [spec]="table"
         [testId]="'runs-' + name()"
         [tableTestId]="'runs-' + name()"
       >
@@ -53,18 +50,22 @@ export class JobRuns {
     load: (params, page, pageSize) => this.api.runs(params.name, page, pageSize),
     pageSize: 10,
   });
-  protected readonly columns: Column<JobRun>[] = [
-    whenColumn('started', 'jobs.col.started', (r) => r.startedAt),
-    { id: 'trigger', header: 'jobs.col.trigger', key: (r) => `jobs.trigger.${r.trigger}` },
-    chipColumn('outcome', 'jobs.col.outcome', (r) => ({
-      ...RUN_CHIPS[r.status],
-      label: `jobs.status.${r.status}`,
-    })),
-    { id: 'duration', header: 'jobs.col.duration', width: 'num' },
-    { id: 'message', header: 'jobs.col.message', width: 'wide' },
-    { id: 'replica', header: 'jobs.col.replica', cellClass: 'mono', text: (r) => r.replicaId },
-  ];
-  protected readonly attrs = (run: JobRun) => ({ 'data-run-status': run.status });
+  protected readonly table: TableSpec<JobRun> = {
+    columns: [
+      whenColumn('started', 'jobs.col.started', (r) => r.startedAt),
+      { id: 'trigger', header: 'jobs.col.trigger', key: (r) => `jobs.trigger.${r.trigger}` },
+      chipColumn('outcome', 'jobs.col.outcome', (r) => ({
+        ...RUN_CHIPS[r.status],
+        label: `jobs.status.${r.status}`,
+      })),
+      { id: 'duration', header: 'jobs.col.duration', width: 'num' },
+      { id: 'message', header: 'jobs.col.message', width: 'wide' },
+      { id: 'replica', header: 'jobs.col.replica', cellClass: 'mono', text: (r) => r.replicaId },
+    ],
+    rowAttrs: (run: JobRun) => ({ 'data-run-status': run.status }),
+    emptyIcon: 'history',
+    empty: 'jobs.noRuns',
+  };
   protected readonly durationOf = durationOf;
   protected readonly summary = summaryInLanguage();
 }

@@ -19,7 +19,7 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { rowAction } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
@@ -93,16 +93,19 @@ export default class JobsPage {
   protected readonly jobs = apiResource({ params: () => true, load: () => this.api.list() });
   /** The job whose history is open. */
   protected readonly expanded = signal<string | null>(null);
-  protected readonly columns: Column<JobSummary>[] = [
-    { id: 'job', header: 'jobs.col.job' },
-    { id: 'schedule', header: 'jobs.col.schedule', cellTestId: 'job-schedule' },
-    { id: 'enabled', header: 'jobs.col.enabled', width: 'status' },
-    { id: 'nextRun', header: 'jobs.col.nextRun', width: 'datetime', cellTestId: 'job-next-run' },
-    { id: 'lastRun', header: 'jobs.col.lastRun', cellTestId: 'job-last-run' },
-    { id: 'actions', header: 'common.actions', hideHeader: true, width: 'actions' },
-  ];
-  protected readonly byName = (job: JobSummary) => job.name;
-  protected readonly attrs = (job: JobSummary) => ({ 'data-job': job.name });
+  protected readonly table: TableSpec<JobSummary> = {
+    columns: [
+      { id: 'job', header: 'jobs.col.job' },
+      { id: 'schedule', header: 'jobs.col.schedule', cellTestId: 'job-schedule' },
+      { id: 'enabled', header: 'jobs.col.enabled', width: 'status' },
+      { id: 'nextRun', header: 'jobs.col.nextRun', width: 'datetime', cellTestId: 'job-next-run' },
+      { id: 'lastRun', header: 'jobs.col.lastRun', cellTestId: 'job-last-run' },
+      { id: 'actions', header: 'common.actions', hideHeader: true, width: 'actions' },
+    ],
+    rowAttrs: (job: JobSummary) => ({ 'data-job': job.name }),
+    trackBy: (job: JobSummary) => job.name,
+    tableTestId: 'jobs-table',
+  };
   protected readonly isExpanded = (job: JobSummary) => this.expanded() === job.name;
   /** Runs started here and followed until they end: job name → run. */
   protected readonly following = signal<Record<string, Following>>({});

@@ -8,7 +8,7 @@ import { TranslocoDirective } from '@jsverse/transloco';
 import type { Announcement, AnnouncementCreated } from '@usher/contracts';
 import { LIFECYCLE_CHANNELS, NOTICE_KINDS, NOTICE_STATUSES } from '@usher/contracts/values';
 import { Notifier } from '../../core/notifier';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import {
   listPage,
@@ -117,30 +117,35 @@ export default class LifecyclePage {
     load: (_all, page, pageSize, abort) => this.api.announcements(page, pageSize, abort),
     pageSize: ANNOUNCEMENTS_PAGE_SIZE,
   });
-  protected readonly announcementColumns: Column<Announcement>[] = [
-    whenColumn('created', 'lifecycle.col.created', (a) => a.createdAt),
-    { id: 'title', header: 'lifecycle.col.title', width: 'wide' },
-    {
-      id: 'audience',
-      header: 'lifecycle.col.audience',
-      width: '12%',
-      key: (a) => `lifecycle.audience.${a.audience}`,
-    },
-    {
-      id: 'recipients',
-      header: 'lifecycle.col.recipients',
-      width: 'num',
-      text: (a) => a.recipients,
-    },
-    { id: 'read', header: 'lifecycle.col.read', width: 'num', text: (a) => a.read },
-    { id: 'delivery', header: 'lifecycle.col.delivery', width: '22%' },
-    chipColumn('status', 'lifecycle.col.status', (a) =>
-      a.status === 'done'
-        ? { tone: 'success', icon: 'check_circle', label: 'lifecycle.announcementStatus.done' }
-        : { tone: 'info', icon: 'schedule', label: 'lifecycle.announcementStatus.sending' },
-    ),
-  ];
-  protected readonly announcementAttrs = (a: Announcement) => ({ 'data-announcement': a.id });
+  protected readonly announcementTable: TableSpec<Announcement> = {
+    columns: [
+      whenColumn('created', 'lifecycle.col.created', (a) => a.createdAt),
+      { id: 'title', header: 'lifecycle.col.title', width: 'wide' },
+      {
+        id: 'audience',
+        header: 'lifecycle.col.audience',
+        width: '12%',
+        key: (a) => `lifecycle.audience.${a.audience}`,
+      },
+      {
+        id: 'recipients',
+        header: 'lifecycle.col.recipients',
+        width: 'num',
+        text: (a) => a.recipients,
+      },
+      { id: 'read', header: 'lifecycle.col.read', width: 'num', text: (a) => a.read },
+      { id: 'delivery', header: 'lifecycle.col.delivery', width: '22%' },
+      chipColumn('status', 'lifecycle.col.status', (a) =>
+        a.status === 'done'
+          ? { tone: 'success', icon: 'check_circle', label: 'lifecycle.announcementStatus.done' }
+          : { tone: 'info', icon: 'schedule', label: 'lifecycle.announcementStatus.sending' },
+      ),
+    ],
+    rowAttrs: (a: Announcement) => ({ 'data-announcement': a.id }),
+    emptyIcon: 'campaign',
+    empty: 'lifecycle.announcementsEmpty',
+    testId: 'announcements',
+  };
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.notices.navigate(params);

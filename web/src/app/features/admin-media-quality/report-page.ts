@@ -20,7 +20,7 @@ import { Notifier } from '../../core/notifier';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
 import { EmptyState, ErrorState } from '../../shared/page-state';
@@ -129,31 +129,42 @@ export default class QualityReportPage {
   protected readonly scan = this.follower.state;
   protected readonly chips = STATE_CHIPS;
   protected readonly resolutionChips = RESOLUTION_CHIPS;
-  protected readonly itemColumns: Column<QualityItem>[] = [
-    { id: 'item', header: 'quality.col.item' },
-    { id: 'resolution', header: 'quality.col.resolution' },
-    {
-      id: 'codec',
-      header: 'quality.col.codec',
-      cellClass: 'mono',
-      text: (item) => item.codec.toUpperCase(),
-    },
-    { id: 'hdr', header: 'quality.col.hdr', key: (item) => `quality.hdr.${item.hdr}` },
-    { id: 'bitrate', header: 'quality.col.bitrate', text: (item) => this.bitrate(item.bitrate) },
-  ];
-  protected readonly byItemId = (item: QualityItem) => item.itemId;
-  protected readonly groupColumns: Column<LowQualityGroup>[] = [
-    { id: 'title', header: 'quality.col.title' },
-    { id: 'kind', header: 'quality.col.kind', key: (g) => `quality.kind.${g.kind}` },
-    { id: 'worst', header: 'quality.col.worst', chip: (g) => resolutionChip(g.worstResolution) },
-    {
-      id: 'items',
-      header: 'quality.col.items',
-      key: (g) => [g.kind === 'series' ? 'quality.episodes' : 'quality.files', { n: g.itemCount }],
-    },
-  ];
-  protected readonly byGroupId = (group: LowQualityGroup) => group.groupId;
-  protected readonly groupAttrs = (group: LowQualityGroup) => ({ 'data-group': group.groupId });
+  protected readonly itemTable: TableSpec<QualityItem> = {
+    columns: [
+      { id: 'item', header: 'quality.col.item' },
+      { id: 'resolution', header: 'quality.col.resolution' },
+      {
+        id: 'codec',
+        header: 'quality.col.codec',
+        cellClass: 'mono',
+        text: (item) => item.codec.toUpperCase(),
+      },
+      { id: 'hdr', header: 'quality.col.hdr', key: (item) => `quality.hdr.${item.hdr}` },
+      { id: 'bitrate', header: 'quality.col.bitrate', text: (item) => this.bitrate(item.bitrate) },
+    ],
+    trackBy: (item: QualityItem) => item.itemId,
+    tableTestId: 'group-items',
+  };
+  protected readonly groupTable: TableSpec<LowQualityGroup> = {
+    columns: [
+      { id: 'title', header: 'quality.col.title' },
+      { id: 'kind', header: 'quality.col.kind', key: (g) => `quality.kind.${g.kind}` },
+      { id: 'worst', header: 'quality.col.worst', chip: (g) => resolutionChip(g.worstResolution) },
+      {
+        id: 'items',
+        header: 'quality.col.items',
+        key: (g) => [
+          g.kind === 'series' ? 'quality.episodes' : 'quality.files',
+          { n: g.itemCount },
+        ],
+      },
+    ],
+    rowAttrs: (group: LowQualityGroup) => ({ 'data-group': group.groupId }),
+    trackBy: (group: LowQualityGroup) => group.groupId,
+    emptyIcon: 'check_circle',
+    empty: 'quality.noLowQuality',
+    testId: 'low-quality',
+  };
   protected readonly actionError = signal<ErrorText | null>(null);
   protected readonly name = computed(() => {
     const report = this.report();

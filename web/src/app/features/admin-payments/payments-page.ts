@@ -6,7 +6,7 @@ import { PAYMENT_STATUSES } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { MoneyPipe } from '../../shared/money';
 import { PAYMENT_CHIPS, paymentChip } from '../../shared/payment-chips';
 import { PaymentDetail } from './payment-detail';
@@ -89,16 +89,21 @@ export default class PaymentsPage {
     { param: 'to', label: 'adminPayments.to', type: 'date' },
   ]);
   protected readonly chips = PAYMENT_CHIPS;
-  protected readonly columns: Column<Payment>[] = [
-    whenColumn('created', 'adminPayments.col.created', (p) => p.createdAt),
-    { id: 'user', header: 'adminPayments.col.user', text: (p) => p.user?.username },
-    { id: 'plan', header: 'adminPayments.col.plan', text: (p) => p.planName },
-    { id: 'amount', header: 'adminPayments.col.amount', width: 'num' },
-    chipColumn('status', 'adminPayments.col.status', paymentChip),
-    { id: 'reason', header: 'adminPayments.col.reason', text: (p) => p.statusReason },
-    whenColumn('completed', 'adminPayments.col.completed', (p) => p.completedAt),
-  ];
-  protected readonly attrs = (payment: Payment) => ({ 'data-payment': payment.id });
+  protected readonly table: TableSpec<Payment> = {
+    columns: [
+      whenColumn('created', 'adminPayments.col.created', (p) => p.createdAt),
+      { id: 'user', header: 'adminPayments.col.user', text: (p) => p.user?.username },
+      { id: 'plan', header: 'adminPayments.col.plan', text: (p) => p.planName },
+      { id: 'amount', header: 'adminPayments.col.amount', width: 'num' },
+      chipColumn('status', 'adminPayments.col.status', paymentChip),
+      { id: 'reason', header: 'adminPayments.col.reason', text: (p) => p.statusReason },
+      whenColumn('completed', 'adminPayments.col.completed', (p) => p.completedAt),
+    ],
+    rowAttrs: (payment: Payment) => ({ 'data-payment': payment.id }),
+    emptyIcon: 'payments',
+    empty: 'adminPayments.empty',
+    tableTestId: 'payments-table',
+  };
 
   protected navigate(params: Record<string, string | number | null>): void {
     this.payments.navigate(params);

@@ -8,7 +8,7 @@ import { apiResource } from '../../core/api/api-resource';
 import { Notifier } from '../../core/notifier';
 import { type RunOptions, action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
+import { type ChipSpec, DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
 import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
 import { MoneyPipe } from '../../shared/money';
@@ -54,22 +54,27 @@ export default class PlansPage {
     load: () => this.api.paymentsEnabled(),
   });
   protected readonly planAction = action();
-  protected readonly columns: Column<Plan>[] = [
-    { id: 'name', header: 'adminPlans.name', text: (p) => p.name },
-    { id: 'days', header: 'adminPlans.days', text: (p) => p.days },
-    { id: 'price', header: 'adminPlans.price' },
-    { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
-    { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
-    menuColumn(
-      (p) => ({
-        label: 'adminPlans.actionsFor',
-        params: { name: p.name },
-        actions: this.rowActions(p),
-      }),
-      { width: undefined },
-    ),
-  ];
-  protected readonly attrs = (plan: Plan) => ({ 'data-plan': plan.name });
+  protected readonly table: TableSpec<Plan> = {
+    columns: [
+      { id: 'name', header: 'adminPlans.name', text: (p) => p.name },
+      { id: 'days', header: 'adminPlans.days', text: (p) => p.days },
+      { id: 'price', header: 'adminPlans.price' },
+      { id: 'state', header: 'adminPlans.state', chip: (p) => (p.isActive ? ON_SALE : WITHDRAWN) },
+      { id: 'sortOrder', header: 'adminPlans.sortOrder', text: (p) => p.sortOrder },
+      menuColumn(
+        (p) => ({
+          label: 'adminPlans.actionsFor',
+          params: { name: p.name },
+          actions: this.rowActions(p),
+        }),
+        { width: undefined },
+      ),
+    ],
+    rowAttrs: (plan: Plan) => ({ 'data-plan': plan.name }),
+    emptyIcon: 'sell',
+    empty: 'adminPlans.empty',
+    tableTestId: 'plans-table',
+  };
 
   protected rowActions(plan: Plan): RowAction[] {
     const rows = this.plans.rows() ?? [];

@@ -10,7 +10,7 @@ import type { PlaybackProfilesPage, PlaybackRecord } from '@usher/contracts';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
-import { type Column, DATA_TABLE, type TableSort } from '../../shared/data-table';
+import { DATA_TABLE, type TableSort, type TableSpec } from '../../shared/data-table';
 import { PosterImage } from '../../shared/requests/poster-image';
 import {
   PLAYBACK_RANGES,
@@ -179,57 +179,67 @@ export default class PlaybackPage {
     },
   ];
   // Column widths for the fixed table layout; the title and the user share what is left.
-  protected readonly historyColumns: Column<PlaybackRecord>[] = [
-    whenColumn('at', 'adminPlayback.col.at', (p) => p.at, { width: '9.5rem' }),
-    { id: 'user', header: 'adminPlayback.col.user', width: '7rem' },
-    { id: 'title', header: 'adminPlayback.col.title' },
-    { id: 'client', header: 'adminPlayback.col.clientDevice', width: '10rem' },
-    {
-      id: 'method',
-      header: 'adminPlayback.col.method',
-      width: '7rem',
-      key: (p) => `portrait.method.${p.playMethod}`,
-    },
-    { id: 'duration', header: 'adminPlayback.col.duration', width: '5.5rem' },
-  ];
-  protected readonly historyAttrs = () => ({ 'data-testid': 'history-row' });
-  protected readonly byIndex = (_: unknown, index: number) => index;
-  protected readonly profileColumns: Column<ProfileRow>[] = [
-    { id: 'user', header: 'adminPlayback.col.user' },
-    { id: 'watchTime', header: 'adminPlayback.col.watchTime', width: '6.5rem', sort: 'duration' },
-    {
-      id: 'plays',
-      header: 'adminPlayback.col.plays',
-      width: '5rem',
-      sort: 'plays',
-      text: (r) => r.totals.playCount,
-    },
-    {
-      id: 'activeDays',
-      header: 'adminPlayback.col.activeDays',
-      width: '5.5rem',
-      sort: 'activeDays',
-      text: (r) => r.totals.activeDays,
-    },
-    whenColumn('lastPlayed', 'adminPlayback.col.lastPlayed', (r) => r.totals.lastPlayedAt, {
-      width: '10rem',
-      sort: 'lastPlayed',
-    }),
-    {
-      id: 'peak',
-      header: 'adminPlayback.col.peakHour',
-      width: '5rem',
-      text: (r) => this.peak(r.peakHour),
-    },
-    {
-      id: 'tags',
-      header: 'adminPlayback.col.tags',
-      width: '10rem',
-      text: (r) => r.tags.join(' · '),
-    },
-  ];
-  protected readonly profileAttrs = () => ({ 'data-testid': 'profile-row' });
-  protected readonly byMediaUser = (row: ProfileRow) => row.user.mediaUserId;
+  protected readonly historyTable: TableSpec<PlaybackRecord> = {
+    columns: [
+      whenColumn('at', 'adminPlayback.col.at', (p) => p.at, { width: '9.5rem' }),
+      { id: 'user', header: 'adminPlayback.col.user', width: '7rem' },
+      { id: 'title', header: 'adminPlayback.col.title' },
+      { id: 'client', header: 'adminPlayback.col.clientDevice', width: '10rem' },
+      {
+        id: 'method',
+        header: 'adminPlayback.col.method',
+        width: '7rem',
+        key: (p) => `portrait.method.${p.playMethod}`,
+      },
+      { id: 'duration', header: 'adminPlayback.col.duration', width: '5.5rem' },
+    ],
+    rowAttrs: () => ({ 'data-testid': 'history-row' }),
+    trackBy: (_: unknown, index: number) => index,
+    emptyIcon: 'history',
+    empty: 'adminPlayback.emptyHistory',
+    testId: 'history',
+  };
+  protected readonly profileTable: TableSpec<ProfileRow> = {
+    columns: [
+      { id: 'user', header: 'adminPlayback.col.user' },
+      { id: 'watchTime', header: 'adminPlayback.col.watchTime', width: '6.5rem', sort: 'duration' },
+      {
+        id: 'plays',
+        header: 'adminPlayback.col.plays',
+        width: '5rem',
+        sort: 'plays',
+        text: (r) => r.totals.playCount,
+      },
+      {
+        id: 'activeDays',
+        header: 'adminPlayback.col.activeDays',
+        width: '5.5rem',
+        sort: 'activeDays',
+        text: (r) => r.totals.activeDays,
+      },
+      whenColumn('lastPlayed', 'adminPlayback.col.lastPlayed', (r) => r.totals.lastPlayedAt, {
+        width: '10rem',
+        sort: 'lastPlayed',
+      }),
+      {
+        id: 'peak',
+        header: 'adminPlayback.col.peakHour',
+        width: '5rem',
+        text: (r) => this.peak(r.peakHour),
+      },
+      {
+        id: 'tags',
+        header: 'adminPlayback.col.tags',
+        width: '10rem',
+        text: (r) => r.tags.join(' · '),
+      },
+    ],
+    rowAttrs: () => ({ 'data-testid': 'profile-row' }),
+    trackBy: (row: ProfileRow) => row.user.mediaUserId,
+    emptyIcon: 'group',
+    empty: 'adminPlayback.emptyProfiles',
+    testId: 'profiles',
+  };
   protected readonly profileSort = computed<TableSort>(() => ({
     key: this.profiles.query().sort,
     order: this.profiles.query().order,

@@ -10,7 +10,7 @@ import { CODE_STATUS_FILTERS, REDEMPTION_KINDS } from '@usher/contracts/values';
 import { Notifier } from '../../core/notifier';
 import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
@@ -128,41 +128,51 @@ export default class RedeemCodesPage {
     { param: 'to', label: 'redeemCodes.filterTo', type: 'date' },
   ];
   protected readonly chips = CODE_CHIPS;
-  protected readonly codeColumns: Column<RedeemCode>[] = [
-    { id: 'code', header: 'redeemCodes.col.code' },
-    { id: 'days', header: 'redeemCodes.col.days', width: 'num', text: (c) => c.days },
-    {
-      id: 'uses',
-      header: 'redeemCodes.col.uses',
-      width: 'num',
-      key: (c) => ['redeemCodes.usesOf', { used: c.usedCount, max: c.maxUses }],
-    },
-    { id: 'expires', header: 'redeemCodes.col.expires', width: 'date' },
-    { id: 'notes', header: 'redeemCodes.col.notes', text: (c) => c.notes },
-    {
-      id: 'createdBy',
-      header: 'redeemCodes.col.createdBy',
-      text: (c) => c.createdBy?.username ?? '',
-    },
-    chipColumn('status', 'redeemCodes.col.status', (c) => ({
-      ...CODE_CHIPS[c.status],
-      label: `redeemCodes.statusFilter.${c.status}`,
-    })),
-    menuColumn((c) => ({
-      label: 'redeemCodes.actionsFor',
-      params: { code: c.code },
-      actions: this.rowActions(c),
-    })),
-  ];
-  protected readonly codeAttrs = (code: RedeemCode) => ({ 'data-code': code.code });
-  protected readonly redemptionColumns: Column<Redemption>[] = [
-    whenColumn('date', 'redeemCodes.col.date', (r) => r.createdAt),
-    { id: 'user', header: 'redeemCodes.col.user', text: (r) => r.user.username },
-    { id: 'code', header: 'redeemCodes.col.code', cellClass: 'mono', text: (r) => r.code },
-    { id: 'kind', header: 'redeemCodes.col.kind', key: (r) => `redeemCodes.kindName.${r.kind}` },
-    { id: 'days', header: 'redeemCodes.col.days', text: (r) => r.days },
-    { id: 'expiry', header: 'redeemCodes.col.expiry' },
-  ];
+  protected readonly codeTable: TableSpec<RedeemCode> = {
+    columns: [
+      { id: 'code', header: 'redeemCodes.col.code' },
+      { id: 'days', header: 'redeemCodes.col.days', width: 'num', text: (c) => c.days },
+      {
+        id: 'uses',
+        header: 'redeemCodes.col.uses',
+        width: 'num',
+        key: (c) => ['redeemCodes.usesOf', { used: c.usedCount, max: c.maxUses }],
+      },
+      { id: 'expires', header: 'redeemCodes.col.expires', width: 'date' },
+      { id: 'notes', header: 'redeemCodes.col.notes', text: (c) => c.notes },
+      {
+        id: 'createdBy',
+        header: 'redeemCodes.col.createdBy',
+        text: (c) => c.createdBy?.username ?? '',
+      },
+      chipColumn('status', 'redeemCodes.col.status', (c) => ({
+        ...CODE_CHIPS[c.status],
+        label: `redeemCodes.statusFilter.${c.status}`,
+      })),
+      menuColumn((c) => ({
+        label: 'redeemCodes.actionsFor',
+        params: { code: c.code },
+        actions: this.rowActions(c),
+      })),
+    ],
+    rowAttrs: (code: RedeemCode) => ({ 'data-code': code.code }),
+    emptyIcon: 'redeem',
+    empty: 'redeemCodes.empty',
+    tableTestId: 'codes-table',
+  };
+  protected readonly redemptionTable: TableSpec<Redemption> = {
+    columns: [
+      whenColumn('date', 'redeemCodes.col.date', (r) => r.createdAt),
+      { id: 'user', header: 'redeemCodes.col.user', text: (r) => r.user.username },
+      { id: 'code', header: 'redeemCodes.col.code', cellClass: 'mono', text: (r) => r.code },
+      { id: 'kind', header: 'redeemCodes.col.kind', key: (r) => `redeemCodes.kindName.${r.kind}` },
+      { id: 'days', header: 'redeemCodes.col.days', text: (r) => r.days },
+      { id: 'expiry', header: 'redeemCodes.col.expiry' },
+    ],
+    emptyIcon: 'history',
+    empty: 'redeemCodes.noRedemptions',
+    tableTestId: 'redemptions-table',
+  };
   /** A refused delete, explained above the list. */
   protected readonly deleting = action();
 

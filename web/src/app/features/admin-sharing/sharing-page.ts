@@ -10,7 +10,7 @@ import {
 } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { Notifier } from '../../core/notifier';
-import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
+import { type ChipSpec, DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
 import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
 import { SharingEvidenceView } from '../../shared/sharing/sharing-evidence';
@@ -93,45 +93,50 @@ export default class SharingPage {
     },
   ];
 
-  protected readonly columns: Column<SharingEvent>[] = [
-    whenColumn('at', 'sharing.col.detected', (e) => e.detectedAt),
-    { id: 'member', header: 'sharing.col.member' },
-    { id: 'rule', header: 'sharing.col.rule', key: (e) => `sharing.rules.${e.rule}` },
-    { id: 'count', header: 'sharing.col.found', key: (e) => this.found(e) },
-    chipColumn('status', 'sharing.col.status', (e) => statusChip(e.status)),
-    menuColumn(
-      (e) => ({
-        label: 'sharing.rowMenu',
-        params: { user: e.user.username },
-        testId: 'sharing-row-menu',
-        actions:
-          e.status === 'open'
-            ? [
-                {
-                  icon: 'gavel',
-                  label: 'sharing.confirm',
-                  testId: 'sharing-confirm',
-                  run: () => void this.act(e),
-                },
-                {
-                  icon: 'do_not_disturb_on',
-                  label: 'sharing.dismissAction',
-                  testId: 'sharing-dismiss',
-                  run: () => void this.dismiss(e),
-                },
-              ]
-            : [],
-      }),
-      { header: 'sharing.col.actions' },
-    ),
-    { id: 'details', header: 'sharing.col.details', hideHeader: true, width: 'menu' },
-  ];
-
-  protected readonly attrs = (e: SharingEvent) => ({
-    'data-event': e.id,
-    'data-rule': e.rule,
-    'data-status': e.status,
-  });
+  protected readonly table: TableSpec<SharingEvent> = {
+    columns: [
+      whenColumn('at', 'sharing.col.detected', (e) => e.detectedAt),
+      { id: 'member', header: 'sharing.col.member' },
+      { id: 'rule', header: 'sharing.col.rule', key: (e) => `sharing.rules.${e.rule}` },
+      { id: 'count', header: 'sharing.col.found', key: (e) => this.found(e) },
+      chipColumn('status', 'sharing.col.status', (e) => statusChip(e.status)),
+      menuColumn(
+        (e) => ({
+          label: 'sharing.rowMenu',
+          params: { user: e.user.username },
+          testId: 'sharing-row-menu',
+          actions:
+            e.status === 'open'
+              ? [
+                  {
+                    icon: 'gavel',
+                    label: 'sharing.confirm',
+                    testId: 'sharing-confirm',
+                    run: () => void this.act(e),
+                  },
+                  {
+                    icon: 'do_not_disturb_on',
+                    label: 'sharing.dismissAction',
+                    testId: 'sharing-dismiss',
+                    run: () => void this.dismiss(e),
+                  },
+                ]
+              : [],
+        }),
+        { header: 'sharing.col.actions' },
+      ),
+      { id: 'details', header: 'sharing.col.details', hideHeader: true, width: 'menu' },
+    ],
+    rowAttrs: (e: SharingEvent) => ({
+      'data-event': e.id,
+      'data-rule': e.rule,
+      'data-status': e.status,
+    }),
+    emptyIcon: 'shield_person',
+    empty: 'sharing.empty',
+    testId: 'sharing',
+    tableTestId: 'sharing-table',
+  };
 
   /** The event whose evidence is open. */
   protected readonly expansion = new RowExpansion<SharingEvent>();

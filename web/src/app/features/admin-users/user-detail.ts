@@ -13,7 +13,7 @@ import { FormError } from '../../shared/form-error';
 import { LocalDatePipe } from '../../shared/local-date';
 import { MEDIA_CHIPS, MEMBERSHIP_CHIPS } from '../../shared/membership-view';
 import { localListPage } from '../../shared/list-page';
-import { type Column, DATA_TABLE } from '../../shared/data-table';
+import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { ErrorState } from '../../shared/page-state';
 import { StatusChip } from '../../shared/status-chip';
 import type { Redemption } from '@usher/contracts';
@@ -100,12 +100,16 @@ export default class UserDetail {
   protected readonly playbackRange = signal<PortraitRange>({ range: '30d', from: '', to: '' });
   protected readonly mediaChips = MEDIA_CHIPS;
 
-  protected readonly redemptionColumns: Column<Redemption>[] = [
-    { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
-    { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => r.code },
-    { id: 'days', header: 'renewal.history.days', text: (r) => r.days },
-    { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
-  ];
+  protected readonly redemptionTable: TableSpec<Redemption> = {
+    columns: [
+      { id: 'date', header: 'renewal.history.date', date: (r) => r.createdAt },
+      { id: 'code', header: 'renewal.history.code', cellClass: 'mono', text: (r) => r.code },
+      { id: 'days', header: 'renewal.history.days', text: (r) => r.days },
+      { id: 'newExpiry', header: 'renewal.history.newExpiry', date: (r) => r.newExpiresAt },
+    ],
+    emptyIcon: 'redeem',
+    empty: 'adminUsers.noRedemptions',
+  };
   /** The user's redemptions, paged in memory once the profile is there. */
   protected readonly redemptions = localListPage({
     params: () => (this.user() ? this.id() : undefined),

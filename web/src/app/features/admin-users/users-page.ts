@@ -23,7 +23,7 @@ import { membershipOf } from '../../core/session/membership';
 import { SessionStore } from '../../core/session/session-store';
 import { action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
-import { type ChipSpec, type Column, DATA_TABLE } from '../../shared/data-table';
+import { type ChipSpec, DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
 import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
@@ -191,23 +191,28 @@ export default class UsersPage {
 
   /** A row or bulk action; a refusal (LAST_ADMIN, CANNOT_MODIFY_SELF…) shows above the list. */
   protected readonly userAction = action();
-  protected readonly columns: Column<AdminUser>[] = [
-    { id: 'check', width: 'check' },
-    { id: 'user', header: 'adminUsers.col.user' },
-    { id: 'role', header: 'adminUsers.col.role', width: 'status', key: (u) => `roles.${u.role}` },
-    chipColumn('active', 'adminUsers.col.active', (u) => (u.isActive ? ACTIVE : INACTIVE)),
-    { id: 'membership', header: 'adminUsers.col.membership', width: 'status' },
-    { id: 'media', header: 'adminUsers.col.media', width: 'status' },
-    { id: 'messenger', header: 'adminUsers.col.messenger', width: 'icon' },
-    whenColumn('lastLogin', 'adminUsers.col.lastLogin', (u) => u.lastLoginAt),
-    menuColumn((u) => ({
-      label: 'adminUsers.actionsFor',
-      params: { name: u.username },
-      actions: this.rowActions(u),
-      testId: `user-actions-${u.username}`,
-    })),
-  ];
-  protected readonly attrs = (user: AdminUser) => ({ 'data-user': user.username });
+  protected readonly table: TableSpec<AdminUser> = {
+    columns: [
+      { id: 'check', width: 'check' },
+      { id: 'user', header: 'adminUsers.col.user' },
+      { id: 'role', header: 'adminUsers.col.role', width: 'status', key: (u) => `roles.${u.role}` },
+      chipColumn('active', 'adminUsers.col.active', (u) => (u.isActive ? ACTIVE : INACTIVE)),
+      { id: 'membership', header: 'adminUsers.col.membership', width: 'status' },
+      { id: 'media', header: 'adminUsers.col.media', width: 'status' },
+      { id: 'messenger', header: 'adminUsers.col.messenger', width: 'icon' },
+      whenColumn('lastLogin', 'adminUsers.col.lastLogin', (u) => u.lastLoginAt),
+      menuColumn((u) => ({
+        label: 'adminUsers.actionsFor',
+        params: { name: u.username },
+        actions: this.rowActions(u),
+        testId: `user-actions-${u.username}`,
+      })),
+    ],
+    rowAttrs: (user: AdminUser) => ({ 'data-user': user.username }),
+    emptyIcon: 'group',
+    empty: 'adminUsers.empty',
+    tableTestId: 'users-table',
+  };
   /** The ticked rows; a reload keeps only those still on screen. */
   protected readonly selected = linkedSignal<AdminUser[] | null, ReadonlySet<string>>({
     source: this.users,
