@@ -3,7 +3,7 @@ import { RouterLink } from '@angular/router';
 import { TranslocoDirective, TranslocoService } from '@jsverse/transloco';
 import type { AuditEntry } from '@usher/contracts';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
-import { dayParam, emptyPage, listPage, pageParam, pageSizeParam } from '../../shared/list-page';
+import { dayParam, emptyPage, listPage } from '../../shared/list-page';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { ShortId } from '../../shared/short-id';
@@ -14,6 +14,7 @@ import { formatMoney } from '../../shared/money';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { UsersApi } from '../admin-users';
 import { whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const FILTERS = ['actor', 'actorId', 'action', 'targetType', 'targetId', 'from', 'to'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,8 +58,7 @@ export default class AuditPage {
       targetId: (this.targetId() ?? '').trim().slice(0, 255),
       from: dayParam(this.from()),
       to: dayParam(this.to()),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: async ({ actor, ...query }, abort) => {
       if (actor) {

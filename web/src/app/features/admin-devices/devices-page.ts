@@ -20,7 +20,7 @@ import { confirmAction } from '../../shared/confirm-dialog';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterOption, type FilterSpec } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
-import { emptyPage, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { emptyPage, listPage, oneOfParam } from '../../shared/list-page';
 import { ErrorState } from '../../shared/page-state';
 import { type RowAction } from '../../shared/row-menu';
 import { StatusChip } from '../../shared/status-chip';
@@ -31,6 +31,7 @@ import { DeviceTable } from '../../shared/devices/device-table';
 import { DevicesApi } from '../../shared/devices/devices-api';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 import { menuColumn, whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const TABS = ['list', 'blacklist', 'actions'] as const;
 /** Every filter of the list tab: "Clear filters" removes them all. */
@@ -106,10 +107,7 @@ export default class DevicesPage {
       this.navigate({ tab: i === 0 ? null : name });
     },
   });
-  private readonly paging = computed(() => ({
-    page: pageParam(this.page()),
-    pageSize: pageSizeParam(this.pageSize()),
-  }));
+  private readonly paging = computed(() => paging(this.page(), this.pageSize()));
 
   protected readonly stats = apiResource({ params: () => true, load: () => this.api.stats() });
   protected readonly topClients = computed(() => ranking(this.stats.value()?.byClient ?? []));

@@ -10,13 +10,7 @@ import { LIFECYCLE_CHANNELS, NOTICE_KINDS, NOTICE_STATUSES } from '@usher/contra
 import { Notifier } from '../../core/notifier';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
-import {
-  listPage,
-  localListPage,
-  oneOfParam,
-  pageParam,
-  pageSizeParam,
-} from '../../shared/list-page';
+import { listPage, localListPage, oneOfParam } from '../../shared/list-page';
 import { NoticeTable } from '../../shared/notices/notice-table';
 import { type NoticeQuery, NoticesApi } from '../../shared/notices/notices-api';
 import { AnnouncementDialog } from './announcement-dialog';
@@ -25,6 +19,7 @@ import { TemplateEditor } from './template-editor';
 import { UpcomingTimeline } from './upcoming-timeline';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 import { chipColumn, whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 export const TABS = ['upcoming', 'log', 'templates', 'announcements'] as const;
 const FILTERS = ['userId', 'kind', 'channel', 'status'];
@@ -78,8 +73,7 @@ export default class LifecyclePage {
       kind: oneOfParam(this.kind(), NOTICE_KINDS),
       channel: oneOfParam(this.channel(), LIFECYCLE_CHANNELS),
       status: oneOfParam(this.status(), NOTICE_STATUSES),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: (query, abort) => this.noticesApi.list(query, abort),
     filters: FILTERS,

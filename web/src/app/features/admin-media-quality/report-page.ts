@@ -19,7 +19,7 @@ import { LanguageSwitch } from '../../core/i18n/language';
 import { Notifier } from '../../core/notifier';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { FormError } from '../../shared/form-error';
-import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
+import { listPage } from '../../shared/list-page';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { LocalDatePipe } from '../../shared/local-date';
 import { LongActionTracker } from '../../shared/long-action';
@@ -30,6 +30,7 @@ import { QualityApi } from './quality-api';
 import { RESOLUTION_CHIPS, STATE_CHIPS, qualityCharts, resolutionChip } from './quality.chart';
 import { ScanFollower, announceScan } from './scan-follower';
 import { ScanProgress } from './scan-progress';
+import { paging } from '../../shared/list-paging';
 
 type LowQualityGroup = QualityReport['lowQuality']['data'][number];
 
@@ -103,8 +104,7 @@ export default class QualityReportPage {
   protected readonly groups = listPage({
     query: () => ({
       libraryId: this.libraryId(),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: async (q) => {
       const report = await this.api.report(q.libraryId, q.page, q.pageSize);

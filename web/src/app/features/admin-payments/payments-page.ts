@@ -5,13 +5,14 @@ import type { AdminPaymentList, Payment } from '@usher/contracts';
 import { PAYMENT_STATUSES } from '@usher/contracts/values';
 import { apiResource } from '../../core/api/api-resource';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
-import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { dayParam, listPage, oneOfParam } from '../../shared/list-page';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { MoneyPipe } from '../../shared/money';
 import { PAYMENT_CHIPS, paymentChip } from '../../shared/payment-chips';
 import { PaymentDetail } from './payment-detail';
 import { AdminPaymentsApi, type PaymentQuery } from './payments-api';
 import { chipColumn, whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const FILTERS = ['status', 'userId', 'planId', 'from', 'to'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,8 +51,7 @@ export default class PaymentsPage {
       planId: uuidParam(this.planId()),
       from: dayParam(this.from()),
       to: dayParam(this.to()),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: async (query, abort) => {
       const reply = await this.api.list(query, abort);

@@ -10,7 +10,7 @@ import { type RunOptions, action } from '../../shared/action';
 import { confirmAction } from '../../shared/confirm-dialog';
 import { type ChipSpec, DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FormError } from '../../shared/form-error';
-import { listPage, pageParam, pageSizeParam } from '../../shared/list-page';
+import { listPage } from '../../shared/list-page';
 import { MoneyPipe } from '../../shared/money';
 import { type RowAction } from '../../shared/row-menu';
 import { PlanDialog, type PlanDialogData } from './plan-dialog';
@@ -23,6 +23,7 @@ const WITHDRAWN: ChipSpec = {
 };
 import { AdminPlansApi } from './plans-api';
 import { menuColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 /**
  * `/admin/plans` (60-web.md §4.3): what members can buy. Create, edit, move up or down (the
@@ -44,7 +45,7 @@ export default class PlansPage {
   readonly pageSize = input<unknown>();
 
   protected readonly plans = listPage({
-    query: () => ({ page: pageParam(this.page()), pageSize: pageSizeParam(this.pageSize()) }),
+    query: () => paging(this.page(), this.pageSize()),
     load: (q) => this.api.list(q.page, q.pageSize),
     filters: [],
     filtered: () => false,

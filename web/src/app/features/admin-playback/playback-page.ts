@@ -9,7 +9,7 @@ import { playMethodsSpec, playsPerDaySpec, usageSpec } from '../../shared/playba
 import type { PlaybackProfilesPage, PlaybackRecord } from '@usher/contracts';
 import { LanguageSwitch } from '../../core/i18n/language';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
-import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { dayParam, listPage, oneOfParam } from '../../shared/list-page';
 import { DATA_TABLE, type TableSort, type TableSpec } from '../../shared/data-table';
 import { PosterImage } from '../../shared/requests/poster-image';
 import {
@@ -27,6 +27,7 @@ import {
 } from '../../shared/playback/playback-format';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 import { whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const TABS = ['history', 'profiles'] as const;
 const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
@@ -96,8 +97,7 @@ export default class PlaybackPage {
       keyword: (this.keyword() ?? '').trim().slice(0, 100),
       from: dayParam(this.from()),
       to: dayParam(this.to()),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: (query, abort) => this.api.history(query, abort),
     filters: HISTORY_FILTERS,
@@ -144,8 +144,7 @@ export default class PlaybackPage {
       keyword: (this.keyword() ?? '').trim().slice(0, 100),
       sort: oneOfParam(this.sort(), PROFILE_SORTS) || 'duration',
       order: this.order() === 'asc' ? 'asc' : 'desc',
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: async (query, abort) => {
       const reply = await this.api.profiles(query, abort);

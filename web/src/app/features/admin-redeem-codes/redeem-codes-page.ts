@@ -13,7 +13,7 @@ import { confirmAction } from '../../shared/confirm-dialog';
 import { DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec, optionsOf } from '../../shared/filter-field';
 import { FormError } from '../../shared/form-error';
-import { dayParam, listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { dayParam, listPage, oneOfParam } from '../../shared/list-page';
 import { LocalDatePipe } from '../../shared/local-date';
 import { type RowAction } from '../../shared/row-menu';
 import { type Tone } from '../../shared/status-chip';
@@ -21,6 +21,7 @@ import { CodeDialog, type CodeDialogData, type CodeDialogResult } from './code-d
 import { RedeemCodesApi } from './redeem-codes-api';
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 import { chipColumn, menuColumn, whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const TABS = ['codes', 'redemptions'] as const;
 /** Every filter of both tabs: "Clear filters" removes them all, as it always has. */
@@ -77,10 +78,7 @@ export default class RedeemCodesPage {
   protected readonly tabs = routedTabs(TABS, this.tab, {
     go: (name) => this.navigate({ tab: name }),
   });
-  private readonly paging = computed(() => ({
-    page: pageParam(this.page()),
-    pageSize: pageSizeParam(this.pageSize()),
-  }));
+  private readonly paging = computed(() => paging(this.page(), this.pageSize()));
   protected readonly codes = listPage({
     query: () => ({
       status: oneOfParam(this.status(), CODE_STATUS_FILTERS) || 'active',

@@ -12,13 +12,14 @@ import { firstValueFrom } from 'rxjs';
 import { Notifier } from '../../core/notifier';
 import { type ChipSpec, DATA_TABLE, type TableSpec } from '../../shared/data-table';
 import { FilterBar, type FilterSpec } from '../../shared/filter-field';
-import { listPage, oneOfParam, pageParam, pageSizeParam } from '../../shared/list-page';
+import { listPage, oneOfParam } from '../../shared/list-page';
 import { SharingEvidenceView } from '../../shared/sharing/sharing-evidence';
 import { SharingApi } from '../../shared/sharing/sharing-api';
 import { ExpandToggle, RowExpansion } from '../../shared/row-expansion';
 import { SharingActDialog } from './act-dialog';
 import { SharingDismissDialog } from './dismiss-dialog';
 import { chipColumn, menuColumn, whenColumn } from '../../shared/data-table-columns';
+import { paging } from '../../shared/list-paging';
 
 const FILTERS = ['status', 'rule'];
 
@@ -68,8 +69,7 @@ export default class SharingPage {
     query: () => ({
       status: oneOfParam(this.status(), SHARING_EVENT_STATUSES),
       rule: oneOfParam(this.rule(), SHARING_RULES),
-      page: pageParam(this.page()),
-      pageSize: pageSizeParam(this.pageSize()),
+      ...paging(this.page(), this.pageSize()),
     }),
     load: (q, abort) => this.api.events({ ...q, userId: '' }, abort),
     filters: FILTERS,
