@@ -1,10 +1,11 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { AuditEntry } from '@usher/contracts';
 import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../../shared/query-params';
 
 export interface AuditListQuery {
   actorId: string;
@@ -24,10 +25,7 @@ export class AuditApi {
   private readonly http = inject(HttpClient);
 
   async list(query: AuditListQuery, abort?: AbortSignal): Promise<Page<AuditEntry>> {
-    let params = new HttpParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== '' && value !== null && value !== undefined) params = params.set(key, value);
-    }
+    const params = filterParams(query);
     const reply = await firstValueFrom(
       this.http.get<Page<AuditEntry>>('/api/v1/admin/audit-log', { params, ...abortWith(abort) }),
     );

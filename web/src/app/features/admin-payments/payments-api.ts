@@ -5,6 +5,7 @@ import type { Page, PaymentStatus } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../../shared/query-params';
 
 export interface PaymentQuery {
   status: '' | PaymentStatus;
@@ -17,15 +18,6 @@ export interface PaymentQuery {
   pageSize: number;
 }
 
-/** Drops empty values so the query string carries only what filters. */
-function params(query: object): HttpParams {
-  let result = new HttpParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
-  }
-  return result;
-}
-
 /** The admin's payment routes (20-api.md §6 "Plans and payments"). */
 @Injectable({ providedIn: 'root' })
 export class AdminPaymentsApi {
@@ -34,7 +26,7 @@ export class AdminPaymentsApi {
   async list(query: PaymentQuery, abort?: AbortSignal): Promise<AdminPaymentList> {
     const reply = await firstValueFrom(
       this.http.get<AdminPaymentList>('/api/v1/admin/payments', {
-        params: params(query),
+        params: filterParams(query),
         ...abortWith(abort),
       }),
     );

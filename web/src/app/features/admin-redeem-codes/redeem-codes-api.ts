@@ -1,10 +1,11 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { RedeemCode, Redemption } from '@usher/contracts';
 import type { CodeStatusFilter, Page, RedemptionKind } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../../shared/query-params';
 
 export type { CodeStatusFilter };
 
@@ -34,15 +35,6 @@ export interface CodeFields {
   notes: string;
 }
 
-/** Drops empty values so the query string carries only what filters. */
-function params(query: object): HttpParams {
-  let result = new HttpParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
-  }
-  return result;
-}
-
 @Injectable({ providedIn: 'root' })
 export class RedeemCodesApi {
   private readonly http = inject(HttpClient);
@@ -50,7 +42,7 @@ export class RedeemCodesApi {
   async list(query: CodeQuery, abort?: AbortSignal): Promise<Page<RedeemCode>> {
     const reply = await firstValueFrom(
       this.http.get<Page<RedeemCode>>('/api/v1/admin/redeem-codes', {
-        params: params(query),
+        params: filterParams(query),
         ...abortWith(abort),
       }),
     );
@@ -89,7 +81,7 @@ export class RedeemCodesApi {
   async redemptions(query: RedemptionQuery, abort?: AbortSignal): Promise<Page<Redemption>> {
     const reply = await firstValueFrom(
       this.http.get<Page<Redemption>>('/api/v1/admin/redemptions', {
-        params: params(query),
+        params: filterParams(query),
         ...abortWith(abort),
       }),
     );

@@ -1,4 +1,4 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type {
   AdminUser,
@@ -19,6 +19,7 @@ import type {
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../../shared/query-params';
 
 export type MembershipFilter = MembershipStatus;
 export type UserSort = AdminUserSort;
@@ -69,14 +70,6 @@ export interface BulkResult {
 
 export type MediaCleanup = MediaCleanupOutcome;
 
-function params(query: object): HttpParams {
-  let result = new HttpParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
-  }
-  return result;
-}
-
 const base = '/api/v1/admin/users';
 
 /** The admin user routes (20-api.md §6 "Users"). */
@@ -105,7 +98,7 @@ export class UsersApi {
 
   async list(query: UserQuery, abort?: AbortSignal): Promise<Page<AdminUser>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<AdminUser>>(base, { params: params(query), ...abortWith(abort) }),
+      this.http.get<Page<AdminUser>>(base, { params: filterParams(query), ...abortWith(abort) }),
     );
     return checkPage('adminUserSchema', reply);
   }
@@ -198,7 +191,7 @@ export class UsersApi {
   async redemptions(userId: string, page: number, pageSize: number): Promise<Page<Redemption>> {
     const reply = await firstValueFrom(
       this.http.get<Page<Redemption>>('/api/v1/admin/redemptions', {
-        params: params({ userId, page, pageSize }),
+        params: filterParams({ userId, page, pageSize }),
       }),
     );
     return checkPage('redemptionSchema', reply);

@@ -1,4 +1,4 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type {
   BlacklistCreated,
@@ -12,6 +12,7 @@ import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../query-params';
 
 /** `GET /admin/devices` filters (20-api.md §6 "Devices"); empty strings are left out. */
 export interface DeviceQuery {
@@ -29,15 +30,6 @@ export interface BlacklistFields {
   logoutNow: boolean;
 }
 
-/** Drops empty values so the query string carries only what filters. */
-function params(query: object): HttpParams {
-  let result = new HttpParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
-  }
-  return result;
-}
-
 const BASE = '/api/v1/admin/devices';
 
 /** Devices signed in to the media server, the client blacklist and the action log. */
@@ -50,7 +42,7 @@ export class DevicesApi {
     abort?: AbortSignal,
   ): Promise<Page<Device>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<Device>>(BASE, { params: params(query), ...abortWith(abort) }),
+      this.http.get<Page<Device>>(BASE, { params: filterParams(query), ...abortWith(abort) }),
     );
     return checkPage('deviceSchema', reply);
   }
@@ -68,7 +60,7 @@ export class DevicesApi {
   async blacklist(page: number, pageSize: number): Promise<Page<BlacklistEntry>> {
     const reply = await firstValueFrom(
       this.http.get<Page<BlacklistEntry>>(`${BASE}/blacklist`, {
-        params: params({ page, pageSize }),
+        params: filterParams({ page, pageSize }),
       }),
     );
     return checkPage('blacklistEntrySchema', reply);
@@ -96,7 +88,9 @@ export class DevicesApi {
 
   async actions(page: number, pageSize: number): Promise<Page<DeviceAction>> {
     const reply = await firstValueFrom(
-      this.http.get<Page<DeviceAction>>(`${BASE}/actions`, { params: params({ page, pageSize }) }),
+      this.http.get<Page<DeviceAction>>(`${BASE}/actions`, {
+        params: filterParams({ page, pageSize }),
+      }),
     );
     return checkPage('deviceActionSchema', reply);
   }

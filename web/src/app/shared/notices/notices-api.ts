@@ -1,10 +1,11 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { Notice, NoticesPage } from '@usher/contracts';
 import type { LifecycleChannel, NoticeKind, NoticeStatus } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../query-params';
 
 /** A query of the notices log; '' leaves a filter out. */
 export interface NoticeQuery {
@@ -25,10 +26,7 @@ export class NoticesApi {
   private readonly http = inject(HttpClient);
 
   async list(query: Partial<NoticeQuery>, abort?: AbortSignal): Promise<NoticesPage> {
-    let params = new HttpParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== '' && value !== undefined) params = params.set(key, value);
-    }
+    const params = filterParams(query);
     const reply = await firstValueFrom(
       this.http.get<NoticesPage>('/api/v1/admin/notices', { params, ...abortWith(abort) }),
     );

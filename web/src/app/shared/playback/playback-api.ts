@@ -1,4 +1,4 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type {
   PlaybackProfile,
@@ -12,6 +12,7 @@ import type { Page } from '@usher/contracts/values';
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../query-params';
 
 /**
  * The contract's `PLAYBACK_RANGES` and `PROFILE_SORTS`, repeated here because a value import
@@ -55,14 +56,6 @@ export interface ProfilesQuery {
   pageSize: number;
 }
 
-function params(query: object): HttpParams {
-  let result = new HttpParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== '' && value !== null && value !== undefined) result = result.set(key, value);
-  }
-  return result;
-}
-
 /** Playback Reporting reads (20-api.md "Playback, sessions"; docs/media.md). */
 @Injectable({ providedIn: 'root' })
 export class PlaybackApi {
@@ -75,7 +68,7 @@ export class PlaybackApi {
       : '/api/v1/me/playback';
     const query = range.range === 'custom' ? range : { range: range.range, from: '', to: '' };
     const reply = await firstValueFrom(
-      this.http.get<PlaybackProfile>(url, { params: params(query) }),
+      this.http.get<PlaybackProfile>(url, { params: filterParams(query) }),
     );
     return checkReply('playbackProfileSchema', reply);
   }
@@ -86,7 +79,7 @@ export class PlaybackApi {
   ): Promise<Page<PlaybackRecord>> {
     const reply = await firstValueFrom(
       this.http.get<Page<PlaybackRecord>>('/api/v1/admin/playback/history', {
-        params: params(query),
+        params: filterParams(query),
         ...abortWith(abort),
       }),
     );
@@ -97,7 +90,7 @@ export class PlaybackApi {
   async summary(range: { from: string; to: string } = { from: '', to: '' }, abort?: AbortSignal) {
     const reply = await firstValueFrom(
       this.http.get<PlaybackSummary>('/api/v1/admin/playback/summary', {
-        params: params(range),
+        params: filterParams(range),
         ...abortWith(abort),
       }),
     );
@@ -108,7 +101,7 @@ export class PlaybackApi {
     const q = query.range === 'custom' ? query : { ...query, from: '', to: '' };
     const reply = await firstValueFrom(
       this.http.get<PlaybackProfilesPage>('/api/v1/admin/playback/profiles', {
-        params: params(q),
+        params: filterParams(q),
         ...abortWith(abort),
       }),
     );

@@ -1,4 +1,4 @@
-import { HttpClient, HttpParams } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';
 import type { MyStreams, SharingEvent, SharingMember } from '@usher/contracts';
 import type {
@@ -10,6 +10,7 @@ import type {
 import { firstValueFrom } from 'rxjs';
 import { checkPage, checkReply } from '../../core/api/check-reply';
 import { abortWith } from '../../core/api/context';
+import { filterParams } from '../query-params';
 
 /** `GET /admin/sharing/events` filters (docs/sharing.md); empty strings are left out. */
 export interface SharingEventQuery {
@@ -28,10 +29,7 @@ export class SharingApi {
   private readonly http = inject(HttpClient);
 
   async events(query: SharingEventQuery, abort?: AbortSignal): Promise<Page<SharingEvent>> {
-    let params = new HttpParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== '') params = params.set(key, value);
-    }
+    const params = filterParams(query);
     const reply = await firstValueFrom(
       this.http.get<Page<SharingEvent>>(`${BASE}/events`, { params, ...abortWith(abort) }),
     );
