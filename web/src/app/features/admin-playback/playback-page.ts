@@ -1,4 +1,3 @@
-import { CountPipe } from '../../shared/count';
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatTab, MatTabGroup } from '@angular/material/tabs';
 import { Router, RouterLink } from '@angular/router';
@@ -28,6 +27,7 @@ import {
 import { RoutedTabGroup, routedTabs } from '../../shared/routed-tabs';
 import { whenColumn } from '../../shared/data-table-columns';
 import { paging } from '../../shared/list-paging';
+import { type PlayTotal, PLAY_SUMMARY } from '../../shared/playback/play-totals';
 
 const TABS = ['history', 'profiles'] as const;
 const HISTORY_FILTERS = ['username', 'keyword', 'from', 'to', 'userId'];
@@ -45,7 +45,7 @@ type ProfileRow = PlaybackProfilesPage['data'][number];
   selector: 'app-playback-page',
   imports: [
     ChartCard,
-    CountPipe,
+    ...PLAY_SUMMARY,
     FilterBar,
     DATA_TABLE,
     MatTab,
@@ -155,7 +155,15 @@ export default class PlaybackPage {
     filtered: (q) => !!q.keyword,
     active: () => this.tabs.index() === 1,
   });
-  protected readonly profileSummary = this.summary.asReadonly();
+  protected readonly summaryTotals = computed((): PlayTotal[] | null => {
+    const s = this.summary();
+    if (!s) return null;
+    return [
+      { label: 'adminPlayback.summary.users', count: s.userCount },
+      { label: 'adminPlayback.summary.plays', count: s.playCount },
+      { label: 'adminPlayback.summary.watchTime', seconds: s.durationSeconds },
+    ];
+  });
   protected readonly profileFilters: FilterSpec[] = [
     {
       param: 'range',

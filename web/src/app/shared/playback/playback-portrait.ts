@@ -1,4 +1,3 @@
-import { CountPipe } from '../count';
 import {
   ChangeDetectionStrategy,
   Component,
@@ -21,6 +20,7 @@ import { EmptyState, ErrorState } from '../page-state';
 import { PosterCard } from '../poster-card/poster-card';
 import { PosterRail } from '../poster-card/poster-rail';
 import { PLAYBACK_RANGES, type PortraitRange, PlaybackApi } from './playback-api';
+import { type PlayTotal, PLAY_SUMMARY } from './play-totals';
 import { PluginNotice } from './plugin-notice';
 import { playMethodsSpec, usageSpec } from './playback-charts';
 import {
@@ -46,7 +46,6 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
 @Component({
   selector: 'app-playback-portrait',
   imports: [
-    CountPipe,
     ChartCard,
     Heatmap,
     EmptyState,
@@ -58,6 +57,7 @@ const isRange = (value: string | undefined): value is PlaybackRange =>
     PosterCard,
     PosterRail,
     PluginNotice,
+    ...PLAY_SUMMARY,
     TranslocoDirective,
     ...TEXT_FIELD,
   ],
@@ -109,6 +109,21 @@ export class PlaybackPortrait {
   protected readonly error = computed(() => (this.problem() ? null : this.data.error()));
 
   protected readonly duration = (seconds: number) => formatDuration(seconds, this.lang());
+  protected readonly totals = computed((): PlayTotal[] => {
+    const totals = this.portrait()?.totals;
+    if (!totals) return [];
+    return [
+      {
+        label: 'portrait.totals.watchTime',
+        seconds: totals.durationSeconds,
+        testId: 'total-duration',
+      },
+      { label: 'portrait.totals.plays', count: totals.playCount, testId: 'total-plays' },
+      { label: 'portrait.totals.activeDays', count: totals.activeDays },
+      { label: 'portrait.totals.average', seconds: totals.averageSeconds },
+      { label: 'portrait.totals.lastPlayed', at: totals.lastPlayedAt, never: 'portrait.never' },
+    ];
+  });
   protected readonly charts = computed(() => {
     const p = this.portrait();
     return p ? this.chartsOf(p) : null;
