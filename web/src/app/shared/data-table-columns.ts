@@ -9,7 +9,7 @@ type Extra<T> = Partial<Column<T>>;
 
 /**
  * When the row happened: the day over the time, in the `datetime` width.
- * `whenColumn('created', 'payments.col.created', (p) => p.createdAt)`.
+ * `whenColumn('created', 'adminPayments.col.created', (p) => p.createdAt)`.
  */
 export function whenColumn<T>(
   id: string,
