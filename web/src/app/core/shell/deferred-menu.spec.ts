@@ -57,10 +57,11 @@ describe('deferred top-bar menus', () => {
   // Issue 36: the language and theme menus load on hover, so a first click can land while the
   // stand-in is being swapped for the real trigger. In CI such a click once opened nothing (the
   // hover-loaded menus were reverted for it); these reproduce that race with the loader held.
-  for (const [name, component, testId, item] of [
+  const hoverLoaded: [string, Type<unknown>, string, string][] = [
     ['language', LanguageMenu, 'language-menu', 'language-zh-CN'],
     ['theme', ThemeMenu, 'theme-menu', 'theme-dark'],
-  ] as const) {
+  ];
+  for (const [name, component, testId, item] of hoverLoaded) {
     it(`should load the ${name} menu's code only when the pointer or focus comes to it`, async () => {
       TestBed.configureTestingModule({
         providers: provideTestApp(),
