@@ -137,8 +137,16 @@ describeWithChromium('first visit and the installed app (Chromium)', () => {
       expect(navigation?.fromServiceWorker()).toBe(true);
       // The app ran from the cache: its own page for an unreachable server, in English (the
       // language file came from the cache too), and the session kept.
-      await s.page.locator('app-unreachable h1').waitFor({ timeout: 20_000 });
-      expect(await s.page.locator('app-unreachable h1').textContent()).toMatch(/\S/);
+      const shown = await pollUntil(
+        () =>
+          s.page.evaluate(() => ({
+            unreachable: document.querySelector('app-unreachable h1')?.textContent?.trim() ?? '',
+            text: document.querySelector('app-root')?.textContent?.trim().slice(0, 200) ?? '',
+          })),
+        (now) => now.unreachable !== '',
+        { within: 20_000, every: 250 },
+      );
+      expect(shown.unreachable).not.toBe('');
       expect(await s.page.evaluate(() => localStorage.getItem('usher.session'))).not.toBeNull();
       // No member data offline: an API read finds no cached reply.
       expect(

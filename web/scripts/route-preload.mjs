@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { browser, loadChunkGraph } from './chunk-graph.mjs';
+import { browser, loadChunkGraph, web } from './chunk-graph.mjs';
 
 /**
  * Code every page needs: the public routes (the router loads them, the first `''` route in
@@ -103,6 +103,34 @@ export function withInitialPreloads(html, graph) {
   return html.replace(tag[0], `${tag[0]}${links}`);
 }
 
+/**
+ * Code the installed app needs offline that no online visit loads: the page for an unreachable
+ * server (app.ts `@defer`s it, issue 14) — its files and their imports beyond the initial ones.
+ * Angular's worker caches code as it is used, so without these in the prefetched shell an offline
+ * start found the chunk missing (NG0750) and showed nothing (issue 36's offline e2e).
+ */
+export const OFFLINE_SOURCES = ['src/app/core/shell/unreachable.ts'];
+
+/** ngsw-config.json with `OFFLINE_SOURCES`' files added to the prefetched shell group. */
+export function offlineConfig(config, graph) {
+  const initial = graph.closure(graph.initial);
+  const files = [...graph.closure(OFFLINE_SOURCES.map(graph.chunkFor))]
+    .filter((name) => !initial.has(name))
+    .sort()
+    .map((name) => `/${name}`);
+  return {
+    ...config,
+    assetGroups: config.assetGroups.map((group) =>
+      group.installMode === 'prefetch'
+        ? {
+            ...group,
+            resources: { ...group.resources, files: [...group.resources.files, ...files] },
+          }
+        : group,
+    ),
+  };
+}
+
 function main() {
   // build.mjs passes the build's version and commit (the `USHER_BUILD` define).
   const build = JSON.parse(process.env.USHER_BUILD ?? '{"version":"dev","commit":"local"}');
@@ -117,6 +145,12 @@ function main() {
     process.exit(1);
   }
   writeFileSync(boot, source.replace(PLACEHOLDER, JSON.stringify(config)));
+  // build.mjs hands this to Angular's ngsw-config.js in place of ngsw-config.json.
+  const ngsw = JSON.parse(readFileSync(join(web, 'ngsw-config.json'), 'utf8'));
+  writeFileSync(
+    join(browser, '..', 'ngsw-config.generated.json'),
+    JSON.stringify(offlineConfig(ngsw, graph), null, 2),
+  );
   const summary = config.landings.map((l) => `${l.path} ${l.files.length} files`).join(', ');
   process.stdout.write(`route-preload: ${summary}\n`);
 }

@@ -95,6 +95,20 @@ describe('deferred top-bar menus', () => {
       expect(document.querySelector(`[data-testid="${item}"]`)).not.toBeNull();
     });
 
+    it(`should open the ${name} menu when the press began on the stand-in and no click follows`, async () => {
+      const { fixture, block, root } = await render(component);
+      // The pressed button is gone by the release: the browser may then fire no click at all.
+      root
+        .querySelector(`[data-testid="${testId}"]`)!
+        .dispatchEvent(new MouseEvent('pointerdown', { bubbles: true }));
+      await block.render(DeferBlockState.Complete);
+      root
+        .querySelector(`[data-testid="${testId}"]`)!
+        .dispatchEvent(new MouseEvent('pointerup', { bubbles: true }));
+      await fixture.whenStable();
+      expect(document.querySelector(`[data-testid="${item}"]`)).not.toBeNull();
+    });
+
     it(`should open the ${name} menu when the click lands on the host while the code loads`, async () => {
       const { fixture, block, root } = await render(component);
       // The pointer is over the button's place while neither button takes it (the trigger is
@@ -112,11 +126,16 @@ describe('deferred top-bar menus', () => {
       await block.render(DeferBlockState.Complete);
       await fixture.whenStable();
       const trigger = root.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`)!;
-      trigger.click();
+      const press = () => {
+        trigger.dispatchEvent(new MouseEvent('pointerdown', { bubbles: true }));
+        trigger.dispatchEvent(new MouseEvent('pointerup', { bubbles: true }));
+        trigger.click();
+      };
+      press();
       await fixture.whenStable();
       expect(menuItems().length).toBeGreaterThan(0);
-      // A second click closes it; the host must not open it again.
-      trigger.click();
+      // A second press closes it; the host must not open it again.
+      press();
       await fixture.whenStable();
       await new Promise((resolve) => setTimeout(resolve, 200));
       await fixture.whenStable();

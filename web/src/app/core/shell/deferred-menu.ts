@@ -61,24 +61,46 @@ export class MenuStandIn {
 /**
  * The host of a menu that loads on hover (language, theme): keeps a click across the swap of the
  * stand-in for the real trigger (issue 36). Hover starts the load, so a click can land while
- * Angular replaces the one button with the other: the press on the stand-in and the release on
- * the trigger (the browser then clicks their common ancestor, this host), or on the trigger while
- * it is still hidden, unbound (the click goes to what is behind it, this host). Any click in the
- * host that the bound trigger (`aria-haspopup`) did not take itself is remembered as a pending
- * open in `openOnLoad`, which the trigger honours as soon as it is there. The host is a box of
- * the button's size (`inline-flex`), so such a click lands in it.
+ * Angular replaces the one button with the other: pressed on the stand-in and released on the
+ * trigger (the browser then clicks their common ancestor, this host, or nothing at all once the
+ * pressed button is gone), or on the trigger while it is still hidden, unbound (the click goes to
+ * what is behind it, this host). So a press that began on the stand-in opens the menu when it is
+ * released anywhere in the host, and any click in the host that the bound trigger
+ * (`aria-haspopup`) did not take itself does too: both set `openOnLoad`, a pending open the
+ * trigger honours as soon as it is there. The host is a box of the button's size (`inline-flex`),
+ * so such a release or click lands in it.
  */
 @Directive({
-  host: { style: 'display: inline-flex', '(click)': 'onClick($event)' },
+  host: {
+    style: 'display: inline-flex',
+    '(pointerdown)': 'onPress($event)',
+    '(pointerup)': 'onRelease()',
+    '(click)': 'onClick($event)',
+  },
 })
 export class DeferredMenuHost {
   /** Bind to the stand-in's and the trigger's `openOnLoad`. */
   readonly openOnLoad = signal(false);
+  private pressedStandIn = false;
+
+  onPress(event: Event): void {
+    this.pressedStandIn = !DeferredMenuHost.onTrigger(event);
+  }
+
+  onRelease(): void {
+    if (this.pressedStandIn) this.openOnLoad.set(true);
+    this.pressedStandIn = false;
+  }
 
   onClick(event: Event): void {
-    const target = event.target instanceof Element ? event.target : null;
     // The bound trigger opens and closes its menu itself: a second open would undo a close.
-    if (target?.closest('[aria-haspopup]')) return;
+    if (DeferredMenuHost.onTrigger(event)) return;
     this.openOnLoad.set(true);
+  }
+
+  /** Whether the event's target is the bound trigger (or inside it). */
+  private static onTrigger(event: Event): boolean {
+    const target = event.target instanceof Element ? event.target : null;
+    return target?.closest('[aria-haspopup]') != null;
   }
 }
