@@ -161,7 +161,7 @@ describeWithChromium('first visit and the installed app (Chromium)', () => {
       await s.browser.context.setOffline(false);
     }
     // The offline reads are the expected failures of this test (Chromium logs each one).
-    s.problems.expect(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
+    s.problems.expect(/net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch/);
     await s.page.reload();
     await s.byTestId('recently-added').waitFor();
   });
