@@ -64,6 +64,9 @@ const SITE = {
   version: '0.1.0',
   setupPending: false,
   tmdbImageBase: 'https://image.tmdb.org/t/p',
+  // Without it (added with single sign-on) the sign-in form threw and /login measured an empty
+  // card (found in session 24): keep the stub in step with contracts' publicSiteSchema.
+  sso: { enabled: false, label: '', autoRedirect: false, passwordLogin: true },
 };
 const api = createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
