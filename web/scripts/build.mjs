@@ -53,7 +53,8 @@ for (const script of ['scripts/route-preload.mjs', 'scripts/bundle-size.mjs']) {
       [
         join(web, '../node_modules/@angular/service-worker/ngsw-config.js'),
         'dist/web/browser',
-        'ngsw-config.json',
+        // ngsw-config.json plus the offline page's code (route-preload.mjs offlineConfig).
+        'dist/web/ngsw-config.generated.json',
         '/',
       ],
       { cwd: web, stdio: 'inherit' },

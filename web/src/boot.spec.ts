@@ -18,7 +18,8 @@ const CONFIG = {
       path: '^/console(/overview)?/?$',
       signedIn: true,
       files: ['chunk-shell.js', 'chunk-overview.js'],
-      reads: ['/api/v1/media/latest?type=movie&limit=20'],
+      reads: ['/api/v1/media/latest?type=movie&limit=20', '/api/v1/media/resume?limit=12'],
+      posters: ['/api/v1/media/resume?limit=12', '/api/v1/media/latest?type=movie&limit=20'],
     },
     { path: '^/(console|admin)/', signedIn: true, files: ['chunk-shell.js'], reads: [] },
   ],
@@ -78,11 +79,16 @@ const reply = (url: string) =>
       ? meBody
       : url.includes('/media/latest')
         ? { items: latestItems(url) }
-        : { url },
+        : url.includes('/media/resume')
+          ? { items: resumeItems }
+          : { url },
   );
-/** The overview's rails: the movie rail's first poster is the page's largest paint. */
+/** The overview's rails: the movie rail's first poster is the page's largest paint… */
 let latestItems = (url: string): { posterUrl: string }[] =>
   url.includes('type=movie') ? [{ posterUrl: '/api/v1/media/posters/1?u=u&exp=1&sig=s' }] : [];
+/** …unless "continue watching", above it, has anything. */
+let resumeItems: { posterUrl: string }[] = [];
+const SESSION_EXPIRED = JSON.stringify({ token: 'tok-1', expiresAt: '2000-01-01T00:00:00Z' });
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const SESSION = JSON.stringify({ token: 'tok-1', expiresAt: '2099-01-01T00:00:00Z' });
@@ -96,12 +102,14 @@ describe('boot.js', () => {
   it("should preload the overview's code and start its reads with the member's token", async () => {
     const { fetch, preloads, reads } = run({ path: '/console/overview', session: SESSION });
     expect(preloads).toEqual(['chunk-shell.js', 'chunk-overview.js']);
+    // The page's own reads start beside /me (issue 36), not once it answered.
     expect(Object.keys(reads)).toEqual([
       '/i18n/en.json?v=1.2.3-abc1234',
       '/api/v1/public/site',
       '/api/v1/me',
+      '/api/v1/media/latest?type=movie&limit=20',
+      '/api/v1/media/resume?limit=12',
     ]);
-    // The page's own reads follow once /me accepted the session.
     await settled();
     expect(Object.keys(reads)).toContain('/api/v1/media/latest?type=movie&limit=20');
     const init = (url: string) => fetch.mock.calls.find(([called]) => called === url)![1];
@@ -114,12 +122,31 @@ describe('boot.js', () => {
     await expect(reads['/api/v1/me']!.reply).resolves.toEqual({ status: 200, body: meBody });
   });
 
-  it('should start no page reads while a password change is due, or when /me refused', async () => {
+  it("should ask for the reads before the page's code (six connections on HTTP/1.1)", () => {
+    const order: string[] = [];
+    const append = jest.spyOn(document.head, 'appendChild').mockImplementation((node) => {
+      order.push(`code ${(node as HTMLLinkElement).getAttribute('href')}`);
+      return node;
+    });
+    try {
+      const { fetch } = run({ path: '/console/overview', session: SESSION });
+      const calls = fetch.mock.invocationCallOrder.map((at, i) => [at, fetch.mock.calls[i]![0]]);
+      const links = append.mock.invocationCallOrder;
+      expect(Math.max(...calls.map(([at]) => at as number))).toBeLessThan(Math.min(...links));
+      expect(order).toEqual(['code chunk-shell.js', 'code chunk-overview.js']);
+    } finally {
+      append.mockRestore();
+    }
+  });
+
+  it('should hand the app no page read while a password change is due, or when /me refused', async () => {
     meBody = { mustChangePassword: true };
     try {
       const { reads } = run({ path: '/console/overview', session: SESSION });
-      await settled();
-      expect(Object.keys(reads)).not.toContain('/api/v1/media/latest?type=movie&limit=20');
+      // Dropped before the app's own wait on /me ends: boot.js waits on the same reply first.
+      const seen = await reads['/api/v1/me']!.reply.then(() => Object.keys(reads));
+      expect(seen).not.toContain('/api/v1/media/latest?type=movie&limit=20');
+      expect(seen).not.toContain('/api/v1/media/resume?limit=12');
     } finally {
       meBody = { mustChangePassword: false };
     }
@@ -140,9 +167,11 @@ describe('boot.js', () => {
   });
 
   it('should preload nothing of the console and read no /me without a session', () => {
-    const { preloads, reads } = run({ path: '/console/overview' });
-    expect(preloads).toEqual([]);
-    expect(Object.keys(reads)).toEqual(['/i18n/en.json?v=1.2.3-abc1234', '/api/v1/public/site']);
+    for (const session of [null, SESSION_EXPIRED, '{"token":1}', '{broken']) {
+      const { preloads, reads } = run({ path: '/console/overview', session });
+      expect(preloads).toEqual([]);
+      expect(Object.keys(reads)).toEqual(['/i18n/en.json?v=1.2.3-abc1234', '/api/v1/public/site']);
+    }
     expect(run({ path: '/login' }).preloads).toEqual(['chunk-login.js']);
     // Signed in, /login is not a landing (the guest guard sends the member on).
     expect(run({ path: '/login', session: SESSION }).preloads).toEqual([]);
@@ -217,6 +246,18 @@ describe('boot.js', () => {
     expect(document.head.querySelector('link[rel="preload"]')!.getAttribute('imagesrcset')).toBe(
       `${poster}&width=160 160w, ${poster}&width=240 240w, ${poster}&width=320 320w`,
     );
+    // "Continue watching" stands above the movies: its first poster when it has one.
+    resumeItems = [{ posterUrl: '/api/v1/media/posters/9?u=u&exp=1&sig=r' }];
+    try {
+      run({ path: '/console/overview', session: SESSION });
+      await settled();
+      await settled();
+      expect(preloads()).toEqual([
+        ['image', '/api/v1/media/posters/9?u=u&exp=1&sig=r&width=320', 'high'],
+      ]);
+    } finally {
+      resumeItems = [];
+    }
     const real = latestItems;
     try {
       for (const posterUrl of ['//evil.example/x.jpg', 'https://evil.example/x.jpg']) {

@@ -2,9 +2,9 @@
 // creates for it (20-api.md §8.1). To give the demo's Usher members the world's history, the
 // launcher steps a world user aside (`setAside`), lets Usher create the member under the same
 // name through `POST /admin/users`, then moves the world user's past onto the account Usher
-// created (`adoptMediaUser`): devices, live sessions and Playback Reporting rows follow, and the
-// world user's record is dropped. To the API it looks like a community that has always been run
-// through Usher.
+// created (`adoptMediaUser`): devices, live sessions, Playback Reporting rows and resume points
+// follow, and the world user's record is dropped. To the API it looks like a community that has
+// always been run through Usher.
 import type { FakeDevice, MediaState } from '../media-server/types.js';
 
 /** Renames a world user so Usher's "name taken on the media server" check lets the name through. */
@@ -49,5 +49,7 @@ export function adoptMediaUser(state: MediaState, fromId: string, toId: string):
   state.playback.db
     .prepare('UPDATE PlaybackActivity SET UserId = ? WHERE UserId = ?')
     .run(toId, fromId);
+  // Where the world user stopped ("continue watching", issue 36) follows too.
+  if (from.userData) to.userData = new Map([...(to.userData ?? []), ...from.userData]);
   state.users.delete(fromId);
 }

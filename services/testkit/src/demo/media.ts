@@ -1,6 +1,6 @@
 // Loads the demo world into a media-server fake's state through its builders: libraries, items
 // (ProviderIds from the TMDB fixtures), users, devices, live sessions and Playback Reporting rows.
-import { addItem, addLibrary, addUser, hexId } from '../media-server/state.js';
+import { addItem, addLibrary, addUser, hexId, setUserData } from '../media-server/state.js';
 import type { FakeDevice, FakeItem, FakeLibrary, MediaState } from '../media-server/types.js';
 import type { LibraryShow, MediaFile } from './library.js';
 import type { ClientKind } from './people.js';
@@ -256,7 +256,46 @@ function loadPeople(
     });
   }
   loadPlayback(state, world, userIds, itemIds, devices);
+  loadResumePoints(state, world, userIds, itemIds);
   return userIds;
+}
+
+/** A play that ended before this share of the runtime left a resume point (both servers: 90%). */
+const FINISHED_SHARE = 0.9;
+
+/**
+ * Where each user stopped (issue 36: the overview's "continue watching" was empty in the demo):
+ * every play of the history that ended short of the end leaves a resume point at the time
+ * played, as the players' progress reports leave it on both servers (the history plays each title
+ * once, so a later play never finishes it), and whoever is playing now stands where the session
+ * is. Finished plays are not marked played: nothing in Usher reads that.
+ */
+export function loadResumePoints(
+  state: MediaState,
+  world: DemoWorld,
+  userIds: Map<string, string>,
+  itemIds: Map<string, string>,
+): void {
+  for (const play of world.plays) {
+    const userId = userIds.get(play.user);
+    const item = state.items.get(itemIds.get(play.item) ?? '');
+    if (!userId || !item?.runTimeTicks) continue;
+    const positionTicks = play.durationSec * 10_000_000;
+    if (positionTicks >= item.runTimeTicks * FINISHED_SHARE) continue;
+    setUserData(state, userId, item.id, {
+      positionTicks,
+      lastPlayedDate: new Date(play.at.getTime() + play.durationSec * 1000),
+    });
+  }
+  for (const s of world.sessions) {
+    const userId = userIds.get(s.user);
+    const itemId = s.playing ? itemIds.get(s.playing.item) : undefined;
+    if (!userId || !itemId || !s.playing) continue;
+    setUserData(state, userId, itemId, {
+      positionTicks: s.playing.positionSec * 10_000_000,
+      lastPlayedDate: s.lastActivity,
+    });
+  }
 }
 
 /**

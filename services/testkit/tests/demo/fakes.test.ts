@@ -3,6 +3,7 @@
 import nodemailer from 'nodemailer';
 
 import { startDemoFakes } from '../../src/demo/fakes.js';
+import { planUsherSeed } from '../../src/demo/seed-plan.js';
 import type { DemoFakes } from '../../src/demo/fakes.js';
 
 const NOW = new Date('2025-06-01T20:00:00Z');
@@ -151,6 +152,33 @@ describe('demo fakes: one consistent world', () => {
     expect(playing.length).toBeGreaterThanOrEqual(3);
     expect(playing.every((s) => s.NowPlayingItem!.ProviderIds?.['Tmdb'])).toBe(true);
     expect(sessions.length).toBeGreaterThan(playing.length);
+  });
+
+  // Issue 36: the member the demo signs in as opens the overview on "continue watching".
+  it('should give the featured member and the viewers resume points, most recent first', async () => {
+    const featured = planUsherSeed(fakes.world).featured;
+    const userId = fakes.loaded.userIds.get(featured)!;
+    const { Items } = await media<{
+      Items: (Item & { RunTimeTicks: number; UserData: Record<string, unknown> })[];
+    }>(`/UserItems/Resume?userId=${userId}&Limit=12`);
+    expect(Items.length).toBeGreaterThanOrEqual(3);
+    const played = Items.map((i) => Date.parse(String(i.UserData['LastPlayedDate'])));
+    expect(played).toEqual([...played].sort((a, b) => b - a));
+    for (const item of Items) {
+      const position = Number(item.UserData['PlaybackPositionTicks']);
+      expect(position).toBeGreaterThan(0);
+      // Short of the end, as the history's play of it was.
+      expect(position).toBeLessThan(item.RunTimeTicks * 0.9);
+      expect(['Movie', 'Episode']).toContain(item.Type);
+    }
+    // Whoever is playing now resumes where the session stands.
+    const state = fakes.mediaServer.state;
+    const live = [...state.sessions.values()].filter((s) => s.playing);
+    expect(live.length).toBeGreaterThan(0);
+    for (const session of live) {
+      const data = state.users.get(session.userId)!.userData!.get(session.playing!.itemId)!;
+      expect(data.playbackPositionTicks).toBe(session.playing!.positionTicks);
+    }
   });
 
   it('should let MoviePilot find releases for owned titles and for ones to request', async () => {

@@ -102,7 +102,11 @@ describe.each<Flavour>(['jellyfin', 'emby'])('adopting a world user (%s)', (flav
           .get(id) as { n: number }
       ).n;
     const devices = (id: string) => [...state.devices.values()].filter((d) => d.userId === id);
-    const before = { rows: rows(oldId), devices: devices(oldId).length };
+    const before = {
+      rows: rows(oldId),
+      devices: devices(oldId).length,
+      resume: new Map(state.users.get(oldId)!.userData),
+    };
     const joined = state.users.get(oldId)!.dateCreated;
     expect(before.rows).toBeGreaterThan(0);
 
@@ -118,6 +122,9 @@ describe.each<Flavour>(['jellyfin', 'emby'])('adopting a world user (%s)', (flav
     expect(rows(created.id)).toBe(before.rows);
     expect(devices(oldId)).toEqual([]);
     expect(devices(created.id)).toHaveLength(before.devices);
+    // Issue 36: the resume points ("continue watching") follow the account.
+    expect(before.resume.size).toBeGreaterThan(0);
+    expect(state.users.get(created.id)!.userData).toEqual(before.resume);
     const sessions = [...state.sessions.values()].filter((s) => s.userId === created.id);
     expect(sessions.length).toBeGreaterThan(0);
     // Every session still points at a device record (Jellyfin's keys name the user).

@@ -1,9 +1,10 @@
 import {
   ChangeDetectionStrategy,
   Component,
-  afterNextRender,
+  afterRenderEffect,
   input,
   model,
+  untracked,
   viewChild,
 } from '@angular/core';
 import { MatIconButton } from '@angular/material/button';
@@ -14,7 +15,8 @@ import type { MenuButton } from './deferred-menu';
 /**
  * The real trigger of a top-bar menu, the same button as its stand-in (`MenuStandIn`, see
  * deferred-menu.ts for the pattern). Use it only inside the `@defer` block: this file brings the
- * menu code along. When the stand-in was clicked it opens the menu on its first render.
+ * menu code along. When the stand-in was clicked it opens the menu on its first render, and so
+ * later whenever a click it did not take itself sets `openOnLoad` (`DeferredMenuHost`).
  */
 @Component({
   selector: 'app-deferred-menu-trigger',
@@ -41,16 +43,18 @@ import type { MenuButton } from './deferred-menu';
 export class DeferredMenuTrigger {
   readonly button = input.required<MenuButton>();
   readonly menu = input.required<MatMenu>();
-  /** Set when the stand-in was clicked before this loaded; cleared once the menu opened. */
+  /** Set by a click this button did not take (the stand-in's, say); cleared once the menu opened. */
   readonly openOnLoad = model(false);
   private readonly trigger = viewChild.required(MatMenuTrigger);
 
   constructor() {
-    // After the first render: the `matMenuTriggerFor` binding is set by then.
-    afterNextRender(() => {
+    // After a render: the `matMenuTriggerFor` binding is set by then.
+    afterRenderEffect(() => {
       if (!this.openOnLoad()) return;
-      this.openOnLoad.set(false);
-      this.trigger().openMenu();
+      untracked(() => {
+        this.openOnLoad.set(false);
+        this.trigger().openMenu();
+      });
     });
   }
 }

@@ -54,6 +54,101 @@ describe('deferred top-bar menus', () => {
     expect(document.querySelector('[data-testid="theme-dark"]')).not.toBeNull();
   });
 
+  // Issue 36: the language and theme menus load on hover, so a first click can land while the
+  // stand-in is being swapped for the real trigger. In CI such a click once opened nothing (the
+  // hover-loaded menus were reverted for it); these reproduce that race with the loader held.
+  const hoverLoaded: [string, Type<unknown>, string, string][] = [
+    ['language', LanguageMenu, 'language-menu', 'language-zh-CN'],
+    ['theme', ThemeMenu, 'theme-menu', 'theme-dark'],
+  ];
+  for (const [name, component, testId, item] of hoverLoaded) {
+    it(`should load the ${name} menu's code only when the pointer or focus comes to it`, async () => {
+      TestBed.configureTestingModule({
+        providers: provideTestApp(),
+        deferBlockBehavior: DeferBlockBehavior.Playthrough,
+      });
+      const fixture = TestBed.createComponent(component);
+      await fixture.whenStable();
+      // Not once the page is idle: a first visit to /login must not fetch the menu code.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await fixture.whenStable();
+      const root = fixture.nativeElement as HTMLElement;
+      const button = () => root.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`)!;
+      expect(button().getAttribute('aria-haspopup')).toBeNull();
+      button().dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await fixture.whenStable();
+      expect(button().getAttribute('aria-haspopup')).toBe('menu');
+      expect(menuItems()).toHaveLength(0);
+    });
+
+    it(`should open the ${name} menu when the click's release lands after the swap`, async () => {
+      const { fixture, block, root } = await render(component);
+      // Pressed on the stand-in; the code arrives; released on the trigger: the browser clicks
+      // the common ancestor, the menu's host, not either button.
+      root
+        .querySelector(`[data-testid="${testId}"]`)!
+        .dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+      await block.render(DeferBlockState.Complete);
+      root.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await fixture.whenStable();
+      expect(document.querySelector(`[data-testid="${item}"]`)).not.toBeNull();
+    });
+
+    it(`should open the ${name} menu when the press began on the stand-in and no click follows`, async () => {
+      const { fixture, block, root } = await render(component);
+      // The pressed button is gone by the release: the browser may then fire no click at all.
+      root
+        .querySelector(`[data-testid="${testId}"]`)!
+        .dispatchEvent(new MouseEvent('pointerdown', { bubbles: true }));
+      await block.render(DeferBlockState.Complete);
+      root
+        .querySelector(`[data-testid="${testId}"]`)!
+        .dispatchEvent(new MouseEvent('pointerup', { bubbles: true }));
+      await fixture.whenStable();
+      expect(document.querySelector(`[data-testid="${item}"]`)).not.toBeNull();
+    });
+
+    it(`should open the ${name} menu when the click lands on the host while the code loads`, async () => {
+      const { fixture, block, root } = await render(component);
+      // The pointer is over the button's place while neither button takes it (the trigger is
+      // still hidden, unbound): the click reaches the host. The loader is held until after it.
+      root.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await fixture.whenStable();
+      expect(menuItems()).toHaveLength(0);
+      await block.render(DeferBlockState.Complete);
+      await fixture.whenStable();
+      expect(document.querySelector(`[data-testid="${item}"]`)).not.toBeNull();
+    });
+
+    it(`should let the loaded ${name} trigger open and close its menu itself`, async () => {
+      const { fixture, block, root } = await render(component);
+      await block.render(DeferBlockState.Complete);
+      await fixture.whenStable();
+      const trigger = root.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`)!;
+      const press = () => {
+        trigger.dispatchEvent(new MouseEvent('pointerdown', { bubbles: true }));
+        trigger.dispatchEvent(new MouseEvent('pointerup', { bubbles: true }));
+        trigger.click();
+      };
+      press();
+      await fixture.whenStable();
+      expect(menuItems().length).toBeGreaterThan(0);
+      // A second press closes it; the host must not open it again.
+      press();
+      await fixture.whenStable();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await fixture.whenStable();
+      expect(trigger.getAttribute('aria-expanded')).toBe('false');
+    });
+  }
+
+  it('should give the hover-loaded menus a host the size of their button', async () => {
+    const { root } = await render(LanguageMenu);
+    // Where a click lands while the buttons swap: a box, not `display: contents` or inline.
+    expect(root.style.display).toBe('inline-flex');
+  });
+
   it('should show the stand-in as the same button the trigger then is (no layout shift)', async () => {
     const { fixture, block, root } = await render(ThemeMenu);
     const look = () => {

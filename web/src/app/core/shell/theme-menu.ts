@@ -1,9 +1,9 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatIcon } from '@angular/material/icon';
 import { MatMenu, MatMenuItem } from '@angular/material/menu';
 import { TranslocoDirective } from '@jsverse/transloco';
 import { ThemeSwitch, type ThemeMode } from '../theme/theme';
-import { MenuStandIn } from './deferred-menu';
+import { DeferredMenuHost, MenuStandIn } from './deferred-menu';
 import { DeferredMenuTrigger } from './deferred-menu-trigger';
 
 const ICONS: Record<ThemeMode, string> = {
@@ -18,9 +18,10 @@ const ICONS: Record<ThemeMode, string> = {
   imports: [MatIcon, MatMenu, MatMenuItem, TranslocoDirective, MenuStandIn, DeferredMenuTrigger],
   template: `
     <ng-container *transloco="let t">
-      <!-- The menu's code loads once the first page is up (deferred-menu.ts). -->
+      <!-- The menu's code loads when the pointer or focus comes to it or on a click; the host
+           keeps a click across the swap (deferred-menu.ts). -->
       @let button = { label: t('shell.theme'), icon: icon(), testId: 'theme-menu' };
-      @defer (on idle; on interaction) {
+      @defer (on hover; on interaction) {
         <app-deferred-menu-trigger [button]="button" [menu]="menu" [(openOnLoad)]="openOnLoad" />
         <mat-menu #menu="matMenu">
           @for (mode of theme.modes; track mode) {
@@ -42,11 +43,12 @@ const ICONS: Record<ThemeMode, string> = {
       }
     </ng-container>
   `,
+  hostDirectives: [DeferredMenuHost],
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class ThemeMenu {
-  /** A click on the stand-in before the menu's code is in opens it once loaded. */
-  protected readonly openOnLoad = signal(false);
+  /** A click before the menu's code is in, or during the swap, opens it once loaded. */
+  protected readonly openOnLoad = inject(DeferredMenuHost).openOnLoad;
   protected readonly theme = inject(ThemeSwitch);
   protected readonly icons = ICONS;
   protected readonly icon = computed(() => ICONS[this.theme.mode()]);

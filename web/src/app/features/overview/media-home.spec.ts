@@ -139,9 +139,11 @@ describe('MediaLibrary (overview rails and counts)', () => {
     for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
       r.flush({ state: 'ok', items });
     }
+    http.expectOne((r) => r.url === '/api/v1/media/resume').flush({ state: 'ok', items: [] });
     await flushAndRender(fixture);
-    // Issue 36: the overview's largest paint is the first movie poster (public/boot.js preloads
-    // it); high priority on more of them only made them share the phone link with it.
+    // Issue 36: with nothing to continue, the overview's largest paint is the first movie poster
+    // (public/boot.js preloads it); high priority on more of them only made them share the
+    // phone link with it.
     const attributes = (type: string, name: string) =>
       [...root.querySelectorAll(`[data-testid="rail-${type}"] img`)].map((img) =>
         img.getAttribute(name),
@@ -150,6 +152,42 @@ describe('MediaLibrary (overview rails and counts)', () => {
     expect(attributes('movie', 'loading')).toEqual([null, 'lazy', 'lazy', 'lazy', 'lazy']);
     expect(attributes('series', 'fetchpriority')).toEqual([null, null, null, null, null]);
     expect(attributes('series', 'loading')).toEqual(['lazy', 'lazy', 'lazy', 'lazy', 'lazy']);
+  });
+
+  it('should make the first continue-watching poster the eager one when there is any', async () => {
+    const { fixture, http, root } = render();
+    await fixture.whenStable();
+    const items = (prefix: string) =>
+      Array.from({ length: 3 }, (_, i) =>
+        anItem({
+          itemId: `${prefix}${i}`,
+          posterUrl: `/api/v1/media/posters/${prefix}${i}?u=u&sig=s`,
+        }),
+      );
+    for (const r of http.match((r) => r.url === '/api/v1/media/latest')) {
+      r.flush({ state: 'ok', items: items('m') });
+    }
+    await flushAndRender(fixture);
+    const priorities = (selector: string) =>
+      [...root.querySelectorAll(`${selector} img`)].map((img) => img.getAttribute('fetchpriority'));
+    // While "continue watching" is still loading no movie poster is eager: it may stand below.
+    expect(priorities('[data-testid="rail-movie"]')).toEqual([null, null, null]);
+    http
+      .expectOne((r) => r.url === '/api/v1/media/resume')
+      .flush({
+        state: 'ok',
+        items: [
+          aResume(),
+          aResume({ itemId: 'r2', posterUrl: '/api/v1/media/posters/r2?u=u&sig=s' }),
+        ],
+      });
+    await flushAndRender(fixture);
+    expect(priorities('[data-testid="continue-watching"]')).toEqual(['high', null]);
+    expect(priorities('[data-testid="rail-movie"]')).toEqual([null, null, null]);
+    // The eager poster asks for the widths boot.js preloads (the same srcset and sizes).
+    const first = root.querySelector('[data-testid="continue-watching"] img')!;
+    expect(first.getAttribute('sizes')).toBe('(min-width: 600px) 160px, 140px');
+    expect(first.getAttribute('srcset')).toContain('r1?u=u1&exp=1&sig=s&width=160 160w');
   });
 
   function aResume(overrides: Partial<MediaResumeItem> = {}): MediaResumeItem {

@@ -1,4 +1,12 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  inject,
+  input,
+  linkedSignal,
+  signal,
+} from '@angular/core';
 import { MatAnchor, MatIconButton } from '@angular/material/button';
 import { MatIcon } from '@angular/material/icon';
 import { RouterLink } from '@angular/router';
@@ -95,6 +103,15 @@ export class MediaLibrary {
     const reply = this.resume.value();
     return reply?.state === 'ok' ? reply.items : [];
   });
+  /**
+   * Whether the first "recently added" movie is the page's largest paint: once "continue
+   * watching" settled with nothing to show above it (issue 36; public/boot.js preloads the same
+   * poster). It stays so after a refresh, because a poster's image is never taken back out.
+   */
+  protected readonly movieLeads = linkedSignal<boolean, boolean>({
+    source: () => !this.resume.loading() && this.continueItems().length === 0,
+    computation: (leads, previous) => leads || (previous?.value ?? false),
+  });
   protected readonly resumeCard = resumeCard;
   /** Each poster opens its item on the media server (issue 36). */
   protected readonly itemUrl = inject(MediaLinks).itemUrl;
@@ -127,8 +144,9 @@ export class MediaLibrary {
   });
   protected readonly cardLines = cardLines;
   /**
-   * Issue 36: the first "recently added" movie is the overview's largest paint — fetched at once,
-   * at high priority (public/boot.js preloads the same URL before Angular starts). Every other
+   * Issue 36: the overview's largest paint — the first "continue watching" poster, else the first
+   * "recently added" movie (`movieLeads`) — is fetched at once, at high priority (public/boot.js
+   * preloads the same URL before Angular starts). Every other
    * poster is put in the page only near the screen (a rail's hidden cards included), and each is
    * asked for at the width its card shows.
    */
