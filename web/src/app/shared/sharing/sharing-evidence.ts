@@ -79,6 +79,7 @@ import { WorldMap } from './world-map';
         [caption]="t('sharing.evidence.timeline')"
         tableTestId="evidence-sessions"
         [rowAttrs]="rowAttrs"
+        [trackBy]="bySession"
       >
         <ng-template appCell="device" [appCellOf]="evidence().sessions" let-row>
           {{ row.deviceName ?? row.deviceId }}
@@ -171,6 +172,9 @@ export class SharingEvidenceView {
     },
     ...streamTimeColumns<SharingSession>(),
   ];
+
+  /** A session has no `id`: the table's default key would give every row the same one (NG0955). */
+  protected readonly bySession = (s: SharingSession) => s.sessionId;
 
   protected readonly rowAttrs = (s: SharingSession) => ({
     'data-device': s.deviceId,
