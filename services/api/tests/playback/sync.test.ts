@@ -6,13 +6,63 @@ import { playbackPluginDate, type PlaybackRow } from '@usher/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { jobRuns } from '../../src/db/schema/index.js';
 import { queryRows } from '../../src/db/sql.js';
-import { syncPlays } from '../../src/modules/playback/index.js';
+import { assertPlaybackSql, parsePlaybackDate } from '../../src/integrations/media-server/index.js';
+import { playbackDateReader, pluginBatchSql, syncPlays } from '../../src/modules/playback/index.js';
 import { startMediaWorld, type MediaWorld } from '../media/harness.js';
 
 // Friday 2026-11-20 12:00 UTC.
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const HOUR = 3_600_000;
 const ZONE = 'Asia/Shanghai';
+
+describe('playback_sync reads', () => {
+  it('should send one checked SELECT by rowid, refusing a cursor or limit that is not a count', () => {
+    const text = pluginBatchSql(42, 5000);
+    expect(() => assertPlaybackSql(text)).not.toThrow();
+    expect(text).toMatch(/WHERE rowid > 42 ORDER BY rowid LIMIT 5000$/);
+    for (const [after, limit] of [
+      [-1, 10],
+      [1.5, 10],
+      [Number.NaN, 10],
+      [0, 0],
+      [0, 100_001],
+    ]) {
+      expect(() => pluginBatchSql(after!, limit!)).toThrow();
+    }
+  });
+
+  it.each([
+    // Spring forward (02:xx never happens) and fall back (02:xx happens twice).
+    ['Europe/Berlin', ['2024-03-31 02', '2024-10-27 02', '2024-03-31 01', '2024-10-27 03']],
+    // A half-hour shift: 01:30–02:00 twice in April, 02:00–02:30 never in October.
+    ['Australia/Lord_Howe', ['2024-04-07 01', '2024-10-06 02', '2024-04-07 02', '2024-10-06 01']],
+  ] as const)(
+    'should convert server-local dates in %s exactly as parsePlaybackDate does, across DST',
+    (zone, dstHours) => {
+      const read = playbackDateReader(zone);
+      const two = (n: number) => String(n).padStart(2, '0');
+      const texts: string[] = [];
+      // Every minute of the hours around the changes, and every 4 h 7 min 13 s through
+      // 2023–2025; each text read twice, the second from the hour's cached offset.
+      for (const hour of dstHours) {
+        for (let m = 0; m < 60; m++) texts.push(`${hour}:${two(m)}:${two(m % 7)}.1234567`);
+      }
+      for (let t = Date.UTC(2023, 0, 1); t < Date.UTC(2025, 11, 31); t += 14_833_000) {
+        const d = new Date(t);
+        texts.push(
+          `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ` +
+            `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.5`,
+        );
+      }
+      const wrong = texts.filter((text) => {
+        const want = parsePlaybackDate(text, zone);
+        return read(text)?.toISOString() !== want || read(text)?.toISOString() !== want;
+      });
+      expect(wrong).toEqual([]);
+      expect(read('not a date')).toBeUndefined();
+    },
+  );
+});
 
 describe('playback_sync', () => {
   let w: MediaWorld;

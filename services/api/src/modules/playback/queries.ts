@@ -2,7 +2,7 @@
 // playback pages make, in the shapes the plugin's SQL answers with (modules/playback/source.ts).
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { playbackPlays, playbackSync, type PlaybackSyncRow } from '../../db/schema/index.js';
+import { playbackSync, type PlaybackSyncRow } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
 import type { Play } from './plays.js';
 
@@ -64,11 +64,11 @@ export async function firstRowidSince(db: Database, since: Date): Promise<number
   return row?.first === null || row?.first === undefined ? null : Number(row.first);
 }
 
-const UPSERT_CHUNK = 1000;
-
 /**
  * Stores plays by their key (`played_at`, user, item — the key the plugin itself updates a row
- * by): a play read again (a re-read batch, a refreshed duration) replaces its copy.
+ * by): a play read again (a re-read batch, a refreshed duration) replaces its copy. The batch
+ * travels as one JSON parameter (`json_to_recordset`): one statement and one parameter however
+ * many rows, where a multi-row VALUES list took ~1.5 s per 1 000 rows to build and bind.
  */
 export async function upsertPlays(
   db: Database,
@@ -77,37 +77,29 @@ export async function upsertPlays(
   // One statement may not touch a key twice: the last of a batch wins.
   const byKey = new Map<string, Play & { rowid: number }>();
   for (const p of plays) byKey.set(`${p.at.toISOString()}|${p.mediaUserId}|${p.itemId}`, p);
-  const rows = [...byKey.values()];
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    await db
-      .insert(playbackPlays)
-      .values(
-        rows.slice(i, i + UPSERT_CHUNK).map((p) => ({
-          sourceRowid: p.rowid,
-          playedAt: p.at,
-          mediaUserId: p.mediaUserId,
-          itemId: p.itemId,
-          itemType: p.itemType,
-          itemName: p.itemName,
-          playMethod: p.method,
-          client: p.client,
-          device: p.device,
-          seconds: Math.min(p.seconds, 2_147_483_647),
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [playbackPlays.playedAt, playbackPlays.mediaUserId, playbackPlays.itemId],
-        set: {
-          sourceRowid: sql`excluded.source_rowid`,
-          itemType: sql`excluded.item_type`,
-          itemName: sql`excluded.item_name`,
-          playMethod: sql`excluded.play_method`,
-          client: sql`excluded.client`,
-          device: sql`excluded.device`,
-          seconds: sql`excluded.seconds`,
-        },
-      });
-  }
+  if (byKey.size === 0) return;
+  const rows = JSON.stringify(
+    [...byKey.values()].map((p) => ({
+      r: p.rowid,
+      a: p.at.toISOString(),
+      u: p.mediaUserId,
+      i: p.itemId,
+      t: p.itemType,
+      n: p.itemName,
+      m: p.method,
+      c: p.client,
+      d: p.device,
+      s: Math.min(p.seconds, 2_147_483_647),
+    })),
+  );
+  await db.execute(sql`insert into playback_plays (source_rowid, played_at, media_user_id, item_id,
+      item_type, item_name, play_method, client, device, seconds)
+    select r, a, u, i, t, n, m, c, d, s from json_to_recordset(${rows}::json)
+      as x(r bigint, a timestamptz, u text, i text, t text, n text, m text, c text, d text, s integer)
+    on conflict (played_at, media_user_id, item_id) do update set
+      source_rowid = excluded.source_rowid, item_type = excluded.item_type,
+      item_name = excluded.item_name, play_method = excluded.play_method,
+      client = excluded.client, device = excluded.device, seconds = excluded.seconds`);
 }
 
 /** `\`, `%` and `_` escaped for `ILIKE '%…%'` (backslash is PostgreSQL's default escape). */
