@@ -1,5 +1,5 @@
 CREATE TABLE "playback_plays" (
-	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "playback_plays_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"source_rowid" bigint NOT NULL,
 	"played_at" timestamp with time zone NOT NULL,
 	"media_user_id" text NOT NULL,

@@ -259,7 +259,7 @@ export async function fillNewerTables(db: Database): Promise<void> {
     sql`insert into playback_plays (source_rowid, played_at, media_user_id, item_id, item_type,
           item_name, play_method, client, device, seconds)
         select g, timestamptz '2026-01-01T00:00:00Z' + (g || ' minutes')::interval, md5('media' || g),
-          'item' || (g % 7), 'Episode', E'Série «Ü» - s01e0' || (g % 9) || E' - l\'été', 'Transcode',
+          'item' || (g % 7), 'Episode', E'Série «Ü» - s01e0' || (g % 9) || ' - l''été', 'Transcode',
           'Emby Web', E'Wohnzimmer 📺', g * 60
         from generate_series(1, 40) g`,
     sql`insert into playback_sync (source, cursor, rows_copied, backfilled_at, synced_at)

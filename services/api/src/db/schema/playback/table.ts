@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { instant } from '../columns.js';
 
 /**
@@ -11,7 +12,14 @@ import { instant } from '../columns.js';
 export const playbackPlays = pgTable(
   'playback_plays',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /**
+     * The key `cleanup` deletes by. A uuid made by the database, like every other table's key, so
+     * a backup restores it as is (an identity column would refuse the restored value, and a
+     * sequence would not be moved past it).
+     */
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     /** The plugin row's rowid when it was copied (the sync's cursor; not a key: a rebuilt plugin table reuses them). */
     sourceRowid: bigint('source_rowid', { mode: 'number' }).notNull(),
     playedAt: instant('played_at').notNull(),
