@@ -214,10 +214,15 @@ export async function copyUserPage(
   return rows.map((r) => r.media_user_id);
 }
 
-const text = (rows: Record<string, unknown>[]) =>
-  rows.map((r) =>
+/** Rows with every cell as text, as the plugin answers (summary.ts reads both alike). */
+async function records(db: Database, query: SQL): Promise<Record<string, string>[]> {
+  return (await queryRows(db, query)).map((r) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? '' : String(v)])),
   );
+}
+
+/** A group's plays and play time, named as the plugin's aggregates name them. */
+const PLAY_TOTALS = sql`count(*)::int as "PlayCount", coalesce(sum(seconds), 0)::float8 as "PlaySeconds"`;
 
 /**
  * Plays per hour of `zone`'s clock and play method (`Hour` = `YYYY-MM-DD HH`, `Method`,
@@ -228,14 +233,10 @@ export async function copyHourly(
   f: CopyFilter,
   zone: string,
 ): Promise<Record<string, string>[]> {
-  return text(
-    await queryRows(
-      db,
-      sql`select to_char(played_at at time zone ${zone}, 'YYYY-MM-DD HH24') as "Hour",
-        play_method as "Method", count(*)::int as "PlayCount",
-        coalesce(sum(seconds), 0)::float8 as "PlaySeconds"
-        from playback_plays where ${where(f)} group by 1, 2`,
-    ),
+  return records(
+    db,
+    sql`select to_char(played_at at time zone ${zone}, 'YYYY-MM-DD HH24') as "Hour",
+      play_method as "Method", ${PLAY_TOTALS} from playback_plays where ${where(f)} group by 1, 2`,
   );
 }
 
@@ -245,14 +246,10 @@ export async function copyClients(
   f: CopyFilter,
   limit: number,
 ): Promise<Record<string, string>[]> {
-  return text(
-    await queryRows(
-      db,
-      sql`select client as "ClientName", count(*)::int as "PlayCount",
-        coalesce(sum(seconds), 0)::float8 as "PlaySeconds"
-        from playback_plays where ${where(f)} group by client
-        order by 3 desc, 2 desc, client collate "C" asc limit ${limit}`,
-    ),
+  return records(
+    db,
+    sql`select client as "ClientName", ${PLAY_TOTALS} from playback_plays where ${where(f)}
+      group by client order by 3 desc, 2 desc, client collate "C" asc limit ${limit}`,
   );
 }
 
@@ -265,17 +262,14 @@ export async function copyTopTitles(
   f: CopyFilter,
   limit: number,
 ): Promise<Record<string, string>[]> {
-  return text(
-    await queryRows(
-      db,
-      sql`select * from (select item_type as "ItemType",
-        case when item_type = 'Episode' and strpos(item_name, ' - s') > 1
-          then substr(item_name, 1, strpos(item_name, ' - s') - 1) else item_id end as "TitleKey",
-        max(item_id collate "C") as "ItemId", max(item_name collate "C") as "ItemName",
-        count(*)::int as "PlayCount", coalesce(sum(seconds), 0)::float8 as "PlaySeconds"
-        from playback_plays where ${where(f)} and item_type in ('Movie', 'Episode')
-        group by 1, 2) as titles
-        order by "PlaySeconds" desc, "PlayCount" desc, "TitleKey" collate "C" asc limit ${limit}`,
-    ),
+  return records(
+    db,
+    sql`select * from (select item_type as "ItemType",
+      case when item_type = 'Episode' and strpos(item_name, ' - s') > 1
+        then substr(item_name, 1, strpos(item_name, ' - s') - 1) else item_id end as "TitleKey",
+      max(item_id collate "C") as "ItemId", max(item_name collate "C") as "ItemName", ${PLAY_TOTALS}
+      from playback_plays where ${where(f)} and item_type in ('Movie', 'Episode')
+      group by 1, 2) as titles
+      order by "PlaySeconds" desc, "PlayCount" desc, "TitleKey" collate "C" asc limit ${limit}`,
   );
 }
