@@ -99,6 +99,11 @@ export interface Community {
   member: Record<string, Timing>;
   jobs: Record<string, JobFigure>;
   /**
+   * The playback pages read from the Playback Reporting plugin, measured before `playback_sync`
+   * filled the plays copy (issue 33: what a server sees until the copy's first pass is done).
+   */
+  plugin?: Record<string, Timing>;
+  /**
    * Idle RSS on a fresh start; 3 s after the sign-ins (`justAfterLoginsMb`, the argon2 thread
    * still resting); once the argon2 thread has ended (`afterLoginsMb`, the goal's figure).
    */

@@ -79,6 +79,9 @@ const QUIET_CRONS = {
   CALENDAR_SYNC_ON_START: 'false',
   // The account-sharing watch (off by default) reads the 500 live sessions.
   SHARING_ENABLED: 'true',
+  // No timer at all (manual runs still work): `playback_sync` runs every 5 minutes on a fixed
+  // schedule, and its backfill must not start in the middle of another figure.
+  JOBS_ENABLED: 'false',
 };
 
 const secrets = freshSecrets();
@@ -280,8 +283,31 @@ async function measureCommunity(
       );
     }
   };
-  // The jobs that feed the lists first (quality report, rankings), destructive ones last.
+  // Issue 33: the playback pages as they read the plugin, before the plays copy exists.
+  if (options.jobs && selected(options, 'playback_sync')) {
+    community.plugin = {};
+    for (const [label, path, token] of [
+      ['playback/history', '/api/v1/admin/playback/history', admin],
+      ['playback/profiles', '/api/v1/admin/playback/profiles', admin],
+      ['playback/summary', '/api/v1/admin/playback/summary', admin],
+      ['member portrait /me/playback', '/api/v1/me/playback', member],
+      ['member portrait /me/playback range=all', '/api/v1/me/playback?range=all', member],
+    ] as const) {
+      try {
+        const t = await measure(api.url, path, token);
+        community.plugin[label] = t;
+        print(
+          `   plugin ${label.padEnd(33)} p50 ${String(t.p50).padStart(7)} ms  p95 ${String(t.p95).padStart(7)} ms`,
+        );
+      } catch (err) {
+        print(`   plugin ${label}: ${(err as Error).message.slice(0, 200)}`);
+      }
+    }
+  }
+  // The jobs that feed the lists first (the plays copy, quality report, rankings), destructive
+  // ones last.
   await jobs([
+    ['playback_sync'],
     ['ranking_daily'],
     ['ranking_weekly'],
     ['media_quality_scan'],

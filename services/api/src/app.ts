@@ -61,6 +61,7 @@ import { mediaRoutes } from './modules/media/index.js';
 import { deviceRoutes, devicesJobs } from './modules/devices/index.js';
 import { qualityJobs, qualityRoutes } from './modules/quality/index.js';
 import { calendarJobs, calendarRoutes } from './modules/calendar/index.js';
+import { playbackJobs } from './modules/playback/index.js';
 import { rankingJobs, rankingRoutes } from './modules/rankings/index.js';
 import { mountWebApp } from './http/web-static.js';
 import { cleanupJob } from './modules/retention/index.js';
@@ -122,6 +123,7 @@ function moduleJobs(context: ModuleContext): JobDefinition[] {
     ...qualityJobs(context),
     ...calendarJobs(context),
     ...rankingJobs(context),
+    ...playbackJobs(context),
   ];
 }
 

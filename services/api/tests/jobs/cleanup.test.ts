@@ -119,6 +119,15 @@ describe(`retention cleanup (${ENGINE})`, () => {
         values (gen_random_uuid(), ${user.id}, 'expiry_reminder', ${`${String(days)}/${created}`},
           'email', 'sent', ${end}, ${days}, ${created})`);
     }
+    // playback_plays (the plays copy) two years.
+    for (const [label, at] of [
+      ['old', ago(730 * DAY + MIN)],
+      ['fresh', ago(730 * DAY - MIN)],
+    ]) {
+      await exec(sql`insert into playback_plays (source_rowid, played_at, media_user_id, item_id,
+          item_type, item_name, play_method, client, device, seconds)
+        values (1, ${at}, 'u1', ${label}, 'Movie', ${label}, 'DirectPlay', 'Web', 'Firefox', 60)`);
+    }
     // audit_log 365 days.
     for (const [label, at] of [
       ['old', ago(365 * DAY + MIN)],
@@ -152,14 +161,16 @@ describe(`retention cleanup (${ENGINE})`, () => {
         audit_log: 1,
         device_actions: 1,
         ranking_batches: 1,
+        playback_plays: 1,
         member_notices: 2,
       },
-      total: 18,
+      total: 19,
       cutoffAt: NOW.toISOString(),
     });
     // One statement per rule, plus one more for each table with a full batch (email_codes:
     // 2 + 1 rows, job_runs: 2 + 1 rows, member_notices: 2 + 0 rows).
-    expect(outcome.summary!.statements).toBe(16);
+    expect(outcome.summary!.statements).toBe(17);
+    expect(await labels(sql`select item_id as label from playback_plays`)).toEqual(['fresh']);
     expect(await labels(sql`select item_key as label from playback_rankings`)).toEqual(['fresh']);
     expect(await labels(sql`select note as label from device_actions`)).toEqual(['fresh']);
 

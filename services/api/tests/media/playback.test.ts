@@ -1,7 +1,9 @@
 // The viewing portrait, history and profiles against the fake's Playback Reporting endpoint
 // (a real SQLite, the plugin's `colums`, string cells and local-time dates). The media server
 // writes Asia/Shanghai local time; the business zone is UTC, so every hour bucket below is only
-// right if the plugin's text was converted from the server's zone first.
+// right if the plugin's text was converted from the server's zone first. Every reply is checked
+// twice (issue 33): read from the plugin (before the plays copy's first pass) and from the copy
+// after `playback_sync` has copied the plugin's rows — the same replies either way.
 import {
   pageOf,
   playbackProfileSchema,
@@ -12,6 +14,17 @@ import {
 import type { PlaybackRow } from '@usher/testkit';
 import { errorOf, startMediaWorld, type Flavour, type MediaWorld } from './harness.js';
 import { domainFlavours } from '../support/flavours.js';
+import { syncPlays } from '../../src/modules/playback/index.js';
+
+/** Runs the plays copy's sync to the plugin's last row, as the `playback_sync` job does. */
+export async function syncCopy(w: MediaWorld) {
+  const ms = await w.t.context.integrations.mediaServer.get();
+  const run = {
+    runId: '00000000-0000-7000-8000-000000000000',
+    signal: new AbortController().signal,
+  };
+  return syncPlays(w.t.context, ms, run);
+}
 
 // Friday 2026-11-20 12:00 UTC.
 const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -93,8 +106,14 @@ function seedHistory(w: MediaWorld, flavour: Flavour) {
 const bucket = (count: number, durationSeconds: number) => ({ count, durationSeconds });
 const empty = bucket(0, 0);
 
-// One flavour (support/flavours.ts): Jellyfin, whose plugin table lacks Emby's extra columns.
-describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
+// One flavour (support/flavours.ts): Jellyfin, whose plugin table lacks Emby's extra columns;
+// each read from the plugin and from the plays copy.
+const CASES = domainFlavours('jellyfin').flatMap((flavour) => [
+  [flavour, 'plugin'] as const,
+  [flavour, 'copy'] as const,
+]);
+
+describe.each(CASES)('playback on %s, read from the %s', (flavour, source) => {
   let w: MediaWorld;
   beforeAll(async () => {
     w = await startMediaWorld(flavour, {
@@ -103,6 +122,7 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
       businessZone: 'UTC',
     });
     seedHistory(w, flavour);
+    if (source === 'copy') await syncCopy(w);
   });
   afterAll(async () => w.close());
 
@@ -344,7 +364,8 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     const sent = w.fake
       .requests('submit_custom_query')
       .map((r) => (r.body as { CustomQueryString: string }).CustomQueryString);
-    expect(sent.length).toBeGreaterThan(0);
+    // The copy is read with bound parameters; the plugin, when it is the source, with text.
+    expect(sent.length > 0).toBe(source === 'plugin');
     for (const sql of sent) {
       expect(sql).toMatch(/^SELECT /);
       // Outside its quoted literals, no statement ends: the attempt stayed inside the string.
@@ -394,7 +415,7 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     expect(asc.data.map((r) => r.user.name)).toEqual(['bob', 'alice']);
   });
 
-  it("should page the profiles in the plugin and read only the page's users' plays", async () => {
+  it("should page the profiles in the source and read only the page's users' plays", async () => {
     w.fake.clearRequests();
     const res = await w.get(
       '/api/v1/admin/playback/profiles?range=30d&sort=plays&order=desc&page=2&pageSize=1',
@@ -409,13 +430,18 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     const sent = w.fake
       .requests('submit_custom_query')
       .map((r) => String((r.body as { CustomQueryString?: string }).CustomQueryString));
-    expect(sent.some((q) => q.includes('GROUP BY lower(UserId)') && q.includes('OFFSET 1'))).toBe(
-      true,
-    );
-    // Every read of whole rows names the page's one user.
-    const rowReads = sent.filter((q) => q.startsWith('SELECT DateCreated'));
-    expect(rowReads).toHaveLength(1);
-    expect(rowReads[0]).toMatch(/UserId IN \('[0-9a-f]{32}'\)/);
+    if (source === 'copy') {
+      // Read from the copy: the plugin is not asked at all.
+      expect(sent).toEqual([]);
+    } else {
+      expect(sent.some((q) => q.includes('GROUP BY lower(UserId)') && q.includes('OFFSET 1'))).toBe(
+        true,
+      );
+      // Every read of whole rows names the page's one user.
+      const rowReads = sent.filter((q) => q.startsWith('SELECT DateCreated'));
+      expect(rowReads).toHaveLength(1);
+      expect(rowReads[0]).toMatch(/UserId IN \('[0-9a-f]{32}'\)/);
+    }
     // Active days are counted in the business zone: that sort still reads the range's plays.
     const byDays = playbackProfilesPageSchema.parse(
       await (
@@ -492,7 +518,7 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
     expect(member.status).toBe(403);
   });
 
-  it('should answer 503 NOT_CONFIGURED playback_reporting without the plugin', async () => {
+  it('should answer 503 NOT_CONFIGURED playback_reporting without the plugin, unless the copy has its plays', async () => {
     w.fake.state.playback.installed = false;
     try {
       const token = await w.token(await w.member('alice'));
@@ -503,6 +529,11 @@ describe.each(domainFlavours('jellyfin'))('playback on %s', (flavour) => {
         ['/api/v1/admin/playback/summary', w.adminToken],
       ] as const) {
         const res = await w.get(path, tok);
+        if (source === 'copy') {
+          // The copy holds what the plugin held: its pages go on without it.
+          expect(res.status).toBe(200);
+          continue;
+        }
         expect(res.status).toBe(503);
         const error = await errorOf(res);
         expect(error.code).toBe('NOT_CONFIGURED');

@@ -255,6 +255,15 @@ export async function fillNewerTables(db: Database): Promise<void> {
     sql`update users set sharing_suspended_until = now() + interval '5 hours'
         where id in (select id from users where role = 'user' order by username desc limit 2)`,
     sql`update plans set max_streams = 2 where id in (select id from plans limit 1)`,
+    // 0018: the plays copy and where its sync stands.
+    sql`insert into playback_plays (source_rowid, played_at, media_user_id, item_id, item_type,
+          item_name, play_method, client, device, seconds)
+        select g, timestamptz '2026-01-01T00:00:00Z' + (g || ' minutes')::interval, md5('media' || g),
+          'item' || (g % 7), 'Episode', E'Série «Ü» - s01e0' || (g % 9) || ' - l''été', 'Transcode',
+          'Emby Web', E'Wohnzimmer 📺', g * 60
+        from generate_series(1, 40) g`,
+    sql`insert into playback_sync (source, cursor, rows_copied, backfilled_at, synced_at)
+        values ('plugin', 40, 40, now(), now())`,
   ];
   for (const statement of newer) await db.execute(statement);
 }

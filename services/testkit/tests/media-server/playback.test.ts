@@ -99,4 +99,49 @@ describe('media-server fake: Playback Reporting plugin (§1.7)', () => {
     const names = (res.json() as CustomQueryReply).results.map((r) => r[0]).sort();
     expect(names).toEqual(['alice', 'bob']);
   });
+  // The reads of Usher's `playback_sync` (issue 33), exactly as it sends them: the fake is a real
+  // SQLite table with rowids, so what the sync relies on is SQLite's own behaviour.
+  it('should answer the plays sync by rowid as SQLite does: text cells, in order, rowid 1 again once emptied', async () => {
+    const jf = await boot('jellyfin', { seed: false });
+    const store = jf.state.playback;
+    store.clear();
+    const row = (n: number) => ({
+      DateCreated: `2026-11-0${n} 10:00:00.0000000`,
+      UserId: 'a'.repeat(32),
+      ItemId: String(n),
+      ItemType: 'Movie',
+      ItemName: `Film ${n}`,
+      PlaybackMethod: 'DirectPlay',
+      ClientName: 'Infuse',
+      DeviceName: 'TV',
+      PlayDuration: 60 * n,
+    });
+    const last = 'SELECT COALESCE(MAX(rowid), 0) AS LastRowId FROM PlaybackActivity';
+    const batch = (after: number, limit: number) =>
+      'SELECT rowid AS RowId, DateCreated, UserId, ItemId, ItemType, ItemName, PlaybackMethod, ' +
+      `ClientName, DeviceName, PlayDuration FROM PlaybackActivity WHERE rowid > ${after} ` +
+      `ORDER BY rowid LIMIT ${limit}`;
+    const ask = async (sql: string) => (await query(jf, sql)).json() as CustomQueryReply;
+    // An empty table still answers one row: MAX over nothing is NULL, COALESCE makes it 0.
+    expect((await ask(last)).results).toEqual([['0']]);
+    for (const n of [1, 2, 3, 4, 5]) store.insert(row(n));
+    const first = await ask(batch(0, 2));
+    expect(first.colums.slice(0, 2)).toEqual(['RowId', 'DateCreated']);
+    expect(first.results.map((r) => r.slice(0, 2))).toEqual([
+      ['1', '2026-11-01 10:00:00.0000000'],
+      ['2', '2026-11-02 10:00:00.0000000'],
+    ]);
+    expect(first.results[1]?.[9]).toBe('120');
+    expect((await ask(batch(4, 2))).results.map((r) => r[0])).toEqual(['5']);
+    // Past the last row: the plugin's "no data" reply, no columns either.
+    expect(await ask(batch(5, 2))).toMatchObject({ colums: [], results: [] });
+    // Deleting old rows leaves gaps; new rows still come after the largest rowid.
+    store.db.exec('DELETE FROM PlaybackActivity WHERE rowid <= 2');
+    store.insert(row(6));
+    expect((await ask(batch(0, 10))).results.map((r) => r[0])).toEqual(['3', '4', '5', '6']);
+    // Emptied (no AUTOINCREMENT): SQLite hands out rowid 1 again, below any cursor kept.
+    store.clear();
+    store.insert(row(7));
+    expect((await ask(last)).results).toEqual([['1']]);
+  });
 });

@@ -18,3 +18,4 @@ export * from './lifecycle/table.js';
 export * from './bot-leases/table.js';
 export * from './identities/table.js';
 export * from './sharing/table.js';
+export * from './playback/table.js';

@@ -1,5 +1,6 @@
 // Playback history and the viewing portrait (20-api.md `/me/playback`, admin playback), read from
-// the Playback Reporting plugin. The plugin writes the server's local time; every row is turned
+// the plays copy (issue 33; the Playback Reporting plugin itself before the copy's first pass,
+// modules/playback/source.ts). The plugin writes the server's local time; every row is turned
 // into UTC first (server zone), and only then bucketed by day, hour and weekday in the business
 // zone (SCHEDULE_TIMEZONE), so a portrait means the same hours as the rest of Usher.
 import { DAY_MS } from '../../time/units.js';
@@ -17,38 +18,14 @@ import {
 } from '@usher/contracts';
 import { AppError } from '../../errors/app-error.js';
 import { addDays, nextDay, startOfZonedDay, zonedDay as zonedToday } from '../../time/zoned-day.js';
-import {
-  formatPlaybackBound,
-  parsePlaybackDate,
-  PLAYBACK_ROWS_MAX,
-  playbackCountSql,
-  playbackMethodOf,
-  playbackRowsSql,
-  playbackSummarySql,
-  playbackUserPageSql,
-  type MediaServer,
-  type PlaybackFilter,
-  type PlaybackMethodKind,
-  type PlaybackResult,
-} from '../../integrations/media-server/index.js';
+import { formatPlaybackBound, type MediaServer } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
+import { playSource, type Play, type PlaySource } from '../playback/index.js';
 import { findUserByName, usersByMediaId, type LinkedUser } from './queries.js';
 import { requireUser } from './users.js';
 
 /** How many of a user's most-watched items are looked up for genres. */
 const GENRE_ITEMS_PER_USER = 30;
-
-export interface Play {
-  at: Date;
-  mediaUserId: string;
-  itemId: string;
-  itemName: string;
-  itemType: string;
-  method: PlaybackMethodKind;
-  client: string;
-  device: string;
-  seconds: number;
-}
 
 async function server(ctx: ModuleContext): Promise<MediaServer> {
   return ctx.integrations.mediaServer.get();
@@ -77,49 +54,6 @@ export function resolveRange(
     default:
       return { from: startOfZonedDay(addDays(today, -back[q.range]), zone), to: now };
   }
-}
-
-/** Reads rows by column name, so the order the plugin sends them in does not matter. */
-export function playsOf(result: PlaybackResult, serverZone: string): Play[] {
-  const col = (name: string) => result.columns.indexOf(name);
-  const at = col('DateCreated');
-  if (at < 0) return [];
-  const idx = {
-    user: col('UserId'),
-    item: col('ItemId'),
-    type: col('ItemType'),
-    name: col('ItemName'),
-    method: col('PlaybackMethod'),
-    client: col('ClientName'),
-    device: col('DeviceName'),
-    duration: col('PlayDuration'),
-  };
-  const cell = (row: string[], i: number) => (i < 0 ? '' : (row[i] ?? ''));
-  const plays: Play[] = [];
-  for (const row of result.rows) {
-    const iso = parsePlaybackDate(cell(row, at), serverZone);
-    if (!iso) continue;
-    const seconds = Number.parseInt(cell(row, idx.duration), 10);
-    plays.push({
-      at: new Date(iso),
-      mediaUserId: cell(row, idx.user).toLowerCase(),
-      itemId: cell(row, idx.item),
-      itemName: cell(row, idx.name),
-      itemType: cell(row, idx.type),
-      method: playbackMethodOf(cell(row, idx.method)),
-      client: cell(row, idx.client),
-      device: cell(row, idx.device),
-      seconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 0,
-    });
-  }
-  return plays;
-}
-
-async function readPlays(ms: MediaServer, filter: Omit<PlaybackFilter, 'timeZone'>) {
-  const result = await ms.playbackQuery(
-    playbackRowsSql({ ...filter, timeZone: ms.timeZone }, { limit: PLAYBACK_ROWS_MAX }),
-  );
-  return playsOf(result, ms.timeZone);
 }
 
 /** Hour (0–23), ISO weekday index (Monday = 0) and date of an instant in a zone. */
@@ -278,7 +212,8 @@ export async function userPortrait(
   const zone = await businessZone(ctx);
   const range = resolveRange(query, ctx.now(), zone);
   const ms = await server(ctx);
-  const plays = await readPlays(ms, { ...range, userIds: [row.mediaUserId] });
+  const source = await playSource(ctx.db, ms);
+  const plays = await source.rows({ ...range, userIds: [row.mediaUserId] });
   const genres = await genresByItem(ms, topItems(plays, GENRE_ITEMS_PER_USER));
   return portraitOf(plays, zone, range, { name: row.username, userId: row.id }, genres);
 }
@@ -353,22 +288,15 @@ export async function playbackHistory(ctx: ModuleContext, q: PlaybackHistoryQuer
   const range = historyRange(q, ctx.now(), zone);
   const ms = await server(ctx);
   const userIds = await historyUsers(ctx, ms, q);
-  const filter: PlaybackFilter = {
+  const source = await playSource(ctx.db, ms);
+  const filter = {
     ...range,
-    timeZone: ms.timeZone,
     ...(userIds ? { userIds } : {}),
     ...(q.keyword !== undefined ? { keyword: q.keyword } : {}),
   };
-  const countResult = await ms.playbackQuery(playbackCountSql(filter));
-  const total = Number.parseInt(countResult.rows[0]?.[0] ?? '0', 10) || 0;
+  const total = await source.count(filter);
   const offset = (q.page - 1) * q.pageSize;
-  const plays =
-    offset >= total
-      ? []
-      : playsOf(
-          await ms.playbackQuery(playbackRowsSql(filter, { limit: q.pageSize, offset })),
-          ms.timeZone,
-        );
+  const plays = offset >= total ? [] : await source.rows(filter, { limit: q.pageSize, offset });
   const names = await namer(ctx, ms, [...new Set(plays.map((p) => p.mediaUserId))]);
   return {
     data: plays.map((p) => recordOf(p, names.nameOf(p.mediaUserId))),
@@ -419,10 +347,11 @@ const PLUGIN_USER_ID = /^[0-9a-f]{32}$|^\d+$/;
 
 /**
  * `GET /admin/playback/profiles`: one summary row per media user who played in the range. The
- * plugin orders and pages the users and totals the range (issue 33: reading every play of 30
+ * source orders and pages the users and totals the range (issue 33: reading every play of 30
  * days took seconds and up to 100 000 rows at 100 000 members); only the page's users' plays
  * are read for their hours and tags. Sorting by active days, which are counted in the business
- * zone, still reads the range's plays.
+ * zone, reads the range's plays when the source is the plugin (its dates are server-local text);
+ * the copy counts them in SQL.
  */
 export async function playbackProfiles(
   ctx: ModuleContext,
@@ -438,38 +367,49 @@ export async function playbackProfiles(
         )
       : resolveRange(q, ctx.now(), zone);
   const ms = await server(ctx);
+  const source = await playSource(ctx.db, ms);
   const keyword = q.keyword !== undefined ? { keyword: q.keyword } : {};
   const offset = (q.page - 1) * q.pageSize;
   const rangeOut = { from: range.from?.toISOString() ?? null, to: range.to.toISOString() };
-  if (q.sort !== 'activeDays') {
-    const filter: PlaybackFilter = { ...range, ...keyword, timeZone: ms.timeZone };
-    const page = await ms.playbackQuery(
-      playbackUserPageSql(filter, q.sort, q.order, { limit: q.pageSize, offset }),
+  const filter = { ...range, ...keyword };
+  const ids = await source.userPage(filter, q.sort, q.order, {
+    limit: q.pageSize,
+    offset,
+    zone,
+  });
+  if (ids && (source.kind === 'copy' || ids.every((id) => PLUGIN_USER_ID.test(id)))) {
+    const sums = await source.totals(filter);
+    const plays = ids.length ? await source.rows({ ...filter, userIds: ids }) : [];
+    const rows = new Map(
+      (await profileRows(ctx, ms, zone, plays)).map((r) => [r.user.mediaUserId, r]),
     );
-    const ids = page.rows.map((r) => (r[page.columns.indexOf('UserId')] ?? '').toLowerCase());
-    if (ids.every((id) => PLUGIN_USER_ID.test(id))) {
-      const sums = await ms.playbackQuery(playbackSummarySql(filter));
-      const num = (name: string) =>
-        Number.parseInt(sums.rows[0]?.[sums.columns.indexOf(name)] ?? '0', 10) || 0;
-      const plays = ids.length ? await readPlays(ms, { ...range, ...keyword, userIds: ids }) : [];
-      const rows = new Map(
-        (await profileRows(ctx, ms, zone, plays)).map((r) => [r.user.mediaUserId, r]),
-      );
-      return {
-        data: ids.flatMap((id) => rows.get(id) ?? []),
-        total: num('Users'),
-        page: q.page,
-        pageSize: q.pageSize,
-        summary: {
-          userCount: num('Users'),
-          playCount: num('PlayCount'),
-          durationSeconds: num('PlaySeconds'),
-        },
-        range: rangeOut,
-      };
-    }
+    return {
+      data: ids.flatMap((id) => rows.get(id) ?? []),
+      total: sums.users,
+      page: q.page,
+      pageSize: q.pageSize,
+      summary: { userCount: sums.users, playCount: sums.plays, durationSeconds: sums.seconds },
+      range: rangeOut,
+    };
   }
-  const plays = await readPlays(ms, { ...range, ...keyword });
+  return profilesInMemory(ctx, ms, source, q, { zone, filter, rangeOut });
+}
+
+/** The profiles from every play of the range (the plugin's active-days sort, odd user ids). */
+async function profilesInMemory(
+  ctx: ModuleContext,
+  ms: MediaServer,
+  source: PlaySource,
+  q: PlaybackProfilesQuery,
+  r: {
+    zone: string;
+    filter: Parameters<PlaySource['rows']>[0];
+    rangeOut: PlaybackProfilesPage['range'];
+  },
+): Promise<PlaybackProfilesPage> {
+  const { zone, rangeOut } = r;
+  const offset = (q.page - 1) * q.pageSize;
+  const plays = await source.rows(r.filter);
   const rows = await profileRows(ctx, ms, zone, plays);
   const key: Record<PlaybackProfilesQuery['sort'], (r: PlaybackProfileRow) => number> = {
     duration: (r) => r.totals.durationSeconds,

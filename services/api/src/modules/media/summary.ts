@@ -1,19 +1,16 @@
 // `GET /admin/playback/summary` (issue 36): the plays of every member in a range, as the admin
-// dashboard and the playback page chart them. Three aggregate queries run inside the Playback
-// Reporting plugin — plays per server-clock hour and method, the top clients, the top titles —
-// so no play crosses into Usher however many there are (2 000 000 at 100 000 members).
+// dashboard and the playback page chart them. Three aggregate queries — plays per hour and
+// method, the top clients, the top titles — run in the plays copy (issue 33), or inside the
+// Playback Reporting plugin before the copy's first pass, so no play crosses into Usher however
+// many there are (2 000 000 at 100 000 members).
 import type { PlaybackSummary, PlaybackSummaryQuery, PlaybackTitle } from '@usher/contracts';
 import {
   normaliseId,
   parsePlaybackDate,
-  playbackClientsSql,
-  playbackHourlySql,
-  playbackTopTitlesSql,
   type MediaServer,
-  type PlaybackFilter,
-  type PlaybackResult,
 } from '../../integrations/media-server/index.js';
 import type { ModuleContext } from '../context.js';
+import { playSource } from '../playback/index.js';
 import { addDays, nextDay, zonedDay } from '../../time/zoned-day.js';
 import { historyRange, zonedSlot } from './playback.js';
 
@@ -22,20 +19,13 @@ const TITLES_MAX = 12;
 /** An item id the server could have issued (Emby numeric, Jellyfin 32 hex). */
 const SERVER_ID = /^[0-9a-f]{32}$|^\d+$/i;
 
-/** Reads a result's rows as records by column name (the plugin's order does not matter). */
-function recordsOf(result: PlaybackResult): Record<string, string>[] {
-  return result.rows.map((row) =>
-    Object.fromEntries(result.columns.map((name, i) => [name, row[i] ?? ''])),
-  );
-}
-
 const int = (text: string | undefined) => {
   const n = Number.parseInt(text ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
 };
 
 export interface HourBucket {
-  /** `YYYY-MM-DD HH` on the media server's clock. */
+  /** `YYYY-MM-DD HH` on the source's clock (the media server's, or the business zone's for the copy). */
   hour: string;
   method: string;
   plays: number;
@@ -43,7 +33,7 @@ export interface HourBucket {
 }
 
 /**
- * Server-clock hour buckets → the business zone's days (every day of the range, oldest first),
+ * Hour buckets on the source's clock → the business zone's days (every day of the range, oldest first),
  * hours and play methods. A bucket counts at its hour's start, so a zone a half hour apart from
  * the server's moves at most half an hour of plays into the neighbouring hour.
  */
@@ -130,10 +120,10 @@ export async function playbackSummary(
   const zone = (await ctx.settings.store.getString('SCHEDULE_TIMEZONE')) || 'UTC';
   const range = historyRange(q, ctx.now(), zone);
   const ms = await ctx.integrations.mediaServer.get();
-  const filter: PlaybackFilter = { ...range, timeZone: ms.timeZone };
-  const hourly = recordsOf(await ms.playbackQuery(playbackHourlySql(filter)));
-  const clients = recordsOf(await ms.playbackQuery(playbackClientsSql(filter, CLIENTS_MAX)));
-  const titles = recordsOf(await ms.playbackQuery(playbackTopTitlesSql(filter, TITLES_MAX)));
+  const source = await playSource(ctx.db, ms);
+  const hourly = await source.hourly(range, zone);
+  const clients = await source.clients(range, CLIENTS_MAX);
+  const titles = await source.topTitles(range, TITLES_MAX);
   // The days asked for, as historyRange reads them (not re-derived from instants: a year
   // before 1000 would not be written with four digits).
   const last = q.to ?? zonedDay(ctx.now(), zone);
@@ -142,13 +132,13 @@ export async function playbackSummary(
     Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) +
     1;
   const buckets = bucketPlays(
-    hourly.map((r) => ({
+    hourly.rows.map((r) => ({
       hour: r['Hour'] ?? '',
       method: r['Method'] ?? '',
       plays: int(r['PlayCount']),
       seconds: int(r['PlaySeconds']),
     })),
-    ms.timeZone,
+    hourly.zone,
     zone,
     { first, count },
   );

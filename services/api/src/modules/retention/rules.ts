@@ -1,5 +1,6 @@
 // Retention of 10-data.md §11: which rows the daily `cleanup` job deletes, table by table.
 import { sql, type SQL } from 'drizzle-orm';
+import { PLAYS_RETENTION_DAYS } from '../playback/index.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -84,6 +85,15 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     key: 'id',
     optional: true,
     expired: (now) => sql`generated_at < ${before(now, 400 * DAY)}`,
+  },
+  {
+    // Usher's copy of the plugin's plays (issue 33, docs/media.md): two years, the copy's own
+    // limit whatever the plugin keeps (the sync copies nothing older).
+    name: 'playback_plays',
+    table: 'playback_plays',
+    key: 'id',
+    optional: true,
+    expired: (now) => sql`played_at < ${before(now, PLAYS_RETENTION_DAYS * DAY)}`,
   },
   {
     name: 'media_server_retry_queue_done',

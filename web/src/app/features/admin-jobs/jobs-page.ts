@@ -38,6 +38,7 @@ export const KNOWN_JOBS = new Set([
   'calendar_sync',
   'ranking_daily',
   'ranking_weekly',
+  'playback_sync',
   'devices_enforce_blacklist',
   'cleanup',
   'media_policy_apply',
