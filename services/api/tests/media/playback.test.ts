@@ -296,6 +296,7 @@ describe.each(CASES)('playback on %s, read from the %s', (flavour, source) => {
 
   it('should list history newest first, filtered by user and keyword, names linked', async () => {
     const alice = await w.member('alice');
+    w.fake.clearRequests();
     const res = await w.get(
       '/api/v1/admin/playback/history?from=2026-10-25&to=2026-11-20',
       w.adminToken,
@@ -312,6 +313,9 @@ describe.each(CASES)('playback on %s, read from the %s', (flavour, source) => {
     ]);
     // Bob is not linked in Usher: his name comes from the media server.
     expect(page.data[1]!.user).toEqual({ mediaUserId: w.fake.seeded!.users.bob!.id, name: 'bob' });
+    // Named by his own record, not the server's whole user list (10 000 accounts at scale).
+    const userReads = w.fake.requests('/Users').filter((r) => r.method === 'GET');
+    expect(userReads.map((r) => r.route)).toEqual(['/Users/{id}']);
     const byUser = pageOf(playbackRecordSchema).parse(
       await (
         await w.get(

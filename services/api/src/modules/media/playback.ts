@@ -240,12 +240,36 @@ export function historyRange(
   return { from: startOfZonedDay(fromDay, zone), to: startOfZonedDay(nextDay(toDay), zone) };
 }
 
+/**
+ * Up to this many media users without an Usher account are named one `GET /Users/{id}` each
+ * (five at a time); more take the server's whole user list. A page names at most its page size,
+ * and a community's server lists 10 000 accounts in one reply (issue 33: the profiles page spent
+ * seconds on it at 100 000 members).
+ */
+const NAMES_BY_ID_MAX = 25;
+const NAMES_IN_FLIGHT = 5;
+
+/** The server's own names of `ids` (missing ones left out). */
+async function serverNamesOf(ms: MediaServer, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (ids.length > NAMES_BY_ID_MAX) {
+    for (const u of await ms.listUsers()) names.set(u.id, u.name);
+    return names;
+  }
+  for (let i = 0; i < ids.length; i += NAMES_IN_FLIGHT) {
+    const users = await Promise.all(ids.slice(i, i + NAMES_IN_FLIGHT).map((id) => ms.getUser(id)));
+    for (const [j, u] of users.entries()) if (u) names.set(ids[i + j]!, u.name);
+  }
+  return names;
+}
+
 /** Names of media users: the Usher user when linked, else the server's own name. */
 async function namer(ctx: ModuleContext, ms: MediaServer, mediaUserIds: string[]) {
   const linked = await usersByMediaId(ctx.db, mediaUserIds);
-  const unlinked = mediaUserIds.some((id) => !linked.has(id));
-  const serverNames = new Map<string, string>();
-  if (unlinked) for (const u of await ms.listUsers()) serverNames.set(u.id, u.name);
+  const serverNames = await serverNamesOf(
+    ms,
+    mediaUserIds.filter((id) => !linked.has(id)),
+  );
   return {
     linked,
     nameOf(id: string): { name: string; userId?: string } {
