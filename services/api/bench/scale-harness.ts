@@ -20,6 +20,8 @@ export interface ScaleOptions {
   explain: boolean;
   /** Measure only the lists, member calls and jobs whose name matches (case-insensitive). */
   only: RegExp | null;
+  /** Measure the playback pages on the plugin before the plays copy (`--no-plugin` skips it). */
+  plugin: boolean;
 }
 
 export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
@@ -31,11 +33,13 @@ export const DEFAULT_SCALE_OPTIONS: ScaleOptions = {
   jobs: true,
   explain: false,
   only: null,
+  plugin: true,
 };
 
 /**
  * `--sizes=10000,100000 --engines=pg,pglite --pglite-max=10000 --samples=20 --logins=20 --no-jobs
- * --only=<regex>` (e.g. `--only=calendar_sync|audit`: a focused run while working on one figure).
+ * --only=<regex> --no-plugin` (e.g. `--only=calendar_sync|audit`: a focused run while working on
+ * one figure; `--no-plugin`: the playback pages on the copy only, not first on the plugin).
  */
 export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
   const o: ScaleOptions = { ...DEFAULT_SCALE_OPTIONS };
@@ -56,6 +60,7 @@ export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
     else if (key === 'samples') o.samples = Math.max(1, Number(value) || 0);
     else if (key === 'logins') o.logins = Math.max(1, Number(value) || 0);
     else if (key === 'no-jobs') o.jobs = false;
+    else if (key === 'no-plugin') o.plugin = false;
     else if (key === 'explain') o.explain = true;
     else if (key === 'only') {
       if (value === '') throw new Error('--only needs a pattern');

@@ -284,7 +284,7 @@ async function measureCommunity(
     }
   };
   // Issue 33: the playback pages as they read the plugin, before the plays copy exists.
-  if (options.jobs && selected(options, 'playback_sync')) {
+  if (options.jobs && options.plugin && selected(options, 'playback_sync')) {
     community.plugin = {};
     for (const [label, path, token] of [
       ['playback/history', '/api/v1/admin/playback/history', admin],

@@ -44,8 +44,10 @@ describe('bench:scale options', () => {
       jobs: false,
       explain: false,
       only: null,
+      plugin: true,
     });
     expect(parseScaleArgs(['--explain']).explain).toBe(true);
+    expect(parseScaleArgs(['--no-plugin']).plugin).toBe(false);
     expect(sizesFor({ ...o, engines: ['pg', 'pglite'] }, 'pglite')).toEqual([10_000]);
     expect(sizesFor(o, 'pg')).toEqual([10_000, 100_000]);
   });
