@@ -30,6 +30,9 @@
   //    (scripts/route-preload.mjs); under `ng serve` it stays empty and nothing starts.
   var config = /* boot-config */ { landings: [], i18n: '' };
   var token = null;
+  // SessionStore's hint that the account must change its password first: the page's reads would
+  // only be refused (403), so none starts.
+  var mustChangePassword = false;
   try {
     var session = JSON.parse(store('usher.session') || 'null');
     // As SessionStore reads it: a session past its expiresAt is none (the app signs it out).
@@ -39,6 +42,7 @@
       Date.parse(session.expiresAt) > Date.now()
     ) {
       token = session.token;
+      mustChangePassword = session.mustChangePassword === true;
     }
   } catch {
     // A damaged session: the app clears it.
@@ -151,7 +155,7 @@
     // on a phone before the overview's largest paint). An expired session never gets here. When
     // /me refuses the token (revoked) or a password change is due, those replies are dropped
     // before the app sees /me's, so none is ever handed to the app (a later sign-in asks anew).
-    var own = (landing && landing.reads) || [];
+    var own = (!mustChangePassword && landing && landing.reads) || [];
     var page = {};
     read('/api/v1/me', true).then(function (me) {
       if (me && me.status === 200 && me.body && !me.body.mustChangePassword) return;

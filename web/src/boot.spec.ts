@@ -166,6 +166,20 @@ describe('boot.js', () => {
     }
   });
 
+  it('should start no page read when the stored session says a password change is due', () => {
+    const due = JSON.stringify({
+      token: 'tok-1',
+      expiresAt: '2099-01-01T00:00:00Z',
+      mustChangePassword: true,
+    });
+    const { fetch } = run({ path: '/console/overview', session: due });
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual([
+      '/i18n/en.json?v=1.2.3-abc1234',
+      '/api/v1/public/site',
+      '/api/v1/me',
+    ]);
+  });
+
   it('should preload nothing of the console and read no /me without a session', () => {
     for (const session of [null, SESSION_EXPIRED, '{"token":1}', '{broken']) {
       const { preloads, reads } = run({ path: '/console/overview', session });

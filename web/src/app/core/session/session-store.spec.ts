@@ -59,6 +59,26 @@ describe('SessionStore', () => {
     expect(session.signInPassword()).toBe('temporary-pw');
     expect(session.mustChangePassword()).toBe(true);
     expect(localStorage.getItem(SESSION_KEY)).not.toContain('temporary-pw');
+    // boot.js's hint: no page read starts on the next load while the change is due.
+    expect(JSON.parse(localStorage.getItem(SESSION_KEY)!).mustChangePassword).toBe(true);
+  });
+
+  it("should keep the stored password-change hint in step with me's", async () => {
+    storeSession('stored-token');
+    const session = setUp();
+    const start = session.bootstrap();
+    http.expectOne('/api/v1/me').flush(aUser({ mustChangePassword: true }));
+    await start;
+    expect(JSON.parse(localStorage.getItem(SESSION_KEY)!)).toMatchObject({
+      token: 'stored-token',
+      mustChangePassword: true,
+    });
+    const done = session.changePassword('old-pw', 'new-password');
+    http.expectOne('/api/v1/me/password').flush(TOKEN_REPLY);
+    await settle();
+    http.expectOne('/api/v1/me').flush(aUser());
+    await done;
+    expect(JSON.parse(localStorage.getItem(SESSION_KEY)!).mustChangePassword).toBeUndefined();
   });
 
   it('should load me at start when a token is stored', async () => {

@@ -12,6 +12,17 @@ export const SESSION_KEY = 'usher.session';
 interface StoredSession {
   token: string;
   expiresAt: string;
+  /**
+   * Set while the account must change its password: boot.js then starts no page reads the API
+   * would refuse (403) before the app sends the member to the change (issue 36).
+   */
+  mustChangePassword?: true;
+}
+
+/** The session to store for `token`, with the password-change hint `user` calls for. */
+function sessionOf(reply: { token: string; expiresAt: string }, user: User): StoredSession {
+  const session: StoredSession = { token: reply.token, expiresAt: reply.expiresAt };
+  return user.mustChangePassword ? { ...session, mustChangePassword: true } : session;
 }
 
 function readStored(storage: Storage): StoredSession | null {
@@ -79,8 +90,7 @@ export class SessionStore {
   async bootstrap(): Promise<void> {
     if (!this.signedIn()) return;
     try {
-      this.me.set(await this.api.meAtStartup());
-      this.meLoadedAt = Date.now();
+      this.noteMe(await this.api.meAtStartup());
       this.unreachable.set(false);
     } catch (error) {
       if (isOutage(error)) this.unreachable.set(true);
@@ -90,7 +100,7 @@ export class SessionStore {
 
   async signIn(username: string, password: string): Promise<User> {
     const reply = await this.api.login({ username, password });
-    this.save({ token: reply.token, expiresAt: reply.expiresAt });
+    this.save(sessionOf(reply, reply.user));
     this.me.set(reply.user);
     this.signInPassword.set(reply.user.mustChangePassword ? password : null);
     return reply.user;
@@ -98,7 +108,7 @@ export class SessionStore {
 
   /** Starts a session from a reply that carries one (registration answers like sign-in). */
   adopt(reply: LoginResponse): void {
-    this.save({ token: reply.token, expiresAt: reply.expiresAt });
+    this.save(sessionOf(reply, reply.user));
     this.me.set(reply.user);
     this.signInPassword.set(null);
   }
@@ -126,8 +136,7 @@ export class SessionStore {
 
   async refreshMe(): Promise<User> {
     const user = await this.api.me();
-    this.me.set(user);
-    this.meLoadedAt = Date.now();
+    this.noteMe(user);
     return user;
   }
 
@@ -165,6 +174,16 @@ export class SessionStore {
   requirePasswordChange(): void {
     const me = this.me();
     if (me && !me.mustChangePassword) this.me.set({ ...me, mustChangePassword: true });
+  }
+
+  /** `me` as the API just gave it; the stored hint follows its `mustChangePassword`. */
+  private noteMe(user: User): void {
+    this.me.set(user);
+    this.meLoadedAt = Date.now();
+    const stored = this.stored();
+    if (stored && (stored.mustChangePassword === true) !== user.mustChangePassword) {
+      this.save(sessionOf(stored, user));
+    }
   }
 
   private save(session: StoredSession): void {
